@@ -1,0 +1,81 @@
+/*
+ * Self-test registry and KTAP reporter.
+ *
+ * A file registers a suite with KTEST_SUITE(); the runner finds every suite through the
+ * "ktest_suites" linker section, runs the ones the command line selects, and prints KTAP
+ * version 1. The same suites run in the kernel and, compiled for the host, under sanitizers.
+ *
+ *   static void buddy_splits_block(struct ktest *t) { KT_EXPECT(t, x == 1, "x=%d", x); }
+ *   KTEST_SUITE(buddy, KTEST_CASE(buddy_splits_block));
+ */
+#ifndef KERNEL_KTEST_H
+#define KERNEL_KTEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct ktest {
+	const char *name;        /* the case being run */
+	int failures;            /* failed checks so far */
+	const char *skip_reason; /* set by ktest_skip() */
+};
+
+struct ktest_case {
+	const char *name;
+	void (*run)(struct ktest *t);
+};
+
+struct ktest_suite {
+	const char *name;
+	const struct ktest_case *cases;
+	size_t ncases;
+	/* Optional: returns a reason to skip the whole suite on this machine, or NULL. */
+	const char *(*skip_if)(void);
+};
+
+#define KTEST_CASE(fn) { #fn, fn }
+
+/* Pointers, not the suites themselves, go in the section so sanitizer padding cannot break the walk. */
+#define KTEST_SUITE_SKIP_IF(ident, skipfn, ...)                                            \
+	static const struct ktest_case ident##_cases[] = { __VA_ARGS__ };                   \
+	static const struct ktest_suite ident##_suite = {                                   \
+		#ident, ident##_cases, sizeof(ident##_cases) / sizeof(ident##_cases[0]), skipfn \
+	};                                                                                  \
+	static const struct ktest_suite *const ident##_suite_ptr                            \
+		__attribute__((used, section("ktest_suites"))) = &ident##_suite
+
+#define KTEST_SUITE(ident, ...) KTEST_SUITE_SKIP_IF(ident, NULL, __VA_ARGS__)
+
+/* Records a failed check with a message saying what was expected and what was seen. */
+void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Marks the current case as skipped (reported as "# SKIP reason"). */
+void ktest_skip(struct ktest *t, const char *reason);
+
+/* Checks cond; on failure reports "expr: message" and continues the case. */
+#define KT_EXPECT(t, cond, ...)                                                   \
+	((cond) ? true : (ktest_fail((t), __FILE__, __LINE__, "expected " #cond ": " __VA_ARGS__), false))
+
+/* Like KT_EXPECT but ends the case on failure. */
+#define KT_ASSERT(t, cond, ...)                  \
+	do {                                      \
+		if (!KT_EXPECT(t, cond, __VA_ARGS__)) \
+			return;                           \
+	} while (0)
+
+/* Equality of two integers, printing both on failure. */
+#define KT_EXPECT_EQ(t, a, b)                                                               \
+	({                                                                                  \
+		unsigned long long _a = (unsigned long long)(a), _b = (unsigned long long)(b);  \
+		KT_EXPECT(t, _a == _b, "%s = %#llx, %s = %#llx", #a, _a, #b, _b);               \
+	})
+
+/*
+ * Runs every suite whose name matches filter (NULL or "" runs all; otherwise a comma-separated
+ * list of suite names, each may end in '*' as a prefix match), printing KTAP to the console.
+ * Returns the number of failed cases; *ran (if not NULL) receives the number of cases run.
+ */
+int ktest_run(const char *filter, int *ran, int *skipped);
+
+#endif

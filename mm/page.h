@@ -1,0 +1,121 @@
+/*
+ * struct page: the descriptor of one 4 KiB physical frame, and its flag bits.
+ *
+ * There is one struct page per frame of RAM, in a virtually contiguous array (the memmap), so
+ * pfn_to_page() and page_to_pfn() are one addition or subtraction. The structure is 32 bytes:
+ * half of Linux's, because we keep only what the buddy allocator and compound pages need.
+ */
+#ifndef MM_PAGE_H
+#define MM_PAGE_H
+
+#include "mm/types.h"
+
+struct page;
+typedef void compound_page_dtor(struct page *head);
+
+struct page {
+	/*
+	 * Bits 0..23: PG_* flags below. Bits 24..25: the zone (ZONE_DMA, ZONE_DMA32, ZONE_NORMAL),
+	 * fixed when the memmap is built. Bits 26..31: unused.
+	 */
+	uint32_t flags;
+
+	/*
+	 * References held on the page. 0 while the page is free or reserved; 1 after alloc_pages().
+	 * For a compound page only the head's count is used: get_page()/put_page() on any sub-page
+	 * act on the head's, and the tail pages keep 0.
+	 */
+	int32_t _refcount;
+
+	union {
+		/*
+		 * Free block (PG_buddy on its first page): links in its zone's free list for its order.
+		 * Allocated page: free for the owner's use (e.g. the hugetlb pool's free list).
+		 */
+		struct list_head lru;
+
+		/*
+		 * First tail page of a compound page: the compound's destructor (overlays lru.next) and
+		 * its order (overlays lru.prev). The head has no room for them, which is why a compound
+		 * page has at least two pages.
+		 */
+		struct {
+			compound_page_dtor *compound_dtor;
+			unsigned long compound_order;
+		};
+	};
+
+	union {
+		/* Free block: its order (on the first page only). Allocated page: the owner's data. */
+		unsigned long private;
+		/* Tail page of a compound page: its head page. */
+		struct page *first_page;
+	};
+};
+
+_Static_assert(sizeof(struct page) <= 64, "struct page must stay within Linux's 64 bytes");
+_Static_assert(sizeof(struct page) == 32, "struct page is designed to be 32 bytes");
+
+/* Page flags (bit numbers in page->flags). */
+enum pageflags {
+	PG_reserved,  /* not managed by the buddy allocator: firmware, kernel image, memmap, holes */
+	PG_buddy,     /* first page of a free block in a free list; private holds the order */
+	PG_head,      /* 64-bit scheme: first page of a compound page */
+	PG_tail,      /* 64-bit scheme: any other page of a compound page */
+	PG_compound,  /* 32-bit scheme: every page of a compound page */
+	PG_reclaim,   /* page cache reclaim; in the 32-bit scheme also marks compound tails */
+	PG_poisoned,  /* freed and filled with the poison pattern (MM_DEBUG) */
+	PG_hugetlb,   /* head of a huge page owned by the hugetlb pool */
+	NR_PAGEFLAGS,
+};
+
+#define ZONES_SHIFT 24
+#define ZONES_MASK 3u
+
+static inline bool page_flag_test(const struct page *p, enum pageflags f) { return p->flags & (1u << f); }
+static inline void page_flag_set(struct page *p, enum pageflags f) { p->flags |= 1u << f; }
+static inline void page_flag_clear(struct page *p, enum pageflags f) { p->flags &= ~(1u << f); }
+
+static inline bool PageReserved(const struct page *p) { return page_flag_test(p, PG_reserved); }
+static inline bool PageBuddy(const struct page *p) { return page_flag_test(p, PG_buddy); }
+static inline bool PageHugeTLB(const struct page *p) { return page_flag_test(p, PG_hugetlb); }
+
+/*
+ * Compound marking. COMPOUND_FLAGS=64 (default) spends two flags, PG_head and PG_tail.
+ * COMPOUND_FLAGS=32 mimics systems with no flags to spare: every page of a compound page has
+ * PG_compound and tails also PG_reclaim (reclaim never sees compound pages, so the bit is free).
+ * The three predicates below answer the same under both schemes.
+ */
+#ifndef COMPOUND_FLAGS
+#define COMPOUND_FLAGS 64
+#endif
+
+#if COMPOUND_FLAGS == 64
+static inline bool PageHead(const struct page *p) { return page_flag_test(p, PG_head); }
+static inline bool PageTail(const struct page *p) { return page_flag_test(p, PG_tail); }
+static inline bool PageCompound(const struct page *p) { return p->flags & (1u << PG_head | 1u << PG_tail); }
+static inline void SetPageHead(struct page *p) { page_flag_set(p, PG_head); }
+static inline void SetPageTail(struct page *p) { page_flag_set(p, PG_tail); }
+static inline void ClearPageCompoundMarks(struct page *p) { p->flags &= ~(1u << PG_head | 1u << PG_tail); }
+#elif COMPOUND_FLAGS == 32
+#define PG_TAIL_MASK (1u << PG_compound | 1u << PG_reclaim)
+static inline bool PageCompound(const struct page *p) { return page_flag_test(p, PG_compound); }
+static inline bool PageTail(const struct page *p) { return (p->flags & PG_TAIL_MASK) == PG_TAIL_MASK; }
+static inline bool PageHead(const struct page *p) { return (p->flags & PG_TAIL_MASK) == (1u << PG_compound); }
+static inline void SetPageHead(struct page *p) { page_flag_set(p, PG_compound); }
+static inline void SetPageTail(struct page *p) { p->flags |= PG_TAIL_MASK; }
+static inline void ClearPageCompoundMarks(struct page *p) { p->flags &= ~PG_TAIL_MASK; }
+#else
+#error "COMPOUND_FLAGS must be 64 or 32"
+#endif
+
+/* The head of the compound page that p belongs to, or p itself. */
+static inline struct page *compound_head(struct page *p)
+{
+	return PageTail(p) ? p->first_page : p;
+}
+
+static inline unsigned int page_zonenum(const struct page *p) { return (p->flags >> ZONES_SHIFT) & ZONES_MASK; }
+static inline int page_count(const struct page *p) { return compound_head((struct page *)p)->_refcount; }
+
+#endif
