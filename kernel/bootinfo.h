@@ -1,0 +1,63 @@
+/*
+ * What the kernel learned from its boot loader, parsed from the multiboot2 information structure
+ * (kernel/multiboot2.c). Pointers point into the structure itself, which stays reserved.
+ */
+#ifndef KERNEL_BOOTINFO_H
+#define KERNEL_BOOTINFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MB2_BOOTLOADER_MAGIC 0x36d76289u
+#define BOOT_MAX_MODULES 16
+
+struct boot_module {
+	uint64_t start, end;  /* physical, end exclusive */
+	const char *cmdline;
+};
+
+struct boot_framebuffer {
+	uint64_t addr;        /* physical address; 0 when none was passed */
+	uint32_t pitch, width, height;
+	uint8_t bpp, type;    /* type: 0 indexed, 1 direct RGB, 2 EGA text */
+	uint8_t red_pos, red_size, green_pos, green_size, blue_pos, blue_size;
+};
+
+struct boot_info {
+	uint64_t mbi_phys;                /* where the structure is, and its total_size */
+	uint32_t mbi_size;
+	const char *cmdline;              /* "" when absent */
+	const char *loader_name;          /* "" when absent */
+
+	const uint8_t *mmap;              /* tag 6 entries (NULL when absent) */
+	uint32_t mmap_entry_size, mmap_count;
+
+	const uint8_t *efi_mmap;          /* tag 17 descriptors (NULL when absent) */
+	uint32_t efi_desc_size, efi_desc_version, efi_mmap_count;
+
+	uint64_t efi_system_table;        /* tag 12, 0 when absent */
+	struct boot_framebuffer fb;       /* tag 8 */
+	struct boot_module modules[BOOT_MAX_MODULES];
+	uint32_t nmodules;
+};
+
+/* One entry of the multiboot2 memory map (tag 6). */
+struct mb2_mmap_entry {
+	uint64_t base_addr, length;
+	uint32_t type, reserved;
+};
+
+/* One EFI memory descriptor (tag 17); desc_size may be larger than this. */
+struct efi_memory_descriptor {
+	uint32_t type, pad;
+	uint64_t phys_start, virt_start, num_pages, attribute;
+};
+
+/*
+ * Parses the multiboot2 information structure at mbi, of which at most avail bytes may be read.
+ * Returns 0 and fills bi, or a negative value with *err set to a message naming what is wrong
+ * (the structure is never read past its end or past avail).
+ */
+int mb2_parse(const void *mbi, size_t avail, struct boot_info *bi, const char **err);
+
+#endif
