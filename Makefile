@@ -26,7 +26,7 @@ KCFLAGS := -std=gnu11 -O2 -g $(WARN) -ffreestanding -fno-builtin -nostdinc -isys
            -mno-red-zone -mcmodel=kernel -mno-mmx -mno-sse -mno-sse2 -mgeneral-regs-only \
            -fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
            -I. -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) -DMM_DEBUG=1 -MMD -MP
-KLDFLAGS := -n -nostdlib -z max-page-size=0x1000 -T linker.ld
+KLDFLAGS := -n -nostdlib -z max-page-size=0x1000 -z noexecstack -T linker.ld
 HOSTCFLAGS := -std=gnu11 -O1 -g $(WARN) -I. -DHOST_BUILD -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) -DMM_DEBUG=1 \
               -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -MMD -MP
 
@@ -34,7 +34,7 @@ HOSTCFLAGS := -std=gnu11 -O1 -g $(WARN) -I. -DHOST_BUILD -DCOMPOUND_FLAGS=$(COMP
 KERNEL_ASM  :=
 KERNEL_SRCS :=
 HOST_SRCS   :=
-include boot/build.mk kernel/build.mk lib/build.mk mm/build.mk tests/build.mk
+include $(wildcard boot/build.mk kernel/build.mk lib/build.mk mm/build.mk) tests/build.mk
 
 KOBJ := $(B)/kernel-$(COMPOUND_FLAGS)
 KERNEL_OBJS := $(KERNEL_ASM:%.asm=$(KOBJ)/%.o) $(KERNEL_SRCS:%.c=$(KOBJ)/%.o)
@@ -42,21 +42,57 @@ KERNEL := $(B)/kernel.elf
 
 all: $(KERNEL) $(B)/os.iso
 
+Q := @
 $(KOBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(KCFLAGS) -c $< -o $@
+	@echo "  CC      $<"
+	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
 
-$(KOBJ)/%.o: %.asm
+$(KOBJ)/%.o: %.asm | deps
 	@mkdir -p $(dir $@)
-	$(NASM) -f elf64 -g -F dwarf -w+all -MD $(@:.o=.d) $< -o $@
+	@echo "  NASM    $<"
+	$(Q)$(NASM) -f elf64 -g -F dwarf -w+all -MD $(@:.o=.d) $< -o $@
 
 $(B)/kernel-$(COMPOUND_FLAGS).elf: $(KERNEL_OBJS) linker.ld
-	$(LD) $(KLDFLAGS) $(KERNEL_OBJS) -o $@
+	@echo "  LD      $@"
+	$(Q)$(LD) $(KLDFLAGS) $(KERNEL_OBJS) -o $@
 
 $(KERNEL): $(B)/kernel-$(COMPOUND_FLAGS).elf
 	cp $< $@
 
 -include $(KERNEL_OBJS:.o=.d)
+
+# ---- boot image -----------------------------------------------------------------------------
+# One ISO for everything GRUB boots: grub-mkrescue makes it a hybrid that boots from CD-ROM or USB
+# stick, on BIOS (i386-pc) and on UEFI (x86_64-efi). The command line is baked into grub.cfg.
+$(B)/cmdline.txt: FORCE
+	@mkdir -p $(B)
+	@printf '%s' '$(CMDLINE)' | cmp -s - $@ || printf '%s' '$(CMDLINE)' > $@
+
+$(B)/os.iso: $(KERNEL) $(B)/cmdline.txt boot/grub.cfg.in | deps
+	@rm -rf $(B)/iso && mkdir -p $(B)/iso/boot/grub
+	cp $(KERNEL) $(B)/iso/boot/kernel.elf
+	sed 's|@CMDLINE@|$(CMDLINE)|' boot/grub.cfg.in > $(B)/iso/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(B)/iso 2>$(B)/grub-mkrescue.log || { cat $(B)/grub-mkrescue.log; exit 1; }
+
+FORCE:
+
+# ---- host test binary -----------------------------------------------------------------------
+# Every suite in HOST_SRCS runs on the host under AddressSanitizer and UBSan.
+HOST_OBJ := $(B)/host/obj-$(COMPOUND_FLAGS)
+HOST_KTEST := $(B)/host/ktest-$(COMPOUND_FLAGS)
+$(HOST_OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $<"
+	$(Q)$(HOSTCC) $(HOSTCFLAGS) -c $< -o $@
+
+$(HOST_KTEST): $(sort $(HOST_SRCS:%.c=$(HOST_OBJ)/%.o))
+	$(HOSTCC) $(HOSTCFLAGS) $^ -o $@
+
+host-test: $(HOST_KTEST)
+	$(HOST_KTEST) $(FILTER)
+
+-include $(HOST_SRCS:%.c=$(HOST_OBJ)/%.d)
 
 # ---- Debian packages ------------------------------------------------------------------------
 # Each target that needs tools depends on deps; it installs only what is missing and says what.

@@ -60,4 +60,7 @@ struct efi_memory_descriptor {
  */
 int mb2_parse(const void *mbi, size_t avail, struct boot_info *bi, const char **err);
 
+/* Prints the loader name, the command line and the firmware memory maps in Linux's log format. */
+void bootinfo_print(const struct boot_info *bi);
+
 #endif

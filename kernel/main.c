@@ -1,0 +1,64 @@
+/*
+ * kmain(): the kernel after the switch to long mode. Brings up the console and the exception
+ * handler, reads the boot information, sets up memory, runs the self-tests the command line asks
+ * for, and reports the verdict.
+ */
+#include "kernel/bootinfo.h"
+#include "kernel/cmdline.h"
+#include "kernel/ktest.h"
+#include "kernel/panic.h"
+#include "kernel/serial.h"
+#include "kernel/traps.h"
+#include "kernel/x86.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/arch.h"
+
+/* The boot page tables map the low 4 GiB at the direct map; the information structure is there. */
+#define MBI_MAX_SIZE (1u << 20)
+
+struct boot_info boot_info;
+
+/* Parses the information structure, or stops with a message naming what is wrong. */
+static void read_boot_info(uint32_t magic, uint64_t mbi_phys)
+{
+	const char *err = NULL;
+
+	if (magic != MB2_BOOTLOADER_MAGIC)
+		panic("boot: magic %#x is not the multiboot2 magic %#x: not started by a multiboot2 loader",
+		      magic, MB2_BOOTLOADER_MAGIC);
+	if (mbi_phys == 0 || mbi_phys >= (1ULL << 32) - MBI_MAX_SIZE)
+		panic("boot: multiboot2 information at %#llx is outside the low 4 GiB",
+		      (unsigned long long)mbi_phys);
+	if (mb2_parse(phys_to_virt(mbi_phys), MBI_MAX_SIZE, &boot_info, &err) < 0)
+		panic("boot: malformed multiboot2 information at %#llx: %s",
+		      (unsigned long long)mbi_phys, err);
+	boot_info.mbi_phys = mbi_phys;
+}
+
+/* Runs the self-tests the command line selects ("ktest=a,b*"; all by default) and ends the run. */
+static void run_selftests(const char *cmdline)
+{
+	char filter[256] = "";
+	int ran = 0, skipped = 0;
+
+	cmdline_get(cmdline, "ktest", filter, sizeof(filter));
+	if (!strcmp(filter, "off")) {
+		printk("ktest: self-tests off (ktest=off); halting\n");
+		halt_forever();
+	}
+	int failed = ktest_run(filter, &ran, &skipped);
+	printk("ktest: summary: %d passed, %d failed, %d skipped\n", ran - failed - skipped, failed,
+	       skipped);
+	machine_exit(failed == 0);
+}
+
+void kmain(uint32_t magic, uint64_t mbi_phys)
+{
+	serial_init();
+	idt_init();
+	printk("\nminimal x86-64 kernel: physical memory allocator\n");
+	read_boot_info(magic, mbi_phys);
+	bootinfo_print(&boot_info);
+	run_selftests(boot_info.cmdline);
+}

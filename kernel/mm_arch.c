@@ -1,0 +1,8 @@
+/* The x86-64 side of mm/arch.h: where the direct map and the memmap live in the address space. */
+#include "mm/arch.h"
+
+/* PML4 entry 273: the boot page tables map the low 4 GiB here; kernel/paging.c maps the rest. */
+uintptr_t mm_direct_map_offset = 0xffff888000000000UL;
+
+/* PML4 entry 468: room for the struct pages of 2^46 bytes (64 TiB) of physical address space. */
+uintptr_t mm_vmemmap_base = 0xffffea0000000000UL;

@@ -1,0 +1,82 @@
+; Exception entry stubs: one per CPU exception vector 0-31. Each pushes a dummy error code where
+; the CPU pushes none, then the vector, saves the general registers into a struct trap_frame
+; (kernel/traps.h) and calls trap_handler(frame). The handler may change frame->rip to resume
+; elsewhere (kernel/fault_probe.asm relies on that).
+
+extern trap_handler
+
+section .text
+bits 64
+
+%macro TRAP_NOERR 1
+trap_stub_%1:
+	push 0
+	push %1
+	jmp trap_common
+%endmacro
+
+%macro TRAP_ERR 1
+trap_stub_%1:
+	push %1
+	jmp trap_common
+%endmacro
+
+; Vectors whose exceptions push an error code: 8, 10-14, 17, 21, 29, 30.
+%assign v 0
+%rep 32
+%if v == 8 || (v >= 10 && v <= 14) || v == 17 || v == 21 || v == 29 || v == 30
+	TRAP_ERR v
+%else
+	TRAP_NOERR v
+%endif
+%assign v v + 1
+%endrep
+
+trap_common:
+	push rax
+	push rbx
+	push rcx
+	push rdx
+	push rsi
+	push rdi
+	push rbp
+	push r8
+	push r9
+	push r10
+	push r11
+	push r12
+	push r13
+	push r14
+	push r15
+	mov rdi, rsp
+	mov rbx, rsp                    ; keep the frame; align the stack for the C call
+	and rsp, -16
+	cld
+	call trap_handler
+	mov rsp, rbx
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rbp
+	pop rdi
+	pop rsi
+	pop rdx
+	pop rcx
+	pop rbx
+	pop rax
+	add rsp, 16                     ; vector and error code
+	iretq
+
+section .rodata
+global trap_stubs
+trap_stubs:
+%assign v 0
+%rep 32
+	dq trap_stub_%+v
+%assign v v + 1
+%endrep

@@ -1,0 +1,130 @@
+/*
+ * CPU exceptions: the IDT, and a handler that turns every exception into a readable report on the
+ * console (vector name, error code, RIP, CR2 for page faults, registers) instead of a triple fault.
+ * Unexpected exceptions end the run (kernel/panic.c); self-tests may expect one (traps.h).
+ */
+#include "kernel/traps.h"
+
+#include "kernel/panic.h"
+#include "kernel/x86.h"
+#include "lib/printk.h"
+
+#define NR_EXCEPTIONS 32
+#define GATE_INTERRUPT 0x8e /* present, DPL 0, 64-bit interrupt gate */
+#define KERNEL_CS 0x08
+
+struct idt_gate {
+	uint16_t offset_low, selector;
+	uint8_t ist, type_attr;
+	uint16_t offset_mid;
+	uint32_t offset_high, zero;
+} __attribute__((packed));
+
+static struct idt_gate idt[NR_EXCEPTIONS];
+extern const uint64_t trap_stubs[NR_EXCEPTIONS];
+
+extern const char probe_read64_insn[], probe_read64_fixup[];
+extern const char probe_ud2_insn[], probe_ud2_fixup[];
+
+static const char *const exception_names[NR_EXCEPTIONS] = {
+	"#DE divide error", "#DB debug", "NMI", "#BP breakpoint", "#OF overflow",
+	"#BR bound range", "#UD invalid opcode", "#NM device not available", "#DF double fault",
+	"coprocessor segment overrun", "#TS invalid TSS", "#NP segment not present",
+	"#SS stack fault", "#GP general protection", "#PF page fault", "reserved 15",
+	"#MF x87 floating point", "#AC alignment check", "#MC machine check",
+	"#XM SIMD floating point", "#VE virtualization", "#CP control protection",
+	"reserved 22", "reserved 23", "reserved 24", "reserved 25", "reserved 26", "reserved 27",
+	"#HV hypervisor injection", "#VC VMM communication", "#SX security", "reserved 31",
+};
+
+static struct {
+	bool armed, happened;
+	unsigned int vector;
+	struct trap_record *seen;
+} expectation;
+
+void idt_init(void)
+{
+	for (int v = 0; v < NR_EXCEPTIONS; v++) {
+		uint64_t a = trap_stubs[v];
+		idt[v] = (struct idt_gate){
+			.offset_low = (uint16_t)a, .selector = KERNEL_CS, .type_attr = GATE_INTERRUPT,
+			.offset_mid = (uint16_t)(a >> 16), .offset_high = (uint32_t)(a >> 32),
+		};
+	}
+	struct {
+		uint16_t limit;
+		uint64_t base;
+	} __attribute__((packed)) idtr = { sizeof(idt) - 1, (uint64_t)idt };
+	__asm__ volatile("lidt %0" : : "m"(idtr));
+}
+
+void trap_expect(unsigned int vector, struct trap_record *seen)
+{
+	expectation.vector = vector;
+	expectation.seen = seen;
+	expectation.happened = false;
+	expectation.armed = true;
+}
+
+bool trap_expect_done(void)
+{
+	expectation.armed = false;
+	return expectation.happened;
+}
+
+/* Describes the page-fault error code bits. */
+static void print_pf_error(uint64_t e, const char *prefix)
+{
+	printk("%s  cause: %s, %s access, %s mode%s%s\n", prefix,
+	       e & 1 ? "protection violation" : "page not present", e & 2 ? "write" : "read",
+	       e & 4 ? "user" : "kernel", e & 8 ? ", reserved bit set" : "",
+	       e & 16 ? ", instruction fetch" : "");
+}
+
+/* Prints the report; every line starts with prefix ("" or "    # " inside a self-test). */
+static void report(const struct trap_frame *f, uint64_t cr2, const char *prefix)
+{
+	printk("%s%s: %s (vector %llu) error code %#llx\n", prefix, *prefix ? "trap" : "EXCEPTION",
+	       exception_names[f->vector], (unsigned long long)f->vector,
+	       (unsigned long long)f->error_code);
+	printk("%s  RIP %04llx:%p  RFLAGS %#llx  RSP %p\n", prefix, (unsigned long long)f->cs,
+	       (void *)f->rip, (unsigned long long)f->rflags,
+	       (void *)f->rsp);
+	if (f->vector == 14) {
+		printk("%s  CR2 %p (the faulting address)\n", prefix, (void *)cr2);
+		print_pf_error(f->error_code, prefix);
+	}
+	printk("%s  RAX %p RBX %p RCX %p RDX %p\n", prefix, (void *)f->rax, (void *)f->rbx,
+	       (void *)f->rcx, (void *)f->rdx);
+	printk("%s  RSI %p RDI %p RBP %p R8  %p\n", prefix, (void *)f->rsi, (void *)f->rdi,
+	       (void *)f->rbp, (void *)f->r8);
+	printk("%s  R9  %p R10 %p R11 %p R12 %p\n", prefix, (void *)f->r9, (void *)f->r10,
+	       (void *)f->r11, (void *)f->r12);
+	printk("%s  R13 %p R14 %p R15 %p\n", prefix, (void *)f->r13, (void *)f->r14, (void *)f->r15);
+}
+
+/* Moves RIP from a probe instruction to its recovery point. */
+static void resume_probe(struct trap_frame *f)
+{
+	if (f->rip == (uint64_t)probe_read64_insn)
+		f->rip = (uint64_t)probe_read64_fixup;
+	else if (f->rip == (uint64_t)probe_ud2_insn)
+		f->rip = (uint64_t)probe_ud2_fixup;
+}
+
+void trap_handler(struct trap_frame *f)
+{
+	uint64_t cr2 = read_cr2();
+
+	if (expectation.armed && f->vector == expectation.vector) {
+		expectation.armed = false;
+		expectation.happened = true;
+		*expectation.seen = (struct trap_record){ f->vector, f->error_code, f->rip, cr2 };
+		report(f, cr2, "    # ");
+		resume_probe(f);
+		return;
+	}
+	report(f, cr2, "");
+	panic("unexpected CPU exception %llu", (unsigned long long)f->vector);
+}
