@@ -109,6 +109,23 @@ deps:
 			{ echo "deps: apt-get install failed for:$$missing"; exit 1; }; \
 	fi
 
+# ---- running and debugging ----------------------------------------------------------------
+# make run: boot in QEMU with the serial console on this terminal; exits with the kernel's verdict.
+run: $(B)/os.iso
+	tests/qemu/run.sh --interactive --firmware $(FIRMWARE) --medium $(MEDIUM) --mem $(MEM) \
+		--machine $(MACHINE) --accel $(ACCEL) --timeout $(TIMEOUT) --image $(B)/os.iso \
+		--log $(B)/logs/run.log
+
+# make debug: QEMU halted with a gdb stub on :1234 (serial in build/logs/debug.log), and gdb attached
+# with the kernel's symbols and a breakpoint on kmain. Quit gdb to stop QEMU.
+debug: $(B)/os.iso
+	@mkdir -p $(B)/logs
+	@printf '%s\n' 'file $(KERNEL)' 'set architecture i386:x86-64' 'target remote localhost:1234' \
+		'hbreak kmain' 'echo Stopped before the kernel ran. "continue" runs to kmain.\n' > $(B)/gdbinit
+	qemu-system-x86_64 -M $(MACHINE) -m $(MEM) -cdrom $(B)/os.iso -display none -no-reboot \
+		-serial file:$(B)/logs/debug.log -device isa-debug-exit,iobase=0xf4,iosize=0x04 -s -S & \
+	qpid=$$!; gdb -q -x $(B)/gdbinit; kill $$qpid 2>/dev/null; true
+
 .PHONY: all deps clean run test debug fuzz bench host-test
 clean:
 	rm -rf $(B)
