@@ -97,7 +97,7 @@ host-test: $(HOST_KTEST)
 # ---- Debian packages ------------------------------------------------------------------------
 # Each target that needs tools depends on deps; it installs only what is missing and says what.
 DEB_PKGS := qemu-system-x86 nasm grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools gnu-efi ovmf \
-            clang libclang-rt-dev gcc make console-setup-linux dosfstools
+            clang libclang-rt-dev gcc make gdb console-setup-linux dosfstools
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \

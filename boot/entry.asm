@@ -119,6 +119,12 @@ global _start64
 _start64:
 	cli
 	cld
+	mov r8, rdi                     ; rdmsr/wrmsr clobber edx
+	mov ecx, 0xc0000080             ; EFER: the firmware may have left no-execute off
+	rdmsr
+	or eax, 1 << 11
+	wrmsr
+	mov rdi, r8
 	mov rax, boot_pml4
 	mov cr3, rax                    ; our tables identity-map this code too
 	lgdt [gdt64_pointer]

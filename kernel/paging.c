@@ -1,0 +1,110 @@
+/*
+ * The kernel's page tables after boot. The boot tables (boot/page_tables.asm) map the low 4 GiB;
+ * map_range() adds the rest of RAM to the direct map and backs the memmap (mm/arch.h).
+ */
+#include "kernel/paging.h"
+
+#include "kernel/x86.h"
+#include "lib/string.h"
+#include "mm/arch.h"
+
+#define PTE_PRESENT (1ULL << 0)
+#define PTE_WRITE (1ULL << 1)
+#define PTE_HUGE (1ULL << 7)
+#define PTE_NX (1ULL << 63)
+#define PTE_ADDR 0x000ffffffffff000ULL
+#define KERNEL_VMA 0xffffffff80000000UL
+
+phys_addr_t (*page_table_alloc)(void);
+unsigned long page_table_pages;
+
+extern char gdt64_pointer[];
+
+void paging_drop_identity_map(void)
+{
+	/* The GDT pointer holds a physical base; reload it through the kernel mapping. */
+	struct {
+		uint16_t limit;
+		uint64_t base;
+	} __attribute__((packed)) gdtr;
+	char *ptr = (char *)gdt64_pointer + KERNEL_VMA;
+	memcpy(&gdtr, ptr, sizeof(gdtr));
+	gdtr.base += KERNEL_VMA;
+	__asm__ volatile("lgdt %0" : : "m"(gdtr));
+
+	uint64_t *pml4 = phys_to_virt(read_cr3() & PTE_ADDR);
+	pml4[0] = 0;
+	write_cr3(read_cr3());
+}
+
+static bool cpu_has_1g_pages(void)
+{
+	uint32_t r[4];
+	cpuid(0x80000001, 0, r);
+	return r[3] & (1u << 26);
+}
+
+/* The table that entry *e points to, allocating an empty one if *e is not present. */
+static uint64_t *next_table(uint64_t *e)
+{
+	if (!(*e & PTE_PRESENT)) {
+		phys_addr_t t = page_table_alloc ? page_table_alloc() : 0;
+		if (!t)
+			return NULL;
+		memset(phys_to_virt(t), 0, PAGE_SIZE);
+		page_table_pages++;
+		*e = t | PTE_PRESENT | PTE_WRITE;
+	}
+	return phys_to_virt(*e & PTE_ADDR);
+}
+
+static unsigned int index_at(uintptr_t va, unsigned int shift) { return (va >> shift) & 511; }
+
+/*
+ * Maps one page of the largest size that fits at va (level shift 30, 21 or 12); returns the
+ * number of bytes it covered (a whole existing huge page counts as covered), 0 on -ENOMEM.
+ */
+static uint64_t map_one(uintptr_t va, phys_addr_t pa, uint64_t size, bool gbpages)
+{
+	uint64_t *table = phys_to_virt(read_cr3() & PTE_ADDR);
+
+	for (unsigned int shift = 39; shift >= 12; shift -= 9) {
+		uint64_t *e = &table[index_at(va, shift)];
+		uint64_t span = 1ULL << shift;
+		bool huge_ok = shift == 21 || (shift == 30 && gbpages);
+
+		if ((*e & PTE_PRESENT) && ((*e & PTE_HUGE) || shift == 12))
+			return span - (va & (span - 1)); /* already mapped */
+		if (shift == 12 || (huge_ok && !(*e & PTE_PRESENT) && !(va & (span - 1)) &&
+				    !(pa & (span - 1)) && size >= span)) {
+			*e = pa | PTE_PRESENT | PTE_WRITE | PTE_NX | (shift > 12 ? PTE_HUGE : 0);
+			return span;
+		}
+		table = next_table(e);
+		if (!table)
+			return 0;
+	}
+	return 0;
+}
+
+int map_range(uintptr_t va, phys_addr_t pa, uint64_t size)
+{
+	bool gbpages = cpu_has_1g_pages();
+
+	while (size) {
+		uint64_t done = map_one(va, pa, size, gbpages);
+		if (!done)
+			return -ENOMEM;
+		if (done > size)
+			done = size;
+		va += done;
+		pa += done;
+		size -= done;
+	}
+	return 0;
+}
+
+int arch_map_memmap(uintptr_t virt, phys_addr_t phys, size_t size)
+{
+	return map_range(virt, phys, size);
+}

@@ -1,0 +1,29 @@
+/* x86-64 four-level page tables: the kernel's mappings after boot. */
+#ifndef KERNEL_PAGING_H
+#define KERNEL_PAGING_H
+
+#include "mm/types.h"
+
+/*
+ * Where paging gets a zeroed 4 KiB page for a new table: the caller (kernel/mm_setup.c) sets it
+ * to the early allocator, and later to the buddy allocator. Returns a physical address, 0 if none.
+ */
+extern phys_addr_t (*page_table_alloc)(void);
+
+/*
+ * Switches to the higher-half GDT address and drops the boot identity map, so that a NULL or
+ * low-address access faults instead of reading physical memory.
+ */
+void paging_drop_identity_map(void);
+
+/*
+ * Maps [va, va + size) to [pa, pa + size), read-write, no-execute, with the largest pages that fit
+ * (1 GiB where the CPU has them, 2 MiB, else 4 KiB). Parts already mapped by a huge page of the
+ * direct map are left as they are. Returns 0, or -ENOMEM when a table cannot be allocated.
+ */
+int map_range(uintptr_t va, phys_addr_t pa, uint64_t size);
+
+/* Number of page-table pages allocated since boot (reported with the memory summary). */
+extern unsigned long page_table_pages;
+
+#endif
