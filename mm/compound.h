@@ -1,0 +1,88 @@
+/*
+ * Compound pages: 2^order physically contiguous pages (order >= 1) treated as one unit.
+ *
+ * alloc_pages(gfp | __GFP_COMP, order) builds one with prep_compound_page(). The first page is
+ * the head; every other page is a tail whose first_page points to the head (see mm/page.h for
+ * the two flag schemes). The unit's order and destructor live in the first tail page, in the
+ * list-link fields, which is why an order-0 compound page cannot exist. get_page()/put_page() on
+ * any sub-page act on the head's count; when it drops to zero, destroy_compound_page() runs the
+ * destructor once for the whole unit.
+ *
+ * Misuse (wrong order, a tail whose head pointer is wrong, a missing destructor) is reported with
+ * bad_page()/dump_page() and leaves the pages untouched: nothing is freed twice or lost silently.
+ */
+#ifndef MM_COMPOUND_H
+#define MM_COMPOUND_H
+
+#include "mm/page.h"
+
+/* The largest compound page: a 1 GiB gigantic page (above the buddy's MAX_ORDER). */
+#define MAX_COMPOUND_ORDER 18
+
+/* The order stored in the first tail of a compound head; 0 for any page that is not a head. */
+static inline unsigned int compound_order(const struct page *page)
+{
+	return PageHead(page) ? (unsigned int)page[1].compound_order : 0;
+}
+
+/* Number of base pages in the unit that page heads (1 for an ordinary page). */
+static inline unsigned long compound_nr(const struct page *page)
+{
+	return 1UL << compound_order(page);
+}
+
+/*
+ * Marks the 2^order pages at page as one compound page: head and tail flags, first_page in every
+ * tail, the order and the default destructor free_compound_page() in the first tail.
+ * The head's reference count is left alone. Returns 0, or -EINVAL (with a message) for order 0
+ * or when page is already part of a compound page.
+ */
+int prep_compound_page(struct page *page, unsigned int order);
+
+/*
+ * Called by __free_pages() when the page given to it is a compound head. Checks that order is the
+ * compound's order and that every tail is marked and points back to head; on any mismatch it
+ * reports with bad_page() and returns false (the caller must not free anything). Otherwise it
+ * clears all compound metadata and returns true: the block is then a plain block of that order.
+ */
+bool free_compound_prepare(struct page *head, unsigned int order);
+
+/*
+ * Called by put_page() when a compound head's count reached zero: runs the unit's destructor once.
+ * A missing or unknown destructor is reported and the pages are left as they are (leaked, not
+ * corrupted).
+ */
+void destroy_compound_page(struct page *head);
+
+/* The default destructor: clears the metadata and returns the block to the buddy allocator. */
+void free_compound_page(struct page *head);
+
+/*
+ * Sets the destructor of the compound page headed by head. Only the known destructors
+ * (free_compound_page, free_huge_page) are accepted, so a stray pointer can never be called.
+ * Returns 0, or -EINVAL (reported) if head is not a compound head or dtor is unknown.
+ */
+int set_compound_page_dtor(struct page *head, compound_page_dtor *dtor);
+
+/* The destructor of the compound page headed by head (NULL if head is not a compound head). */
+compound_page_dtor *get_compound_page_dtor(const struct page *head);
+
+/* The name of a known destructor ("free_compound_page", ...), or NULL for an unknown pointer. */
+const char *compound_dtor_name(compound_page_dtor *dtor);
+
+/*
+ * Checks the compound page headed by head: head marked, order >= 1, every tail marked and pointing
+ * to head. Returns NULL when consistent, otherwise a short description of the first problem.
+ */
+const char *compound_check(const struct page *head, unsigned int order);
+
+/*
+ * Splits the compound page that page belongs to (page may be any sub-page) into 2^order
+ * independent order-0 pages, each with a reference count of 1, all compound metadata cleared.
+ * The caller must hold exactly one reference (the head's count is 1). Returns 0, -EINVAL
+ * (reported) if page is not part of a consistent compound page or belongs to the hugetlb pool,
+ * or -EBUSY if other references exist.
+ */
+int split_huge_page(struct page *page);
+
+#endif
