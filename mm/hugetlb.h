@@ -33,6 +33,7 @@ struct hugetlb_counters {
 	unsigned long total, free, reserved, surplus;
 	unsigned long in_use;     /* handed out: total - free */
 	unsigned long overcommit; /* most surplus pages allowed */
+	unsigned long requested;  /* hugepages=N from the command line for this size */
 };
 
 /*

@@ -1,0 +1,77 @@
+/* dump_page(): prints what a struct page says about its frame, flags decoded by name. */
+#include "mm/dump_page.h"
+
+#include "lib/printk.h"
+#include "mm/arch.h"
+#include "mm/compound.h"
+
+static const char *const flag_names[NR_PAGEFLAGS] = {
+	[PG_reserved] = "reserved", [PG_buddy] = "buddy",     [PG_head] = "head",
+	[PG_tail] = "tail",         [PG_compound] = "compound", [PG_reclaim] = "reclaim",
+	[PG_poisoned] = "poisoned", [PG_hugetlb] = "hugetlb",
+};
+
+static const char *const zone_names[] = { "DMA", "DMA32", "Normal", "?" };
+
+static unsigned long pfn_of(const struct page *page)
+{
+	return (unsigned long)(page - (const struct page *)mm_vmemmap_base);
+}
+
+int page_flags_name(const struct page *page, char *buf, size_t size)
+{
+	int len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (int f = 0; f < NR_PAGEFLAGS; f++) {
+		if (!page_flag_test(page, f))
+			continue;
+		len += snprintf(buf + MIN((size_t)len, size), size - MIN((size_t)len, size), "%s%s",
+				len ? "|" : "", flag_names[f]);
+	}
+	if (!len)
+		len = snprintf(buf, size, "none");
+	return len;
+}
+
+/* Could head be the head of a compound page that contains page? (no dereference) */
+static bool plausible_head(const struct page *page, const struct page *head)
+{
+	return head && head < page && page - head < (1L << MAX_COMPOUND_ORDER);
+}
+
+static void dump_compound(const struct page *page)
+{
+	const struct page *head = PageTail(page) ? page->first_page : page;
+	compound_page_dtor *dtor;
+	const char *name;
+
+	if (PageTail(page) && !plausible_head(page, head)) {
+		printk("  tail page with an impossible head pointer %p\n", (void *)head);
+		return;
+	}
+	if (!PageHead(head)) {
+		printk("  tail page whose head (pfn %#lx) is not marked as a head\n", pfn_of(head));
+		return;
+	}
+	dtor = head[1].compound_dtor;
+	name = compound_dtor_name(dtor);
+	printk("  compound: head pfn %#lx order %lu destructor %s%s\n", pfn_of(head),
+	       head[1].compound_order, name ? name : dtor ? "unknown" : "none",
+	       head == page ? "" : " (this is a tail)");
+}
+
+void dump_page(struct page *page, const char *reason)
+{
+	char flags[96];
+
+	page_flags_name(page, flags, sizeof(flags));
+	printk("page: pfn %#lx refcount %d zone %s flags %#x (%s)\n", pfn_of(page), (int)page->_refcount,
+	       zone_names[page_zonenum(page)], (unsigned int)page->flags & ((1u << NR_PAGEFLAGS) - 1), flags);
+	if (PageBuddy(page))
+		printk("  free block of order %lu\n", page->private);
+	if (PageCompound(page))
+		dump_compound(page);
+	printk("page dumped because: %s\n", reason);
+}

@@ -1,0 +1,493 @@
+/*
+ * The hugetlb pool: 2 MiB huge pages from the buddy allocator and 1 GiB gigantic pages reserved
+ * at boot, their counters, their destructor free_huge_page(), and the kernel command line that
+ * sizes them. See mm/hugetlb.h for what the counters mean and which invariants hold.
+ */
+#include "mm/hugetlb.h"
+
+#include "lib/printk.h"
+#include "mm/arch.h"
+#include "mm/compound.h"
+#include "mm/dump_page.h"
+
+/* Provided by the buddy allocator and the early allocator. */
+#define __GFP_NOWARN 0x8u
+#define __GFP_COMP 0x10u
+#define GFP_KERNEL 0u
+struct page *alloc_pages(gfp_t gfp, unsigned int order);
+void __free_pages(struct page *page, unsigned int order);
+void bad_page(struct page *page, const char *reason);
+struct page *pfn_to_page(unsigned long pfn);
+phys_addr_t memblock_alloc(phys_addr_t size, phys_addr_t align);
+
+/* head->private of a huge page sitting on its pool's free list (catches a second free). */
+#define HUGETLB_ON_FREE_LIST 0x4855474546524545UL
+
+/* One pool: the pages of one size, and their counters (meanings in mm/hugetlb.h). */
+struct hstate {
+	unsigned int order;
+	struct list_head free_list;
+	unsigned long total, free, reserved, surplus, in_use;
+	unsigned long overcommit;
+	unsigned long requested;
+};
+
+static struct hstate hstates[] = {
+	{ .order = HPAGE_ORDER, .free_list = { &hstates[0].free_list, &hstates[0].free_list } },
+	{ .order = GIGANTIC_ORDER, .free_list = { &hstates[1].free_list, &hstates[1].free_list } },
+};
+static struct hstate *const hstate_2m = &hstates[0];
+static struct hstate *const hstate_1g = &hstates[1];
+
+/* Gigantic pages reserved by hugetlb_reserve_gigantic_early(), not yet in their pool. */
+static phys_addr_t gigantic_phys[HUGETLB_MAX_GIGANTIC];
+static unsigned long nr_gigantic_phys;
+
+static struct hstate *hstate_of_order(unsigned int order)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(hstates); i++)
+		if (hstates[i].order == order)
+			return &hstates[i];
+	return NULL;
+}
+
+static unsigned long persistent(const struct hstate *h) { return h->total - h->surplus; }
+
+static unsigned long unreserved_free(const struct hstate *h) { return h->free - h->reserved; }
+
+/* ---- the free list ------------------------------------------------------------------------- */
+
+static void enqueue_huge_page(struct hstate *h, struct page *head)
+{
+	struct list_head *first = h->free_list.next;
+
+	head->lru.next = first;
+	head->lru.prev = &h->free_list;
+	first->prev = &head->lru;
+	h->free_list.next = &head->lru;
+	head->private = HUGETLB_ON_FREE_LIST;
+	h->free++;
+}
+
+/* Takes the most recently freed page off h's free list; h->free must be > 0. */
+static struct page *dequeue_huge_page(struct hstate *h)
+{
+	struct list_head *l = h->free_list.next;
+	struct page *head = (struct page *)((char *)l - offsetof(struct page, lru));
+
+	if (!h->free || l == &h->free_list)
+		panic("dequeue_huge_page: order %u: free count %lu but list empty", h->order, h->free);
+	h->free_list.next = l->next;
+	l->next->prev = &h->free_list;
+	head->lru.next = head->lru.prev = NULL;
+	head->private = 0;
+	h->free--;
+	return head;
+}
+
+/* ---- moving pages between the pool and the buddy allocator --------------------------------- */
+
+/* Makes the compound page head (count 0 afterwards) a pool page of h. */
+static void make_huge_page(struct hstate *h, struct page *head)
+{
+	set_compound_page_dtor(head, free_huge_page);
+	page_flag_set(head, PG_hugetlb);
+	head->_refcount = 0;
+	h->total++;
+}
+
+/* A new 2 MiB pool page from the buddy allocator (counted in total, not on the free list). */
+static struct page *grow_one(struct hstate *h)
+{
+	struct page *head;
+
+	if (h != hstate_2m)
+		return NULL;
+	head = alloc_pages(GFP_KERNEL | __GFP_COMP | __GFP_NOWARN, h->order);
+	if (!head)
+		return NULL;
+	make_huge_page(h, head);
+	return head;
+}
+
+/* Gives a pool page that nobody holds back to the buddy allocator (total drops). */
+static void release_huge_page(struct hstate *h, struct page *head)
+{
+	page_flag_clear(head, PG_hugetlb);
+	set_compound_page_dtor(head, free_compound_page);
+	h->total--;
+	head->_refcount = 1;
+	__free_pages(head, h->order);
+}
+
+/* Hands head out: one reference, counted in in_use. */
+static struct page *hand_out(struct hstate *h, struct page *head)
+{
+	head->_refcount = 1;
+	h->in_use++;
+	return head;
+}
+
+void free_huge_page(struct page *head)
+{
+	struct hstate *h = hstate_of_order(compound_order(head));
+
+	if (!h || !PageHugeTLB(head) || head->private == HUGETLB_ON_FREE_LIST || head->_refcount) {
+		bad_page(head, !h || !PageHugeTLB(head) ? "free_huge_page: not a hugetlb pool page"
+			 : head->_refcount ? "free_huge_page: page still referenced"
+					    : "free_huge_page: page already in the pool (double free)");
+		return;
+	}
+	h->in_use--;
+	if (h->surplus) {
+		h->surplus--;
+		release_huge_page(h, head);
+	} else {
+		enqueue_huge_page(h, head);
+	}
+}
+
+/* ---- allocation and reservations of 2 MiB pages --------------------------------------------- */
+
+struct page *alloc_huge_page(void)
+{
+	struct hstate *h = hstate_2m;
+	struct page *head;
+
+	if (unreserved_free(h))
+		return hand_out(h, dequeue_huge_page(h));
+	if (h->surplus >= h->overcommit)
+		return NULL;
+	head = grow_one(h);
+	if (!head)
+		return NULL;
+	h->surplus++;
+	return hand_out(h, head);
+}
+
+struct page *alloc_huge_page_reserved(void)
+{
+	struct hstate *h = hstate_2m;
+
+	if (!h->reserved) {
+		printk("alloc_huge_page_reserved: no huge page is reserved\n");
+		return NULL;
+	}
+	h->reserved--;
+	return hand_out(h, dequeue_huge_page(h));
+}
+
+/* Adds n surplus pages to the free list; on failure gives back what it took and returns false. */
+static bool gather_surplus(struct hstate *h, unsigned long n)
+{
+	unsigned long got;
+
+	if (h->surplus + n > h->overcommit)
+		return false;
+	for (got = 0; got < n; got++) {
+		struct page *head = grow_one(h);
+		if (!head)
+			break;
+		h->surplus++;
+		enqueue_huge_page(h, head);
+	}
+	if (got == n)
+		return true;
+	for (; got; got--) {
+		h->surplus--;
+		release_huge_page(h, dequeue_huge_page(h));
+	}
+	return false;
+}
+
+int hugetlb_reserve_pages(unsigned long n)
+{
+	struct hstate *h = hstate_2m;
+	unsigned long avail = unreserved_free(h);
+
+	if (n > avail && !gather_surplus(h, n - avail))
+		return -ENOMEM;
+	h->reserved += n;
+	return 0;
+}
+
+/* Gives free surplus pages beyond the reservations back to the buddy allocator, at most n. */
+static void return_unused_surplus(struct hstate *h, unsigned long n)
+{
+	while (n-- && h->surplus && unreserved_free(h)) {
+		h->surplus--;
+		release_huge_page(h, dequeue_huge_page(h));
+	}
+}
+
+void hugetlb_unreserve_pages(unsigned long n)
+{
+	struct hstate *h = hstate_2m;
+
+	if (n > h->reserved) {
+		printk("hugetlb_unreserve_pages: %lu pages given back but only %lu reserved\n", n,
+		       h->reserved);
+		n = h->reserved;
+	}
+	h->reserved -= n;
+	return_unused_surplus(h, n);
+}
+
+struct page *alloc_gigantic_page(void)
+{
+	struct hstate *h = hstate_1g;
+
+	return unreserved_free(h) ? hand_out(h, dequeue_huge_page(h)) : NULL;
+}
+
+/* ---- pool size -------------------------------------------------------------------------------- */
+
+static int grow_pool(struct hstate *h, unsigned long n)
+{
+	while (persistent(h) < n && h->surplus)
+		h->surplus--;
+	while (persistent(h) < n) {
+		struct page *head = grow_one(h);
+		if (!head) {
+			printk("hugetlb: pool of order %u grew only to %lu of %lu pages\n", h->order,
+			       persistent(h), n);
+			return -ENOMEM;
+		}
+		enqueue_huge_page(h, head);
+	}
+	return 0;
+}
+
+/* Releases free pages no reservation needs, then counts what is still handed out as surplus. */
+static void shrink_pool(struct hstate *h, unsigned long n)
+{
+	unsigned long floor = MAX(n, h->reserved + h->in_use);
+
+	while (persistent(h) > floor && unreserved_free(h))
+		release_huge_page(h, dequeue_huge_page(h));
+	while (persistent(h) > n)
+		h->surplus++;
+}
+
+int hugetlb_set_pool_size(unsigned long n)
+{
+	struct hstate *h = hstate_2m;
+
+	if (n >= persistent(h))
+		return grow_pool(h, n);
+	shrink_pool(h, n);
+	return 0;
+}
+
+void hugetlb_set_overcommit(unsigned long n)
+{
+	hstate_2m->overcommit = n;
+}
+
+/* ---- counters and invariants ------------------------------------------------------------------ */
+
+struct hugetlb_counters hugetlb_counters(unsigned int order)
+{
+	const struct hstate *h = hstate_of_order(order);
+	struct hugetlb_counters c = { .order = order };
+
+	if (h) {
+		c.total = h->total, c.free = h->free, c.reserved = h->reserved;
+		c.surplus = h->surplus, c.in_use = h->in_use, c.overcommit = h->overcommit;
+		c.requested = h->requested;
+	}
+	return c;
+}
+
+/* Problem with one page found on h's free list, or NULL. */
+static const char *free_page_problem(const struct hstate *h, const struct page *head)
+{
+	if (!PageHead(head) || !PageHugeTLB(head))
+		return "a page on the free list is not a hugetlb compound head";
+	if (compound_order(head) != h->order)
+		return "a page on the free list has the wrong order";
+	if (get_compound_page_dtor(head) != free_huge_page)
+		return "a page on the free list does not have free_huge_page as destructor";
+	if (head->_refcount || head->private != HUGETLB_ON_FREE_LIST)
+		return "a page on the free list is referenced or not marked free";
+	return NULL;
+}
+
+static const char *check_free_list(const struct hstate *h)
+{
+	unsigned long n = 0;
+
+	for (const struct list_head *l = h->free_list.next; l != &h->free_list; l = l->next) {
+		const struct page *head = (const struct page *)((const char *)l - offsetof(struct page, lru));
+		const char *p = free_page_problem(h, head);
+		if (p)
+			return p;
+		if (++n > h->free)
+			return "the free list holds more pages than the free count";
+	}
+	return n == h->free ? NULL : "the free list holds fewer pages than the free count";
+}
+
+static const char *check_hstate(const struct hstate *h)
+{
+	if (h->reserved > h->free)
+		return "reserved > free";
+	if (h->free > h->total)
+		return "free > total";
+	if (h->surplus > h->total)
+		return "surplus > total";
+	if (h->free + h->in_use != h->total)
+		return "free + handed out != total";
+	return check_free_list(h);
+}
+
+const char *hugetlb_check(void)
+{
+	static char msg[128];
+
+	for (size_t i = 0; i < ARRAY_SIZE(hstates); i++) {
+		const struct hstate *h = &hstates[i];
+		const char *p = check_hstate(h);
+		if (p) {
+			snprintf(msg, sizeof(msg), "order %u pool: %s (total %lu free %lu rsvd %lu surp %lu out %lu)",
+				 h->order, p, h->total, h->free, h->reserved, h->surplus, h->in_use);
+			return msg;
+		}
+	}
+	return NULL;
+}
+
+int hugetlb_meminfo(char *buf, size_t size)
+{
+	const struct hstate *h = hstate_2m;
+	unsigned long kb = (h->total << h->order) * (PAGE_SIZE / 1024) +
+			   (hstate_1g->total << hstate_1g->order) * (PAGE_SIZE / 1024);
+
+	return snprintf(buf, size,
+			"HugePages_Total:   %5lu\nHugePages_Free:    %5lu\nHugePages_Rsvd:    %5lu\n"
+			"HugePages_Surp:    %5lu\nHugepagesize:   %8lu kB\nHugetlb:        %8lu kB\n",
+			h->total, h->free, h->reserved, h->surplus, (PAGE_SIZE << h->order) / 1024, kb);
+}
+
+void hugetlb_report(void)
+{
+	char buf[256];
+
+	hugetlb_meminfo(buf, sizeof(buf));
+	printk("%s", buf);
+	printk("hugepages-%lukB: total %lu free %lu\n", GIGANTIC_SIZE / 1024, hstate_1g->total,
+	       hstate_1g->free);
+}
+
+/* ---- boot: the command line, gigantic pages, the initial pool --------------------------------- */
+
+/* Parses a decimal number ending at a space or the end; returns false on anything else. */
+static bool parse_ulong(const char *s, unsigned long *out)
+{
+	unsigned long v = 0;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (v > (~0UL - 9) / 10)
+			return false;
+		v = v * 10 + (unsigned long)(*s - '0');
+	}
+	*out = v;
+	return *s == '\0' || *s == ' ';
+}
+
+/* The pool named by the value of hugepagesz= ("2M", "1G"), or NULL. */
+static struct hstate *parse_size(const char *s)
+{
+	if ((s[0] == '2') && (s[1] == 'M' || s[1] == 'm') && (s[2] == ' ' || !s[2]))
+		return hstate_2m;
+	if ((s[0] == '1') && (s[1] == 'G' || s[1] == 'g') && (s[2] == ' ' || !s[2]))
+		return hstate_1g;
+	return NULL;
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	while (*prefix)
+		if (*s++ != *prefix++)
+			return false;
+	return true;
+}
+
+/* Handles one word of the command line; returns false if it was a bad hugetlb option. */
+static bool parse_word(const char *w, struct hstate **cur)
+{
+	unsigned long n;
+
+	if (starts_with(w, "hugepagesz=")) {
+		struct hstate *h = parse_size(w + 11);
+		if (!h)
+			return false;
+		*cur = h;
+	} else if (starts_with(w, "hugepages=")) {
+		if (!parse_ulong(w + 10, &n))
+			return false;
+		if (*cur == hstate_1g && n > HUGETLB_MAX_GIGANTIC)
+			n = HUGETLB_MAX_GIGANTIC;
+		(*cur)->requested = n;
+	}
+	return true;
+}
+
+int hugetlb_setup_cmdline(const char *cmdline)
+{
+	struct hstate *cur = hstate_2m;
+	int ret = 0;
+
+	for (const char *w = cmdline; w && *w;) {
+		if (*w == ' ') {
+			w++;
+			continue;
+		}
+		if (!parse_word(w, &cur)) {
+			printk("hugetlb: ignoring bad option '%.24s' (want hugepagesz=2M|1G, hugepages=N)\n", w);
+			ret = -EINVAL;
+		}
+		while (*w && *w != ' ')
+			w++;
+	}
+	return ret;
+}
+
+unsigned long hugetlb_reserve_gigantic_early(void)
+{
+	while (nr_gigantic_phys < hstate_1g->requested) {
+		phys_addr_t p = memblock_alloc(GIGANTIC_SIZE, GIGANTIC_SIZE);
+		if (!p) {
+			printk("hugetlb: only %lu of %lu 1 GiB pages could be reserved\n", nr_gigantic_phys,
+			       hstate_1g->requested);
+			break;
+		}
+		gigantic_phys[nr_gigantic_phys++] = p;
+	}
+	return nr_gigantic_phys;
+}
+
+/* Turns the reserved 1 GiB block at phys into a free gigantic pool page. */
+static void add_gigantic(phys_addr_t phys)
+{
+	struct page *head = pfn_to_page(PFN_DOWN(phys));
+
+	for (unsigned long i = 0; i < (1UL << GIGANTIC_ORDER); i++) {
+		page_flag_clear(&head[i], PG_reserved);
+		head[i]._refcount = 0;
+	}
+	if (prep_compound_page(head, GIGANTIC_ORDER))
+		panic("hugetlb: cannot make a compound page at %#llx", (unsigned long long)phys);
+	make_huge_page(hstate_1g, head);
+	enqueue_huge_page(hstate_1g, head);
+}
+
+int hugetlb_init(void)
+{
+	for (unsigned long i = 0; i < nr_gigantic_phys; i++)
+		add_gigantic(gigantic_phys[i]);
+	nr_gigantic_phys = 0;
+	return hugetlb_set_pool_size(hstate_2m->requested);
+}
