@@ -6,6 +6,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/cmdline.h"
 #include "kernel/ktest.h"
+#include "kernel/paging.h"
 #include "kernel/panic.h"
 #include "kernel/serial.h"
 #include "kernel/traps.h"
@@ -57,6 +58,7 @@ void kmain(uint32_t magic, uint64_t mbi_phys)
 {
 	serial_init();
 	idt_init();
+	paging_drop_identity_map();
 	printk("\nminimal x86-64 kernel: physical memory allocator\n");
 	read_boot_info(magic, mbi_phys);
 	bootinfo_print(&boot_info);

@@ -27,7 +27,7 @@ void paging_drop_identity_map(void)
 		uint16_t limit;
 		uint64_t base;
 	} __attribute__((packed)) gdtr;
-	char *ptr = (char *)gdt64_pointer + KERNEL_VMA;
+	const void *ptr = (const void *)((uintptr_t)gdt64_pointer + KERNEL_VMA);
 	memcpy(&gdtr, ptr, sizeof(gdtr));
 	gdtr.base += KERNEL_VMA;
 	__asm__ volatile("lgdt %0" : : "m"(gdtr));
