@@ -134,9 +134,21 @@ void destroy_compound_page(struct page *head)
 	dtor(head);
 }
 
+/*
+ * The unit's count is already zero here. A damaged unit is reported and left alone; otherwise
+ * __free_pages() gets one reference back to drop, and frees the block since it is the last.
+ */
 void free_compound_page(struct page *head)
 {
-	__free_pages(head, compound_order(head));
+	unsigned int order = compound_order(head);
+	const char *problem = compound_check(head, order);
+
+	if (problem) {
+		bad_page(head, problem);
+		return;
+	}
+	head->_refcount = 1;
+	__free_pages(head, order);
 }
 
 int set_compound_page_dtor(struct page *head, compound_page_dtor *dtor)

@@ -116,8 +116,7 @@ static void release_huge_page(struct hstate *h, struct page *head)
 	page_flag_clear(head, PG_hugetlb);
 	set_compound_page_dtor(head, free_compound_page);
 	h->total--;
-	head->_refcount = 1;
-	__free_pages(head, h->order);
+	free_compound_page(head);
 }
 
 /* Hands head out: one reference, counted in in_use. */
