@@ -181,9 +181,11 @@ static void make_independent(struct page *head, unsigned int order)
 int split_huge_page(struct page *page)
 {
 	struct page *head = compound_head(page);
-	unsigned int order = compound_order(head);
-	const char *problem = compound_check(head, order);
+	const char *problem = "tail page with an impossible head pointer";
+	unsigned int order;
 
+	if (head == page || compound_head_plausible(page, head))
+		problem = compound_check(head, compound_order(head));
 	if (problem || PageHugeTLB(head)) {
 		printk("split_huge_page: pfn %#lx: %s\n", pfn_of(page),
 		       problem ? problem : "hugetlb pool pages are not split");
@@ -191,6 +193,7 @@ int split_huge_page(struct page *page)
 	}
 	if (head->_refcount != 1)
 		return -EBUSY;
+	order = compound_order(head);
 	clear_compound(head, order);
 	make_independent(head, order);
 	return 0;

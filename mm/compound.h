@@ -25,6 +25,15 @@ static inline unsigned int compound_order(const struct page *page)
 	return PageHead(page) ? (unsigned int)page[1].compound_order : 0;
 }
 
+/*
+ * Could head be the head of a compound page that contains tail? (pointer arithmetic only: lets a
+ * report or a check follow a tail's first_page without trusting it.)
+ */
+static inline bool compound_head_plausible(const struct page *tail, const struct page *head)
+{
+	return head && head < tail && tail - head < (1L << MAX_COMPOUND_ORDER);
+}
+
 /* Number of base pages in the unit that page heads (1 for an ordinary page). */
 static inline unsigned long compound_nr(const struct page *page)
 {

@@ -35,19 +35,13 @@ int page_flags_name(const struct page *page, char *buf, size_t size)
 	return len;
 }
 
-/* Could head be the head of a compound page that contains page? (no dereference) */
-static bool plausible_head(const struct page *page, const struct page *head)
-{
-	return head && head < page && page - head < (1L << MAX_COMPOUND_ORDER);
-}
-
 static void dump_compound(const struct page *page)
 {
 	const struct page *head = PageTail(page) ? page->first_page : page;
 	compound_page_dtor *dtor;
 	const char *name;
 
-	if (PageTail(page) && !plausible_head(page, head)) {
+	if (PageTail(page) && !compound_head_plausible(page, head)) {
 		printk("  tail page with an impossible head pointer %p\n", (void *)head);
 		return;
 	}
