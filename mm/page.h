@@ -16,7 +16,9 @@ typedef void compound_page_dtor(struct page *head);
 struct page {
 	/*
 	 * Bits 0..23: PG_* flags below. Bits 24..25: the zone (ZONE_DMA, ZONE_DMA32, ZONE_NORMAL),
-	 * fixed when the memmap is built. Bits 26..31: unused.
+	 * fixed when the memmap is built. Bits 26..29: on the first page of an allocated block that is
+	 * not a compound page, the order it was allocated at, so that __free_pages() can refuse a
+	 * wrong order. Bits 30..31: unused.
 	 */
 	uint32_t flags;
 
@@ -71,6 +73,8 @@ enum pageflags {
 
 #define ZONES_SHIFT 24
 #define ZONES_MASK 3u
+#define PAGE_ORDER_SHIFT 26
+#define PAGE_ORDER_MASK (0xfu << PAGE_ORDER_SHIFT)
 
 static inline bool page_flag_test(const struct page *p, enum pageflags f) { return p->flags & (1u << f); }
 static inline void page_flag_set(struct page *p, enum pageflags f) { p->flags |= 1u << f; }

@@ -1,0 +1,87 @@
+/*
+ * The buddy free lists: O(1) list operations, splitting on allocation, merging on free.
+ * See mm/buddy.h for how a free block is marked.
+ */
+#include "mm/buddy.h"
+
+#include "mm/memmap.h"
+
+static struct page *lru_to_page(struct list_head *l)
+{
+	return (struct page *)((char *)l - offsetof(struct page, lru));
+}
+
+static inline void area_add(struct zone *zone, struct page *page, unsigned int order)
+{
+	struct free_area *area = &zone->free_area[order];
+	struct list_head *head = &area->free_list, *first = head->next;
+
+	page->lru.next = first;
+	page->lru.prev = head;
+	first->prev = &page->lru;
+	head->next = &page->lru;
+	page->flags |= 1u << PG_buddy;
+	page->private = order;
+	area->nr_free++;
+	zone->free_orders |= 1u << order;
+}
+
+static inline void area_del(struct zone *zone, struct page *page, unsigned int order)
+{
+	struct free_area *area = &zone->free_area[order];
+	struct list_head *prev = page->lru.prev, *next = page->lru.next;
+
+	prev->next = next;
+	next->prev = prev;
+	page->flags &= ~(1u << PG_buddy);
+	if (--area->nr_free == 0)
+		zone->free_orders &= ~(1u << order);
+}
+
+struct page *buddy_take(struct zone *zone, unsigned int order)
+{
+	unsigned int avail = zone->free_orders >> order, o;
+	struct page *page;
+
+	if (!avail)
+		return NULL;
+	o = order + (unsigned int)__builtin_ctz(avail);
+	page = lru_to_page(zone->free_area[o].free_list.next);
+	area_del(zone, page, o);
+	while (o > order) {
+		o--;
+		area_add(zone, page + (1UL << o), o);
+	}
+	zone->free_pages -= 1UL << order;
+	return page;
+}
+
+void buddy_give(struct page *page, unsigned int order)
+{
+	struct zone *zone = &zones[page_zonenum(page)];
+	unsigned long pfn = page_to_pfn(page);
+
+	zone->free_pages += 1UL << order;
+	for (; order < MAX_ORDER; order++) {
+		unsigned long buddy_pfn = pfn ^ (1UL << order);
+		struct page *buddy = page + ((long)buddy_pfn - (long)pfn);
+
+		/* Below a chunk's size the buddy shares the block's memmap chunk, which is backed. */
+		if (order >= MEMMAP_CHUNK_SHIFT && !pfn_valid(buddy_pfn))
+			break;
+		if (!(buddy->flags & (1u << PG_buddy)) || buddy->private != order)
+			break;
+		area_del(zone, buddy, order);
+		if (buddy_pfn < pfn) {
+			page = buddy;
+			pfn = buddy_pfn;
+		}
+	}
+	area_add(zone, page, order);
+}
+
+void buddy_add_block(struct zone *zone, struct page *page, unsigned int order)
+{
+	zone->free_pages += 1UL << order;
+	area_add(zone, page, order);
+}

@@ -1,0 +1,261 @@
+/*
+ * The firmware memory map: adding e820 and EFI entries, sanitizing them into sorted, disjoint,
+ * page-trimmed ranges, and printing them the way Linux does.
+ */
+#include "mm/fw_map.h"
+
+#include "lib/printk.h"
+
+#define EFI_MEMORY_RUNTIME (1ULL << 63)
+#define NR_FW_TYPES 8
+
+void fw_map_init(struct fw_map *map)
+{
+	map->nr = 0;
+}
+
+static enum fw_type fw_type_from_e820(uint32_t t)
+{
+	switch (t) {
+	case FW_USABLE: case FW_RESERVED: case FW_ACPI: case FW_NVS: case FW_UNUSABLE: case FW_PERSISTENT:
+		return (enum fw_type)t;
+	default:
+		return FW_RESERVED;
+	}
+}
+
+enum fw_type fw_type_from_efi(uint32_t efi_type, uint64_t attr)
+{
+	if (attr & EFI_MEMORY_RUNTIME)
+		return FW_RESERVED;
+	switch (efi_type) {
+	case 1: case 2: case 3: case 4: case 7:
+		return FW_USABLE;
+	case 8:
+		return FW_UNUSABLE;
+	case 9:
+		return FW_ACPI;
+	case 10:
+		return FW_NVS;
+	case 14:
+		return FW_PERSISTENT;
+	default:
+		return FW_RESERVED;
+	}
+}
+
+static int fw_map_add(struct fw_map *map, phys_addr_t base, uint64_t size, enum fw_type type)
+{
+	if (map->nr >= FW_MAP_MAX) {
+		printk("fw_map: more than %d entries; ignoring [mem %#llx+%#llx] and the rest\n",
+		       FW_MAP_MAX, (unsigned long long)base, (unsigned long long)size);
+		return -ENOMEM;
+	}
+	map->entry[map->nr++] = (struct fw_map_entry){ base, size, type };
+	return 0;
+}
+
+int fw_map_add_e820(struct fw_map *map, phys_addr_t base, uint64_t size, uint32_t e820_type)
+{
+	return fw_map_add(map, base, size, fw_type_from_e820(e820_type));
+}
+
+int fw_map_add_efi(struct fw_map *map, uint32_t efi_type, uint64_t attr, phys_addr_t base,
+		   uint64_t num_pages)
+{
+	uint64_t size = num_pages << PAGE_SHIFT;
+
+	if (num_pages > (UINT64_MAX >> PAGE_SHIFT))
+		size = UINT64_MAX; /* clipped by the sanitizer like any overflowing entry */
+	return fw_map_add(map, base, size, fw_type_from_efi(efi_type, attr));
+}
+
+const char *fw_type_name(enum fw_type type)
+{
+	switch (type) {
+	case FW_USABLE: return "usable";
+	case FW_RESERVED: return "reserved";
+	case FW_ACPI: return "ACPI data";
+	case FW_NVS: return "ACPI NVS";
+	case FW_UNUSABLE: return "unusable";
+	case FW_PERSISTENT: return "persistent (type 7)";
+	}
+	return "reserved";
+}
+
+/* ---- sanitizing ---------------------------------------------------------------------------- */
+
+/* One boundary of an entry: the sweep below walks them in address order. */
+struct fw_point {
+	phys_addr_t addr;
+	enum fw_type type;
+	bool start;
+};
+
+/* Scratch space: the kernel has no allocator yet when it sanitizes. */
+static struct fw_point points[2 * FW_MAP_SLOTS];
+static struct fw_map_entry out[FW_MAP_SLOTS];
+
+/* Exclusive end of e; an entry that would wrap past 2^64 is clipped (and reported). */
+static phys_addr_t entry_end(const struct fw_map_entry *e)
+{
+	if (e->base + e->size >= e->base)
+		return e->base + e->size;
+	printk("fw_map: [mem 0x%016llx+%#llx] %s wraps past 2^64; clipped\n",
+	       (unsigned long long)e->base, (unsigned long long)e->size, fw_type_name(e->type));
+	return UINT64_MAX;
+}
+
+/* Fills points[] with the start and end of every non-empty entry; returns how many. */
+static unsigned int collect_points(const struct fw_map *map)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < map->nr; i++) {
+		const struct fw_map_entry *e = &map->entry[i];
+		phys_addr_t end;
+
+		if (e->size == 0)
+			continue;
+		end = entry_end(e);
+		if (end == e->base)
+			continue;
+		points[n++] = (struct fw_point){ e->base, e->type, true };
+		points[n++] = (struct fw_point){ end, e->type, false };
+	}
+	return n;
+}
+
+/* Shell sort by address: small, no recursion, no allocation. */
+static void sort_points(unsigned int n)
+{
+	for (unsigned int gap = n / 2; gap > 0; gap /= 2) {
+		for (unsigned int i = gap; i < n; i++) {
+			struct fw_point p = points[i];
+			unsigned int j = i;
+
+			for (; j >= gap && points[j - gap].addr > p.addr; j -= gap)
+				points[j] = points[j - gap];
+			points[j] = p;
+		}
+	}
+}
+
+/* The winning type among the entries covering an address: the largest number, 0 when none. */
+static enum fw_type winning_type(const unsigned int active[NR_FW_TYPES])
+{
+	for (int t = NR_FW_TYPES - 1; t > 0; t--)
+		if (active[t])
+			return (enum fw_type)t;
+	return 0;
+}
+
+/* Appends [base, end) of type to out[], merging it with the previous entry when they touch. */
+static void emit(unsigned int *nout, phys_addr_t base, phys_addr_t end, enum fw_type type)
+{
+	struct fw_map_entry *last = *nout ? &out[*nout - 1] : NULL;
+
+	if (last && last->type == type && last->base + last->size == base) {
+		last->size += end - base;
+		return;
+	}
+	out[(*nout)++] = (struct fw_map_entry){ base, end - base, type };
+}
+
+/* Sweeps the sorted boundaries; between two of them the winning type covers the interval. */
+static unsigned int sweep(unsigned int npoints)
+{
+	unsigned int active[NR_FW_TYPES] = { 0 };
+	unsigned int nout = 0;
+
+	for (unsigned int i = 0; i < npoints; i++) {
+		enum fw_type type = winning_type(active);
+
+		if (i > 0 && type && points[i].addr > points[i - 1].addr)
+			emit(&nout, points[i - 1].addr, points[i].addr, type);
+		if (points[i].start)
+			active[points[i].type]++;
+		else
+			active[points[i].type]--;
+	}
+	return nout;
+}
+
+/* Drops or cuts usable RAM at or above MAX_PHYS_ADDR; returns false if e is dropped. */
+static bool clip_to_phys_limit(struct fw_map_entry *e)
+{
+	phys_addr_t end = e->base + e->size;
+
+	if (e->type != FW_USABLE || end <= MAX_PHYS_ADDR)
+		return true;
+	phys_addr_t from = MAX(e->base, MAX_PHYS_ADDR);
+	printk("fw_map: ignoring RAM [mem 0x%016llx-0x%016llx] above the %d-bit physical address limit\n",
+	       (unsigned long long)from, (unsigned long long)end - 1, MAX_PHYS_BITS);
+	if (e->base >= MAX_PHYS_ADDR)
+		return false;
+	e->size = MAX_PHYS_ADDR - e->base;
+	return true;
+}
+
+/* Shrinks a usable entry to the whole pages inside it; returns false if none is left. */
+static bool trim_to_pages(struct fw_map_entry *e)
+{
+	phys_addr_t base = ALIGN_UP(e->base, PAGE_SIZE), end = ALIGN_DOWN(e->base + e->size, PAGE_SIZE);
+
+	if (e->type != FW_USABLE || (base == e->base && end == e->base + e->size))
+		return true;
+	if (end <= base) {
+		printk("fw_map: dropping usable [mem 0x%016llx-0x%016llx]: no whole page in it\n",
+		       (unsigned long long)e->base, (unsigned long long)(e->base + e->size - 1));
+		return false;
+	}
+	e->base = base;
+	e->size = end - base;
+	return true;
+}
+
+void fw_map_sanitize(struct fw_map *map)
+{
+	unsigned int npoints = collect_points(map), nout;
+
+	sort_points(npoints);
+	nout = sweep(npoints);
+	map->nr = 0;
+	for (unsigned int i = 0; i < nout; i++) {
+		struct fw_map_entry e = out[i];
+
+		if (clip_to_phys_limit(&e) && trim_to_pages(&e))
+			map->entry[map->nr++] = e;
+	}
+}
+
+/* ---- printing and queries ----------------------------------------------------------------- */
+
+void fw_map_print(const struct fw_map *map)
+{
+	for (unsigned int i = 0; i < map->nr; i++) {
+		const struct fw_map_entry *e = &map->entry[i];
+		printk("BIOS-e820: [mem 0x%016llx-0x%016llx] %s\n", (unsigned long long)e->base,
+		       (unsigned long long)(e->base + e->size - 1), fw_type_name(e->type));
+	}
+}
+
+uint64_t fw_map_usable_bytes(const struct fw_map *map)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int i = 0; i < map->nr; i++)
+		if (map->entry[i].type == FW_USABLE)
+			sum += map->entry[i].size;
+	return sum;
+}
+
+phys_addr_t fw_map_usable_end(const struct fw_map *map)
+{
+	phys_addr_t end = 0;
+
+	for (unsigned int i = 0; i < map->nr; i++)
+		if (map->entry[i].type == FW_USABLE)
+			end = MAX(end, map->entry[i].base + map->entry[i].size);
+	return end;
+}

@@ -1,0 +1,107 @@
+/*
+ * mm_init(): firmware map -> memblock -> memmap -> buddy allocator, the same path in the kernel
+ * and on the host. See mm/init.h.
+ */
+#include "mm/init.h"
+
+#include "lib/printk.h"
+#include "mm/buddy.h"
+#include "mm/memblock.h"
+#include "mm/page_alloc.h"
+
+static void memblock_from_map(const struct mm_init_params *p)
+{
+	const struct fw_map *map = p->map;
+
+	memblock_reset();
+	for (unsigned int i = 0; i < map->nr; i++)
+		if (map->entry[i].type == FW_USABLE)
+			memblock_add(map->entry[i].base, map->entry[i].size);
+	memblock_reserve(0, MM_LOW_RESERVE, "first 1 MiB");
+	for (unsigned int i = 0; i < p->nreserve; i++)
+		memblock_reserve(p->reserve[i].base, p->reserve[i].size, p->reserve[i].what);
+}
+
+/* Adds memory region [base, end) to the present pages and spans of the zones it covers. */
+static void zones_add_present(unsigned long pfn, unsigned long end)
+{
+	while (pfn < end) {
+		unsigned long stop = MIN(end, pfn_zone_end(pfn));
+		struct zone *zone = &zones[pfn_zone(pfn)];
+
+		if (!zone->present_pages)
+			zone->start_pfn = pfn;
+		zone->end_pfn = stop;
+		zone->present_pages += stop - pfn;
+		pfn = stop;
+	}
+}
+
+static void zones_from_memblock(void)
+{
+	zones_reset();
+	for (unsigned int i = 0; i < memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+		zones_add_present(PFN_UP(r->base), PFN_DOWN(r->base + r->size));
+	}
+}
+
+/* The largest order of a naturally aligned block at pfn that fits in [pfn, end). */
+static unsigned int block_order(unsigned long pfn, unsigned long end)
+{
+	unsigned int order = MAX_ORDER;
+
+	while (order && ((pfn & ((1UL << order) - 1)) || (1UL << order) > end - pfn))
+		order--;
+	return order;
+}
+
+/* memblock_for_each_free() callback: the frames of a free range become free buddy blocks. */
+static void hand_off_range(phys_addr_t base, phys_addr_t end, void *unused)
+{
+	unsigned long pfn = PFN_UP(base), last = PFN_DOWN(end);
+
+	(void)unused;
+	for (unsigned long p = pfn; p < last; p++)
+		page_flag_clear(pfn_to_page(p), PG_reserved);
+	while (pfn < last) {
+		unsigned int order = block_order(pfn, last);
+		struct zone *zone = &zones[pfn_zone(pfn)];
+
+		buddy_add_block(zone, pfn_to_page(pfn), order);
+		zone->managed_pages += 1UL << order;
+		pfn += 1UL << order;
+	}
+}
+
+static void report(const struct fw_map *map)
+{
+	printk("mm: firmware memory map, sanitized:\n");
+	fw_map_print(map);
+	show_mem_summary();
+	show_buddyinfo();
+}
+
+int mm_init(const struct mm_init_params *p)
+{
+	int err;
+
+	nr_poisoned_pages = 0;
+	fw_map_sanitize(p->map);
+	if (!fw_map_usable_bytes(p->map)) {
+		printk("mm: the firmware memory map has no usable RAM\n");
+		return -ENOMEM;
+	}
+	memblock_from_map(p);
+	if (p->before_memmap && (err = p->before_memmap()))
+		return err;
+	zones_from_memblock();
+	err = memmap_init();
+	if (err)
+		return err;
+	memblock_for_each_free(hand_off_range, NULL);
+	memblock_retire();
+	if (!p->quiet)
+		report(p->map);
+	return 0;
+}

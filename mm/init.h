@@ -1,0 +1,42 @@
+/*
+ * mm_init(): the one path from the firmware map to a working page allocator, taken by the kernel
+ * at boot and by the host harness (tests, map replay, fuzzer, benchmark) alike:
+ *
+ *   sanitize the firmware map -> memblock (usable RAM; reserve the first 1 MiB and the caller's
+ *   ranges) -> caller's hook (the kernel maps RAM into the direct map there) -> zones -> memmap
+ *   -> every free memblock range to the buddy allocator -> memblock retired -> boot report.
+ */
+#ifndef MM_INIT_H
+#define MM_INIT_H
+
+#include "mm/fw_map.h"
+
+/* A range the caller must keep out of the allocator (kernel image, boot information ...). */
+struct mm_reservation {
+	phys_addr_t base, size;
+	const char *what;
+};
+
+struct mm_init_params {
+	struct fw_map *map;                  /* the firmware map; sanitized in place */
+	const struct mm_reservation *reserve;
+	unsigned int nreserve;
+	/*
+	 * Optional, called once memblock holds the map and the reservations, before anything is
+	 * allocated from it: the kernel builds its direct map here (page tables from
+	 * memblock_alloc_range()) and reserves 1 GiB pages for hugetlb. Non-zero stops mm_init().
+	 */
+	int (*before_memmap)(void);
+	bool quiet;                          /* no boot report (the fuzzer) */
+};
+
+/* The first 1 MiB (real-mode IVT, BIOS data, EBDA, ROMs) is always reserved. */
+#define MM_LOW_RESERVE (1UL << 20)
+
+/*
+ * Runs the whole path above. Returns 0, or a negative errno (reported) when the map has no usable
+ * RAM or the memmap cannot be built; the allocator is then unusable.
+ */
+int mm_init(const struct mm_init_params *params);
+
+#endif

@@ -1,0 +1,126 @@
+/*
+ * Building the memmap: backing for the chunks of the struct page array that describe RAM,
+ * mapped through arch_map_memmap(), every struct page initialized as reserved in its zone.
+ */
+#include "mm/memmap.h"
+
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/memblock.h"
+#include "mm/zone.h"
+
+#define BITS_PER_LONG (8 * sizeof(unsigned long))
+#define PIECE_CHUNKS 512UL /* 512 chunks of memmap = 2 MiB, mapped as one large page */
+
+unsigned long max_pfn;
+unsigned long memmap_bytes;
+unsigned long memmap_end_pfn;
+unsigned long *memmap_chunk_map;
+
+extern inline struct page *pfn_to_page(unsigned long pfn);
+extern inline unsigned long page_to_pfn(const struct page *page);
+extern inline void *page_address(const struct page *page);
+extern inline struct page *virt_to_page(const void *addr);
+
+/* Initializes the struct pages of [pfn, end), all in one zone, as reserved frames. */
+static void init_pages(unsigned long pfn, unsigned long end, enum zone_type zone)
+{
+	const uint32_t flags = (1u << PG_reserved) | (uint32_t)zone << ZONES_SHIFT;
+
+	for (struct page *p = pfn_to_page(pfn), *last = pfn_to_page(end); p < last; p++)
+		*p = (struct page){ .flags = flags };
+}
+
+/* Initializes the struct pages of [pfn, end), splitting the range where the zone changes. */
+static void init_range(unsigned long pfn, unsigned long end)
+{
+	while (pfn < end) {
+		unsigned long stop = MIN(end, pfn_zone_end(pfn));
+
+		init_pages(pfn, stop, pfn_zone(pfn));
+		pfn = stop;
+	}
+}
+
+static void mark_chunks(unsigned long c, unsigned long end)
+{
+	for (; c < end; c++)
+		memmap_chunk_map[c / BITS_PER_LONG] |= 1UL << (c % BITS_PER_LONG);
+}
+
+/* Backs, maps and initializes chunks [c, c + n) (n <= PIECE_CHUNKS, not crossing a 2 MiB piece). */
+static int back_piece(unsigned long c, unsigned long n)
+{
+	size_t bytes = n * PAGE_SIZE;
+	uintptr_t virt = mm_vmemmap_base + c * PAGE_SIZE;
+	phys_addr_t phys = 0;
+
+	if (n == PIECE_CHUNKS)
+		phys = memblock_alloc(bytes, bytes);
+	if (!phys)
+		phys = memblock_alloc(bytes, PAGE_SIZE);
+	if (!phys) {
+		printk("memmap: out of memory for %zu bytes of struct pages (frames %#lx-%#lx)\n", bytes,
+		       c << MEMMAP_CHUNK_SHIFT, ((c + n) << MEMMAP_CHUNK_SHIFT) - 1);
+		return -ENOMEM;
+	}
+	if (arch_map_memmap(virt, phys, bytes)) {
+		printk("memmap: cannot map %zu bytes of struct pages at %#lx\n", bytes, (unsigned long)virt);
+		return -ENOMEM;
+	}
+	memmap_bytes += bytes;
+	mark_chunks(c, c + n);
+	init_range(c << MEMMAP_CHUNK_SHIFT, (c + n) << MEMMAP_CHUNK_SHIFT);
+	return 0;
+}
+
+/* Backs chunks [c, end) in pieces that never cross a 2 MiB boundary of the memmap. */
+static int back_chunks(unsigned long c, unsigned long end)
+{
+	while (c < end) {
+		unsigned long n = MIN(end - c, PIECE_CHUNKS - c % PIECE_CHUNKS);
+		int err = back_piece(c, n);
+
+		if (err)
+			return err;
+		c += n;
+	}
+	return 0;
+}
+
+/* Allocates and clears the bitmap of backed chunks. */
+static int alloc_chunk_map(void)
+{
+	unsigned long nchunks = memmap_end_pfn >> MEMMAP_CHUNK_SHIFT;
+	size_t bytes = ALIGN_UP((nchunks + BITS_PER_LONG - 1) / BITS_PER_LONG * sizeof(long), PAGE_SIZE);
+	phys_addr_t phys = memblock_alloc(bytes, PAGE_SIZE);
+
+	if (!phys) {
+		printk("memmap: out of memory for the %zu-byte map of backed chunks\n", bytes);
+		return -ENOMEM;
+	}
+	memmap_chunk_map = phys_to_virt(phys);
+	memset(memmap_chunk_map, 0, bytes);
+	return 0;
+}
+
+int memmap_init(void)
+{
+	const struct memblock_type *mem = &memblock.memory;
+	unsigned long done = 0; /* chunks below this are backed */
+	int err;
+
+	memmap_bytes = 0;
+	max_pfn = mem->cnt ? PFN_DOWN(mem->regions[mem->cnt - 1].base + mem->regions[mem->cnt - 1].size) : 0;
+	memmap_end_pfn = ALIGN_UP(max_pfn, MEMMAP_CHUNK_PAGES);
+	err = alloc_chunk_map();
+	for (unsigned int i = 0; i < mem->cnt && !err; i++) {
+		const struct memblock_region *r = &mem->regions[i];
+		unsigned long c = PFN_DOWN(r->base) >> MEMMAP_CHUNK_SHIFT;
+		unsigned long end = (PFN_UP(r->base + r->size) + MEMMAP_CHUNK_PAGES - 1) >> MEMMAP_CHUNK_SHIFT;
+
+		err = back_chunks(MAX(c, done), end);
+		done = MAX(done, end);
+	}
+	return err;
+}

@@ -1,0 +1,69 @@
+/*
+ * The memmap: one struct page per 4 KiB frame, in a virtually contiguous array at
+ * mm_vmemmap_base, so pfn_to_page() and page_to_pfn() are one addition or subtraction.
+ *
+ * Only the parts of the array that describe RAM are backed by memory. The granularity is one
+ * 4 KiB page of struct pages: 4096 / 32 = 128 struct pages, describing 128 frames = 512 KiB of
+ * physical address space (a "memmap chunk"). A chunk is backed when any frame in it is usable RAM,
+ * so a hole in the physical address space costs nothing beyond the chunks at its two edges:
+ * the memmap of a map with a 2 GiB hole is as large as that of the same RAM without it.
+ */
+#ifndef MM_MEMMAP_H
+#define MM_MEMMAP_H
+
+#include "mm/arch.h"
+#include "mm/page.h"
+
+#define MEMMAP_CHUNK_SHIFT 7 /* 128 frames per 4 KiB page of struct pages */
+#define MEMMAP_CHUNK_PAGES (1UL << MEMMAP_CHUNK_SHIFT)
+_Static_assert(sizeof(struct page) << MEMMAP_CHUNK_SHIFT == PAGE_SIZE, "a memmap chunk is one page");
+
+extern unsigned long max_pfn;           /* one past the highest usable frame */
+extern unsigned long memmap_bytes;      /* memory backing the memmap */
+extern unsigned long memmap_end_pfn;    /* max_pfn rounded up to a whole chunk */
+extern unsigned long *memmap_chunk_map; /* bit c set: chunk c (frames c*128..) is backed */
+
+/*
+ * The four conversions are C99 inline definitions (memmap.c holds their external copies), so a
+ * file that only declares them still links.
+ */
+inline struct page *pfn_to_page(unsigned long pfn)
+{
+	return (struct page *)mm_vmemmap_base + pfn;
+}
+
+inline unsigned long page_to_pfn(const struct page *page)
+{
+	return (unsigned long)(page - (const struct page *)mm_vmemmap_base);
+}
+
+/* The direct-map address of the frame page describes. */
+inline void *page_address(const struct page *page)
+{
+	return (void *)(uintptr_t)(PFN_PHYS(page_to_pfn(page)) + mm_direct_map_offset);
+}
+
+/* The struct page of the frame holding direct-map address addr. */
+inline struct page *virt_to_page(const void *addr)
+{
+	return pfn_to_page(PFN_DOWN((uintptr_t)addr - mm_direct_map_offset));
+}
+
+/* Does frame pfn have a struct page (usable RAM, or a non-RAM frame in a backed chunk)? */
+static inline bool pfn_valid(unsigned long pfn)
+{
+	unsigned long c = pfn >> MEMMAP_CHUNK_SHIFT, bits = 8 * sizeof(unsigned long);
+
+	return pfn < memmap_end_pfn && (memmap_chunk_map[c / bits] >> (c % bits)) & 1;
+}
+
+/*
+ * Builds the memmap for memblock's memory: allocates the backing of every chunk that holds RAM
+ * from memblock (in pieces of up to 2 MiB, 2 MiB aligned when whole, so they can be mapped with
+ * large pages), maps it with arch_map_memmap() and initializes every struct page as reserved, in
+ * its zone, count 0. The buddy hand-off then clears PG_reserved on the frames it takes.
+ * Returns 0, or -ENOMEM (reported) when backing or page tables cannot be had.
+ */
+int memmap_init(void);
+
+#endif

@@ -1,0 +1,55 @@
+/* Statistics: /proc/buddyinfo-style free lists, zone spans, and the memory summary. */
+#include "mm/page_alloc.h"
+
+#include "lib/printk.h"
+
+int buddyinfo_line(const struct zone *zone, char *buf, size_t size)
+{
+	int len = snprintf(buf, size, "Node 0, zone %8s", zone->name);
+
+	for (int o = 0; o < NR_ORDERS; o++)
+		len += snprintf(buf + MIN((size_t)len, size), size - MIN((size_t)len, size), " %6lu",
+				zone->free_area[o].nr_free);
+	return len;
+}
+
+void show_buddyinfo(void)
+{
+	char line[160];
+
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		if (!zones[z].present_pages)
+			continue;
+		buddyinfo_line(&zones[z], line, sizeof(line));
+		printk("%s\n", line);
+	}
+}
+
+static void show_zone(const struct zone *zone)
+{
+	if (!zone->present_pages) {
+		printk("zone %-6s empty\n", zone->name);
+		return;
+	}
+	printk("zone %-6s [mem 0x%016llx-0x%016llx] present %lu managed %lu free %lu pages\n",
+	       zone->name, (unsigned long long)PFN_PHYS(zone->start_pfn),
+	       (unsigned long long)PFN_PHYS(zone->end_pfn) - 1, zone->present_pages,
+	       zone->managed_pages, zone->free_pages);
+}
+
+void show_mem_summary(void)
+{
+	unsigned long present = 0, managed = 0, free = nr_free_pages();
+
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		show_zone(&zones[z]);
+		present += zones[z].present_pages;
+		managed += zones[z].managed_pages;
+	}
+	printk("struct page: %zu bytes; memmap: %lu bytes (%lu KiB) for frames up to pfn %#lx\n",
+	       sizeof(struct page), memmap_bytes, memmap_bytes >> 10, max_pfn);
+	printk("usable pages: %lu\nreserved pages: %lu\nmemmap bytes: %lu\nfree pages: %lu\n", present,
+	       present - managed, memmap_bytes, free);
+	printk("Memory: %luK total RAM, %luK reserved (%luK memmap), %luK free\n", present << 2,
+	       (present - managed) << 2, memmap_bytes >> 10, free << 2);
+}

@@ -1,0 +1,88 @@
+/*
+ * The page allocator: blocks of 2^order physically contiguous frames (order 0..MAX_ORDER), in
+ * Linux's vocabulary. Not thread-safe: the kernel runs on one CPU with interrupts off.
+ *
+ *   struct page *p = alloc_pages(GFP_KERNEL | __GFP_ZERO, 2);   // 16 KiB, zeroed
+ *   memcpy(page_address(p), data, len);
+ *   __free_pages(p, 2);
+ *
+ * Misuse of the free calls (double free, wrong order, reserved page ...) is reported by
+ * bad_page() and the block is left alone: it never reaches a free list and no counter changes.
+ */
+#ifndef MM_PAGE_ALLOC_H
+#define MM_PAGE_ALLOC_H
+
+#include "mm/gfp.h"
+#include "mm/memmap.h"
+#include "mm/page.h"
+#include "mm/zone.h"
+
+/*
+ * A block of 2^order frames, its first page with a reference count of 1 (a compound page when
+ * gfp has __GFP_COMP and order >= 1). Tries ZONE_NORMAL, then ZONE_DMA32, then ZONE_DMA, starting
+ * at the highest zone gfp allows. Returns NULL when no zone has such a block (with a warning
+ * unless __GFP_NOWARN) or when order > MAX_ORDER or gfp has unknown bits (always reported).
+ */
+struct page *alloc_pages(gfp_t gfp, unsigned int order);
+
+/*
+ * Drops the caller's reference to the block of 2^order frames at page and frees it. The caller
+ * must hold the only reference (count 1) on the block's first page and pass the order it was
+ * allocated at; a compound page's order is checked by free_compound_prepare(). Anything else is
+ * reported by bad_page() and nothing is freed.
+ */
+void __free_pages(struct page *page, unsigned int order);
+
+/* alloc_pages() returning the block's direct-map address, 0 on failure. */
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
+
+/* __free_pages() by address (as returned by __get_free_pages()); addr 0 is ignored. */
+void free_pages(unsigned long addr, unsigned int order);
+
+#define alloc_page(gfp) alloc_pages(gfp, 0)
+#define __free_page(page) __free_pages(page, 0)
+
+/* Takes a reference: on the head when page is part of a compound page. Reported on a free page. */
+void get_page(struct page *page);
+
+/*
+ * Drops a reference (on the head for a compound page). At zero: a compound page's destructor
+ * runs, an ordinary page is freed. Reported when the count is already zero.
+ */
+void put_page(struct page *page);
+
+/* Free frames in all zones. */
+unsigned long nr_free_pages(void);
+
+/*
+ * Reports a page in a state that must not happen (pfn, count, order, flags by name, compound
+ * details, reason) and counts the report. Never changes the page.
+ */
+void bad_page(struct page *page, const char *reason);
+
+/* Number of bad_page() reports since boot (tests check that misuse was noticed). */
+extern unsigned long bad_page_reports;
+
+/*
+ * MM_DEBUG: when true, freed pages are filled with PAGE_POISON and checked on allocation; a
+ * mismatch (someone wrote to a free page) is reported with the address and the bytes. On by
+ * default in MM_DEBUG builds; the map replay and the benchmark turn it off.
+ */
+#define PAGE_POISON 0xaa
+extern bool mm_debug_poison;
+extern unsigned long poison_errors;     /* poison mismatches found so far */
+extern unsigned long nr_poisoned_pages; /* free pages holding poison, checked when allocated */
+
+/*
+ * Prints free blocks per zone and order in /proc/buddyinfo form
+ * ("Node 0, zone   Normal      1      0 ...").
+ */
+void show_buddyinfo(void);
+
+/* Writes one zone's buddyinfo line (no newline) into buf; returns the length as snprintf does. */
+int buddyinfo_line(const struct zone *zone, char *buf, size_t size);
+
+/* Prints each zone's span and pages, and the summary: total RAM, reserved, memmap, free. */
+void show_mem_summary(void);
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * MM_DEBUG page poisoning: a freed page is filled with PAGE_POISON and marked PG_poisoned; when
+ * it is allocated again the pattern is checked, so a write to a free page (use after free) is
+ * caught with its address and the bytes found.
+ */
+#include "mm/poison.h"
+
+#include "lib/printk.h"
+#include "lib/string.h"
+
+#ifndef MM_DEBUG
+#define MM_DEBUG 0
+#endif
+
+#define POISON_WORD (0x0101010101010101ULL * PAGE_POISON)
+
+bool mm_debug_poison = MM_DEBUG;
+unsigned long poison_errors;
+unsigned long nr_poisoned_pages;
+
+void poison_pages(struct page *page, unsigned long nr)
+{
+	for (unsigned long i = 0; i < nr; i++) {
+		if (page_flag_test(&page[i], PG_poisoned))
+			continue;
+		memset(page_address(&page[i]), PAGE_POISON, PAGE_SIZE);
+		page_flag_set(&page[i], PG_poisoned);
+		nr_poisoned_pages++;
+	}
+}
+
+/* Reports the first corrupted byte of the poisoned frame at mem (word w differs). */
+static void report_poison(struct page *page, const uint8_t *mem, size_t w)
+{
+	size_t off = w * 8, len = MIN((size_t)16, PAGE_SIZE - off);
+	char bytes[16 * 3 + 1];
+
+	while (mem[off] == PAGE_POISON)
+		off++;
+	len = MIN(len, PAGE_SIZE - off);
+	for (size_t i = 0; i < len; i++)
+		snprintf(bytes + 3 * i, sizeof(bytes) - 3 * i, " %02x", mem[off + i]);
+	printk("mm: poison overwritten in free page pfn %#lx at %p (offset %#zx), expected %#x:%s\n",
+	       page_to_pfn(page), (void *)(mem + off), off, PAGE_POISON, bytes);
+	poison_errors++;
+}
+
+/* Checks one poisoned frame; returns true when the pattern is intact. */
+static bool check_page(struct page *page)
+{
+	const uint64_t *w = page_address(page);
+
+	for (size_t i = 0; i < PAGE_SIZE / 8; i++)
+		if (w[i] != POISON_WORD) {
+			report_poison(page, (const uint8_t *)w, i);
+			return false;
+		}
+	return true;
+}
+
+void unpoison_pages(struct page *page, unsigned long nr)
+{
+	for (unsigned long i = 0; i < nr; i++) {
+		if (!page_flag_test(&page[i], PG_poisoned))
+			continue;
+		check_page(&page[i]);
+		page_flag_clear(&page[i], PG_poisoned);
+		nr_poisoned_pages--;
+	}
+}

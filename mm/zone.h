@@ -1,0 +1,59 @@
+/*
+ * Zones: the parts of physical memory that device limits force us to tell apart, each with its
+ * own buddy free lists.
+ *
+ *   ZONE_DMA     [0, 16 MiB)    reachable by ISA DMA         (__GFP_DMA)
+ *   ZONE_DMA32   [16 MiB, 4 GiB) reachable by 32-bit devices (__GFP_DMA32)
+ *   ZONE_NORMAL  [4 GiB, ...)    everything else
+ *
+ * Both boundaries are multiples of the largest buddy block (4 MiB), so a block never straddles
+ * two zones and a block's buddy is always in the block's zone.
+ */
+#ifndef MM_ZONE_H
+#define MM_ZONE_H
+
+#include "mm/page.h"
+
+/* Largest buddy order: blocks of 2^MAX_ORDER pages (4 MiB). */
+#define MAX_ORDER 10
+#define NR_ORDERS (MAX_ORDER + 1)
+
+enum zone_type { ZONE_DMA, ZONE_DMA32, ZONE_NORMAL, MAX_NR_ZONES };
+
+#define ZONE_DMA_END_PFN (16UL << (20 - PAGE_SHIFT))   /* 16 MiB */
+#define ZONE_DMA32_END_PFN (1UL << (32 - PAGE_SHIFT))  /* 4 GiB */
+
+/* The free blocks of one order in one zone. */
+struct free_area {
+	struct list_head free_list; /* first pages of the free blocks (PG_buddy, private = order) */
+	unsigned long nr_free;      /* blocks on free_list */
+};
+
+struct zone {
+	const char *name;
+	unsigned long start_pfn, end_pfn; /* lowest usable frame, one past the highest (0, 0: empty) */
+	unsigned long present_pages;      /* usable frames in the zone (firmware map) */
+	unsigned long managed_pages;      /* frames handed to the buddy allocator */
+	unsigned long free_pages;         /* frames in free blocks now */
+	unsigned int free_orders;         /* bit o set while free_area[o] is not empty */
+	struct free_area free_area[NR_ORDERS];
+};
+
+extern struct zone zones[MAX_NR_ZONES];
+
+/* The zone a frame belongs to, by address alone. */
+static inline enum zone_type pfn_zone(unsigned long pfn)
+{
+	return pfn < ZONE_DMA_END_PFN ? ZONE_DMA : pfn < ZONE_DMA32_END_PFN ? ZONE_DMA32 : ZONE_NORMAL;
+}
+
+/* First frame after pfn where the zone changes (or ~0UL in the last zone). */
+static inline unsigned long pfn_zone_end(unsigned long pfn)
+{
+	return pfn < ZONE_DMA_END_PFN ? ZONE_DMA_END_PFN : pfn < ZONE_DMA32_END_PFN ? ZONE_DMA32_END_PFN : ~0UL;
+}
+
+/* Empties every zone (names set, no pages, empty free lists). */
+void zones_reset(void);
+
+#endif
