@@ -5,12 +5,8 @@
 #include "mm/compound.h"
 
 #include "lib/printk.h"
-#include "mm/arch.h"
 #include "mm/hugetlb.h"
-
-/* Provided by the buddy allocator (mm/page_alloc.c). */
-void __free_pages(struct page *page, unsigned int order);
-void bad_page(struct page *page, const char *reason);
+#include "mm/page_alloc.h"
 
 /* The destructors a compound page may carry: a closed set, so only these are ever called. */
 static const struct {
@@ -20,11 +16,6 @@ static const struct {
 	{ free_compound_page, "free_compound_page" },
 	{ free_huge_page, "free_huge_page" },
 };
-
-static unsigned long pfn_of(const struct page *page)
-{
-	return (unsigned long)(page - (const struct page *)mm_vmemmap_base);
-}
 
 const char *compound_dtor_name(compound_page_dtor *dtor)
 {
@@ -40,11 +31,11 @@ int prep_compound_page(struct page *page, unsigned int order)
 
 	if (order == 0 || order > MAX_COMPOUND_ORDER) {
 		printk("prep_compound_page: pfn %#lx: order %u refused: a compound page has order 1..%u\n",
-		       pfn_of(page), order, MAX_COMPOUND_ORDER);
+		       page_to_pfn(page), order, MAX_COMPOUND_ORDER);
 		return -EINVAL;
 	}
 	if (PageCompound(page)) {
-		printk("prep_compound_page: pfn %#lx is already part of a compound page\n", pfn_of(page));
+		printk("prep_compound_page: pfn %#lx is already part of a compound page\n", page_to_pfn(page));
 		return -EINVAL;
 	}
 	for (unsigned long i = 1; i < nr; i++) {
@@ -154,12 +145,12 @@ void free_compound_page(struct page *head)
 int set_compound_page_dtor(struct page *head, compound_page_dtor *dtor)
 {
 	if (!PageHead(head)) {
-		printk("set_compound_page_dtor: pfn %#lx is not a compound head\n", pfn_of(head));
+		printk("set_compound_page_dtor: pfn %#lx is not a compound head\n", page_to_pfn(head));
 		return -EINVAL;
 	}
 	if (!compound_dtor_name(dtor)) {
 		printk("set_compound_page_dtor: pfn %#lx: unknown destructor %p refused\n",
-		       pfn_of(head), (void *)dtor);
+		       page_to_pfn(head), (void *)dtor);
 		return -EINVAL;
 	}
 	head[1].compound_dtor = dtor;
@@ -187,7 +178,7 @@ int split_huge_page(struct page *page)
 	if (head == page || compound_head_plausible(page, head))
 		problem = compound_check(head, compound_order(head));
 	if (problem || PageHugeTLB(head)) {
-		printk("split_huge_page: pfn %#lx: %s\n", pfn_of(page),
+		printk("split_huge_page: pfn %#lx: %s\n", page_to_pfn(page),
 		       problem ? problem : "hugetlb pool pages are not split");
 		return -EINVAL;
 	}

@@ -2,8 +2,8 @@
 #include "mm/dump_page.h"
 
 #include "lib/printk.h"
-#include "mm/arch.h"
 #include "mm/compound.h"
+#include "mm/memmap.h"
 
 static const char *const flag_names[NR_PAGEFLAGS] = {
 	[PG_reserved] = "reserved", [PG_buddy] = "buddy",     [PG_head] = "head",
@@ -12,11 +12,6 @@ static const char *const flag_names[NR_PAGEFLAGS] = {
 };
 
 static const char *const zone_names[] = { "DMA", "DMA32", "Normal", "?" };
-
-static unsigned long pfn_of(const struct page *page)
-{
-	return (unsigned long)(page - (const struct page *)mm_vmemmap_base);
-}
 
 int page_flags_name(const struct page *page, char *buf, size_t size)
 {
@@ -46,12 +41,12 @@ static void dump_compound(const struct page *page)
 		return;
 	}
 	if (!PageHead(head)) {
-		printk("  tail page whose head (pfn %#lx) is not marked as a head\n", pfn_of(head));
+		printk("  tail page whose head (pfn %#lx) is not marked as a head\n", page_to_pfn(head));
 		return;
 	}
 	dtor = head[1].compound_dtor;
 	name = compound_dtor_name(dtor);
-	printk("  compound: head pfn %#lx order %lu destructor %s%s\n", pfn_of(head),
+	printk("  compound: head pfn %#lx order %lu destructor %s%s\n", page_to_pfn(head),
 	       head[1].compound_order, name ? name : dtor ? "unknown" : "none",
 	       head == page ? "" : " (this is a tail)");
 }
@@ -61,7 +56,7 @@ void dump_page(struct page *page, const char *reason)
 	char flags[96];
 
 	page_flags_name(page, flags, sizeof(flags));
-	printk("page: pfn %#lx refcount %d zone %s flags %#x (%s)\n", pfn_of(page), (int)page->_refcount,
+	printk("page: pfn %#lx refcount %d zone %s flags %#x (%s)\n", page_to_pfn(page), (int)page->_refcount,
 	       zone_names[page_zonenum(page)], (unsigned int)page->flags & ((1u << NR_PAGEFLAGS) - 1), flags);
 	if (PageBuddy(page))
 		printk("  free block of order %lu\n", page->private);

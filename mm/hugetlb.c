@@ -8,17 +8,8 @@
 #include "lib/printk.h"
 #include "mm/arch.h"
 #include "mm/compound.h"
-#include "mm/dump_page.h"
-
-/* Provided by the buddy allocator and the early allocator. */
-#define __GFP_NOWARN 0x8u
-#define __GFP_COMP 0x10u
-#define GFP_KERNEL 0u
-struct page *alloc_pages(gfp_t gfp, unsigned int order);
-void __free_pages(struct page *page, unsigned int order);
-void bad_page(struct page *page, const char *reason);
-struct page *pfn_to_page(unsigned long pfn);
-phys_addr_t memblock_alloc(phys_addr_t size, phys_addr_t align);
+#include "mm/memblock.h"
+#include "mm/page_alloc.h"
 
 /* head->private of a huge page sitting on its pool's free list (catches a second free). */
 #define HUGETLB_ON_FREE_LIST 0x4855474546524545UL
