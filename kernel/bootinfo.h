@@ -57,10 +57,21 @@ struct efi_memory_descriptor {
  * Parses the multiboot2 information structure at mbi, of which at most avail bytes may be read.
  * Returns 0 and fills bi, or a negative value with *err set to a message naming what is wrong
  * (the structure is never read past its end or past avail).
+ * On failure bi is left empty; *err points to a static buffer valid until the next call. More than
+ * BOOT_MAX_MODULES modules, or a second tag of a kind that comes once, is an error.
  */
 int mb2_parse(const void *mbi, size_t avail, struct boot_info *bi, const char **err);
 
 /* Prints the loader name, the command line and the firmware memory maps in Linux's log format. */
 void bootinfo_print(const struct boot_info *bi);
+
+/*
+ * One memory map line without its newline, as Linux prints it:
+ * "BIOS-e820: [mem 0x%016llx-0x%016llx] usable" (end inclusive) for a tag 6 entry, and
+ * "efi: mem%02u: type=%u, attr=0x%llx, range=[0x%016llx-0x%016llx) (%lluMB)" (end exclusive) for
+ * EFI descriptor number idx. Both truncate to len bytes like snprintf and return its result.
+ */
+int bootinfo_format_e820(char *buf, size_t len, const struct mb2_mmap_entry *e);
+int bootinfo_format_efi_md(char *buf, size_t len, unsigned int idx, const struct efi_memory_descriptor *d);
 
 #endif
