@@ -1,0 +1,5 @@
+# tests/ktest/: self-test suites that run in the kernel (over serial, at boot) and in the host
+# test binary (under AddressSanitizer and UBSan). A .c file dropped here is built into both.
+KTEST_SUITE_SRCS := $(wildcard tests/ktest/*.c)
+KERNEL_SRCS += $(KTEST_SUITE_SRCS)
+HOST_SRCS   += $(KTEST_SUITE_SRCS)
