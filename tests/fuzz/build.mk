@@ -1,0 +1,40 @@
+# tests/fuzz/: libFuzzer targets, built with clang and AddressSanitizer and UBSan.
+# `make fuzz` runs every fuzzer for FUZZ_SECONDS (default 60) each. `fuzz` is a double-colon rule:
+# another fragment adds its fuzzer with its own `fuzz:: ...` rule and recipe, e.g.
+#     fuzz:: $(FUZZ_DIR)/fuzz_mm
+#     	@tests/fuzz/run-fuzzer.sh mm $(FUZZ_DIR)/fuzz_mm $(FUZZ_SECONDS)
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     := $(B)/fuzz
+FUZZ_CFLAGS  := -std=gnu11 -O1 -g $(WARN) -I. -DHOST_BUILD -fsanitize=fuzzer,address,undefined \
+                -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+
+# ---- multiboot2 parser ---------------------------------------------------------------------
+FUZZ_MB2_SRCS := tests/fuzz/fuzz_mb2.c kernel/multiboot2.c kernel/bootinfo_print.c lib/printk.c
+FUZZ_MB2_SEEDS := $(FUZZ_DIR)/seeds/mb2
+
+$(FUZZ_DIR)/fuzz_mb2: $(FUZZ_MB2_SRCS) $(wildcard kernel/*.h lib/*.h) | deps
+	@mkdir -p $(@D)
+	@echo "  FUZZCC  $@"
+	$(Q)$(HOSTCC) $(FUZZ_CFLAGS) $(FUZZ_MB2_SRCS) -o $@
+
+# The seeds are the sample structures of the parser's self-tests, written by a small program.
+$(FUZZ_DIR)/mb2_seeds: tests/fuzz/mb2_seeds.c tests/ktest/mb2_samples.c $(wildcard tests/ktest/*.h kernel/*.h lib/*.h) | deps
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) tests/fuzz/mb2_seeds.c tests/ktest/mb2_samples.c -o $@
+
+$(FUZZ_MB2_SEEDS)/.stamp: $(FUZZ_DIR)/mb2_seeds
+	@rm -rf $(@D) && mkdir -p $(@D)
+	$(Q)$< $(@D) && touch $@
+
+.PHONY: fuzz-mb2 test-fuzz-mb2
+fuzz-mb2: $(FUZZ_DIR)/fuzz_mb2 $(FUZZ_MB2_SEEDS)/.stamp
+	@tests/fuzz/run-fuzzer.sh mb2 $(FUZZ_DIR)/fuzz_mb2 $(FUZZ_SECONDS) $(FUZZ_MB2_SEEDS)
+
+fuzz:: $(FUZZ_DIR)/fuzz_mb2 $(FUZZ_MB2_SEEDS)/.stamp
+	@tests/fuzz/run-fuzzer.sh mb2 $(FUZZ_DIR)/fuzz_mb2 $(FUZZ_SECONDS) $(FUZZ_MB2_SEEDS)
+
+# In `make test`: a short run.
+test-fuzz-mb2: $(FUZZ_DIR)/fuzz_mb2 $(FUZZ_MB2_SEEDS)/.stamp
+	@tests/fuzz/run-fuzzer.sh mb2 $(FUZZ_DIR)/fuzz_mb2 10 $(FUZZ_MB2_SEEDS)
+TEST_STEPS += test-fuzz-mb2
