@@ -44,7 +44,7 @@ enum fw_type fw_type_from_efi(uint32_t efi_type, uint64_t attr)
 	}
 }
 
-static int fw_map_add(struct fw_map *map, phys_addr_t base, uint64_t size, enum fw_type type)
+int fw_map_add_range(struct fw_map *map, phys_addr_t base, uint64_t size, enum fw_type type)
 {
 	if (map->nr >= FW_MAP_MAX) {
 		printk("fw_map: more than %d entries; ignoring [mem %#llx+%#llx] and the rest\n",
@@ -57,7 +57,7 @@ static int fw_map_add(struct fw_map *map, phys_addr_t base, uint64_t size, enum 
 
 int fw_map_add_e820(struct fw_map *map, phys_addr_t base, uint64_t size, uint32_t e820_type)
 {
-	return fw_map_add(map, base, size, fw_type_from_e820(e820_type));
+	return fw_map_add_range(map, base, size, fw_type_from_e820(e820_type));
 }
 
 int fw_map_add_efi(struct fw_map *map, uint32_t efi_type, uint64_t attr, phys_addr_t base,
@@ -67,7 +67,7 @@ int fw_map_add_efi(struct fw_map *map, uint32_t efi_type, uint64_t attr, phys_ad
 
 	if (num_pages > (UINT64_MAX >> PAGE_SHIFT))
 		size = UINT64_MAX; /* clipped by the sanitizer like any overflowing entry */
-	return fw_map_add(map, base, size, fw_type_from_efi(efi_type, attr));
+	return fw_map_add_range(map, base, size, fw_type_from_efi(efi_type, attr));
 }
 
 const char *fw_type_name(enum fw_type type)

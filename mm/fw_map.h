@@ -46,6 +46,9 @@ struct fw_map {
 /* Empties map. */
 void fw_map_init(struct fw_map *map);
 
+/* Adds [base, base + size) of type. Returns 0, or -ENOMEM (reported) when the map is full. */
+int fw_map_add_range(struct fw_map *map, phys_addr_t base, uint64_t size, enum fw_type type);
+
 /*
  * Adds an e820 entry (type as the firmware numbers it; unknown numbers become FW_RESERVED).
  * Returns 0, or -ENOMEM (reported) when the map is full.

@@ -1,0 +1,35 @@
+/*
+ * The host harness of mm/: simulated physical memory, and mm_init() over a map, so that tests,
+ * the map replay, the fuzzer and the benchmark run the kernel's own initialisation path.
+ *
+ * Physical memory is a sparse memfd as large as the highest usable address, mapped once as the
+ * direct map. The memmap region is a PROT_NONE reservation; arch_map_memmap() maps pieces of the
+ * memfd into it, so the struct pages really live in the frames memblock allocated for them and
+ * any access to an unbacked part of the memmap faults. Nothing is touched but what mm/ writes.
+ */
+#ifndef TESTS_MM_HOST_MM_H
+#define TESTS_MM_HOST_MM_H
+
+#include "mm/fw_map.h"
+
+/* Where the simulated kernel image is reserved, like the real kernel's load address (2 MiB). */
+#define HOST_KERNEL_BASE (2UL << 20)
+#define HOST_KERNEL_SIZE (4UL << 20)
+
+/*
+ * Sets up simulated memory for map (sanitized here) and runs mm_init() with the kernel-like
+ * reservations. Any previous simulated memory is released first. quiet suppresses the report.
+ * Returns mm_init()'s result, or -ENOMEM when the simulated memory cannot be mapped.
+ */
+int host_mm_init(struct fw_map *map, bool quiet);
+
+/* Releases the simulated memory (the allocator is unusable afterwards). */
+void host_mm_release(void);
+
+/* Reads a map file in the text forms of mm/fw_map_parse.h. Returns entries read or -errno. */
+int host_load_map_file(const char *path, struct fw_map *map);
+
+/* The default map of the host test binary: QEMU pc 128 MiB plus 512 MiB above 4 GiB. */
+void host_default_map(struct fw_map *map);
+
+#endif
