@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Boots a kernel image in QEMU, captures the serial console to a log, and judges the run:
+#   tests/qemu/run.sh --firmware bios|uefi --medium cdrom|usb --image IMG --log build/logs/NAME.log
+#                     [--mem 256M] [--machine pc|q35] [--timeout 120] [--accel tcg|kvm]
+#                     [--cmdline-note TEXT] [--interactive] [--display SPEC]
+#
+# The kernel ends a run by writing 0x10 (pass) or 0x11 (fail) to isa-debug-exit at port 0xf4;
+# QEMU then exits with (value << 1) | 1: 33 = pass, 35 = fail. A hang is stopped by the timeout,
+# a triple fault exits with 0 (-no-reboot). The KTAP report in the log is then checked by
+# tests/qemu/ktap-check.sh. Prints each test and ends with "N passed, N failed"; exits 0 only
+# when QEMU exited with 33 and the report is complete and clean.
+#
+# --interactive also shows the serial console on this terminal (make run); --display shows
+# the screen (e.g. --display gtk); --cmdline-note is printed with the run's description.
+set -u
+here=$(dirname "$0")
+
+firmware=bios medium=cdrom image="" mem=256M machine=pc log="" note="" timeout_s=120 accel=tcg
+interactive=0 display=none
+
+usage() {
+	sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+die() {
+	echo "run.sh: $*" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--firmware|--medium|--image|--mem|--machine|--log|--cmdline-note|--timeout|--accel|--display)
+		[ $# -ge 2 ] || usage
+		case $1 in
+		--firmware) firmware=$2 ;;
+		--medium) medium=$2 ;;
+		--image) image=$2 ;;
+		--mem) mem=$2 ;;
+		--machine) machine=$2 ;;
+		--log) log=$2 ;;
+		--cmdline-note) note=$2 ;;
+		--timeout) timeout_s=$2 ;;
+		--accel) accel=$2 ;;
+		--display) display=$2 ;;
+		esac
+		shift 2 ;;
+	--interactive) interactive=1; shift ;;
+	-h|--help) usage ;;
+	*) echo "run.sh: unknown argument $1" >&2; usage ;;
+	esac
+done
+
+[ -n "$image" ] || die "--image is required"
+[ -n "$log" ] || die "--log is required"
+[ -r "$image" ] || die "cannot read the image $image (build it first)"
+case $firmware in bios|uefi) ;; *) die "--firmware must be bios or uefi, not '$firmware'" ;; esac
+case $medium in cdrom|usb) ;; *) die "--medium must be cdrom or usb, not '$medium'" ;; esac
+case $machine in pc|q35) ;; *) die "--machine must be pc or q35, not '$machine'" ;; esac
+case $accel in tcg|kvm) ;; *) die "--accel must be tcg or kvm, not '$accel'" ;; esac
+case $timeout_s in ''|*[!0-9]*) die "--timeout must be a number of seconds, not '$timeout_s'" ;; esac
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is not installed (make deps)"
+if [ "$accel" = kvm ] && ! [ -w /dev/kvm ]; then
+	die "--accel kvm: /dev/kvm is missing or not writable by this user (use --accel tcg)"
+fi
+
+mkdir -p "$(dirname "$log")" build/qemu || die "cannot create the log directory"
+name=$(basename "$log" .log)
+
+args=(-M "$machine" -m "$mem" -no-reboot -display "$display" -monitor none -nic none
+      -device isa-debug-exit,iobase=0xf4,iosize=0x04)
+if [ "$accel" = kvm ]; then
+	args+=(-accel kvm)
+else
+	args+=(-accel tcg -cpu max)
+fi
+
+# Firmware: SeaBIOS is QEMU's default; OVMF needs its code (read-only) and a private copy of
+# its variable store, so runs never share or modify the installed one.
+if [ "$firmware" = uefi ]; then
+	code=/usr/share/OVMF/OVMF_CODE_4M.fd vars=/usr/share/OVMF/OVMF_VARS_4M.fd
+	[ -r "$code" ] && [ -r "$vars" ] || die "OVMF is not installed ($code, $vars): make deps"
+	cp "$vars" "build/qemu/$name-OVMF_VARS.fd" || die "cannot copy $vars"
+	args+=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
+	       -drive "if=pflash,format=raw,unit=1,file=build/qemu/$name-OVMF_VARS.fd")
+fi
+
+# Media: a CD-ROM drive, or a USB stick on an xHCI controller. snapshot=on keeps the image
+# unmodified whatever the guest writes.
+if [ "$medium" = cdrom ]; then
+	args+=(-drive "file=$image,format=raw,media=cdrom,readonly=on")
+else
+	args+=(-device qemu-xhci,id=xhci
+	       -drive "if=none,id=stick,format=raw,snapshot=on,file=$image"
+	       -device usb-storage,bus=xhci.0,drive=stick,bootindex=0)
+fi
+
+if [ "$interactive" = 1 ]; then
+	args+=(-chardev "stdio,id=console,logfile=$log,signal=on" -serial chardev:console)
+else
+	args+=(-chardev "file,id=console,path=$log" -serial chardev:console)
+fi
+
+echo "run.sh: $firmware from $medium, $machine, $mem, $accel${note:+, $note}: $image (log $log, timeout ${timeout_s}s)"
+: >"$log"
+if [ "$interactive" = 1 ]; then
+	# --foreground keeps QEMU in the terminal's process group so it can read the keyboard.
+	timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 "${args[@]}"
+	status=$?
+	echo
+else
+	timeout -k 5 "$timeout_s" qemu-system-x86_64 "${args[@]}" </dev/null
+	status=$?
+fi
+
+case $status in
+33) verdict="QEMU exit status 33: the kernel reported success" ;;
+35) verdict="QEMU exit status 35: the kernel reported failure" ;;
+124) verdict="QEMU exit status 124: timed out after ${timeout_s}s" ;;
+*) verdict="QEMU exit status $status" ;;
+esac
+echo "run.sh: $verdict"
+
+report=$("$here/ktap-check.sh" --exit-status "$status" "$log")
+result=$?
+if [ "$result" -ne 0 ] && [ "$interactive" = 0 ]; then
+	if [ -s "$log" ]; then
+		echo "run.sh: the run failed; the last lines of $log:"
+		tail -n 25 "$log" | sed "s/^/    | /"
+	else
+		echo "run.sh: the run failed and $log is empty: nothing reached the serial port" \
+			"(the firmware found no boot medium, or the boot loader stopped before the kernel)"
+	fi
+fi
+echo "$report" # last, so that "N passed, N failed" ends the output
+exit "$result"
