@@ -1,0 +1,41 @@
+/*
+ * Helpers shared by the compound-page and hugetlb self-tests: a seeded random number generator,
+ * the buddy allocator's free-page count, and a check that a unit carries no compound metadata.
+ */
+#ifndef TESTS_KTEST_COMPOUND_HELPERS_H
+#define TESTS_KTEST_COMPOUND_HELPERS_H
+
+#include "kernel/ktest.h"
+#include "mm/compound.h"
+#include "mm/page_alloc.h"
+
+/* xorshift64: the same sequence in the kernel and on the host for a given seed. */
+static inline unsigned long test_rand(unsigned long *state)
+{
+	unsigned long x = *state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *state = x;
+}
+
+/* Free pages in the buddy allocator, all zones. */
+static inline unsigned long test_free_pages(void)
+{
+	return nr_free_pages();
+}
+
+/* Expects none of the 2^order pages at page to carry compound marks or a head pointer. */
+static inline void expect_no_compound(struct ktest *t, struct page *page, unsigned int order)
+{
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		if (!KT_EXPECT(t, !PageCompound(&page[i]) && compound_head(&page[i]) == &page[i],
+			       "page %lu of an order-%u block has compound flags %#x", i, order,
+			       (unsigned int)page[i].flags))
+			return;
+	}
+	KT_EXPECT_EQ(t, compound_order(page), 0);
+}
+
+#endif
