@@ -1,0 +1,31 @@
+# tests/compound/: the compound-page and hugetlb checks that need a build of their own. (Their
+# self-test suites are tests/ktest/compound_*.c and hugetlb_*.c, built into every binary.)
+#
+# test-host-compound32: the whole host test binary again, built with COMPOUND_FLAGS=32 (every
+#   compound page marked PG_compound, tails also PG_reclaim) in its own object directory.
+# test-qemu-gigantic32: the COMPOUND_FLAGS=32 kernel booted with 3 GiB and
+#   "hugepagesz=1G hugepages=1", running the compound and hugetlb suites; the 1 GiB page case
+#   must run, not be skipped.
+.PHONY: test-host-compound32 test-qemu-gigantic32
+
+test-host-compound32:
+	@$(MAKE) --no-print-directory COMPOUND_FLAGS=32 host-test
+TEST_STEPS += test-host-compound32
+
+GIGANTIC_DIR := $(B)/gigantic32
+GIGANTIC_SUITES := compound_pages,compound_misuse,compound_split,compound_ringbuf_example,hugetlb_pool,hugetlb_random,hugetlb_boot
+GIGANTIC_CMDLINE := hugepagesz=1G hugepages=1 ktest=$(GIGANTIC_SUITES)
+
+$(GIGANTIC_DIR)/os.iso: FORCE | deps
+	@$(MAKE) --no-print-directory COMPOUND_FLAGS=32 $(B)/kernel-32.elf
+	@rm -rf $(GIGANTIC_DIR)/iso && mkdir -p $(GIGANTIC_DIR)/iso/boot/grub
+	cp $(B)/kernel-32.elf $(GIGANTIC_DIR)/iso/boot/kernel.elf
+	sed 's|@CMDLINE@|$(GIGANTIC_CMDLINE)|' boot/grub.cfg.in > $(GIGANTIC_DIR)/iso/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(GIGANTIC_DIR)/iso 2>$(GIGANTIC_DIR)/grub-mkrescue.log || \
+		{ cat $(GIGANTIC_DIR)/grub-mkrescue.log; exit 1; }
+
+test-qemu-gigantic32: $(GIGANTIC_DIR)/os.iso
+	@tests/compound/require-case.sh $(B)/logs/qemu-gigantic32.log gigantic_pages_are_compound_pool_pages \
+		$(QEMU_RUN) --firmware bios --medium cdrom --mem 3G --machine pc --image $< \
+		--cmdline-note "$(GIGANTIC_CMDLINE)" --log $(B)/logs/qemu-gigantic32.log
+TEST_STEPS += test-qemu-gigantic32
