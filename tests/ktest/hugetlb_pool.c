@@ -74,6 +74,24 @@ static void pool_grows_from_buddy_and_shrinks_back(struct ktest *t)
 	pool_end(t, &s);
 }
 
+static void pool_growth_stops_when_the_buddy_allocator_runs_out(struct ktest *t)
+{
+	struct saved_pool s;
+	unsigned long before, want;
+
+	if (!pool_begin(t, &s))
+		return;
+	before = test_free_pages();
+	want = before / HPAGE_NR + 8;
+	KT_EXPECT_EQ(t, hugetlb_set_pool_size(want), -ENOMEM);
+	KT_EXPECT(t, pool().total > 0 && pool().total < want, "pool of %lu pages", pool().total);
+	KT_EXPECT(t, hugetlb_check() == NULL, "%s", hugetlb_check());
+	KT_EXPECT_EQ(t, test_free_pages(), before - pool().total * HPAGE_NR);
+	hugetlb_set_pool_size(0);
+	KT_EXPECT_EQ(t, test_free_pages(), before);
+	pool_end(t, &s);
+}
+
 static void huge_page_is_a_compound_page_freed_from_any_subpage(struct ktest *t)
 {
 	struct saved_pool s;
@@ -218,6 +236,7 @@ static void double_free_and_foreign_pages_are_refused(struct ktest *t)
 {
 	struct saved_pool s;
 	struct page *head, *plain;
+	unsigned long reports = bad_page_reports;
 
 	if (!pool_begin(t, &s))
 		return;
@@ -225,6 +244,7 @@ static void double_free_and_foreign_pages_are_refused(struct ktest *t)
 	head = alloc_huge_page();
 	KT_ASSERT(t, head != NULL, "alloc_huge_page failed");
 	free_huge_page(head); /* still referenced */
+	__free_pages(head, HPAGE_ORDER); /* pool pages go back with put_page() */
 	EXPECT_POOL(t, 1, 0, 0, 0);
 	put_page(head);
 	EXPECT_POOL(t, 1, 1, 0, 0);
@@ -236,12 +256,14 @@ static void double_free_and_foreign_pages_are_refused(struct ktest *t)
 	free_huge_page(plain); /* not a pool page */
 	plain->_refcount = 1;
 	EXPECT_POOL(t, 1, 1, 0, 0);
+	KT_EXPECT_EQ(t, bad_page_reports - reports, 4);
 	put_page(plain);
 	pool_end(t, &s);
 }
 
 KTEST_SUITE(hugetlb_pool,
 	    KTEST_CASE(pool_grows_from_buddy_and_shrinks_back),
+	    KTEST_CASE(pool_growth_stops_when_the_buddy_allocator_runs_out),
 	    KTEST_CASE(huge_page_is_a_compound_page_freed_from_any_subpage),
 	    KTEST_CASE(surplus_pages_come_from_buddy_and_go_back),
 	    KTEST_CASE(shrinking_below_pages_in_use_makes_them_surplus),
