@@ -1,3 +1,31 @@
-# tests/mm/: the host harness of mm/ (simulated physical memory), host-only tests, the map replay,
-# the mm fuzzer and the page-allocator benchmark.
-HOST_SRCS += tests/mm/host_arch.c
+# tests/mm/: the host harness of mm/ (simulated physical memory), host-only test suites, the map
+# replay, the mm fuzzer and the page-allocator benchmark.
+HOST_SRCS += tests/mm/host_arch.c tests/mm/mm_check.c $(wildcard tests/mm/*_test.c)
+
+# Tools built for speed: -O2, no sanitizers (the host test binary has those).
+MM_TOOL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -DHOST_BUILD -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) \
+                  -DMM_DEBUG=1 -MMD -MP
+MM_TOOL_OBJ := $(B)/host/tools-$(COMPOUND_FLAGS)
+MM_TOOL_LIB := $(wildcard mm/*.c) lib/printk.c tests/mm/host_arch.c tests/mm/mm_check.c
+
+$(MM_TOOL_OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $< (-O2)"
+	$(Q)$(HOSTCC) $(MM_TOOL_CFLAGS) -c $< -o $@
+
+REPLAY := $(B)/host/replay
+$(REPLAY): $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) tests/mm/replay.c)
+	$(Q)$(HOSTCC) $^ -o $@
+
+-include $(wildcard $(MM_TOOL_OBJ)/*/*.d $(MM_TOOL_OBJ)/*/*/*.d)
+
+# make replay MAP=file: the boot path of mm/ on one memory map, then the exhaustive self-check.
+.PHONY: replay test-replay
+replay: $(REPLAY)
+	@test -n "$(MAP)" || { echo "usage: make replay MAP=tests/fixtures/memmaps/qemu-pc-128m.txt"; exit 2; }
+	$(REPLAY) $(MAP)
+
+# In `make test`: every fixture map, one line each.
+test-replay: $(REPLAY)
+	@$(REPLAY) -q $(sort $(wildcard tests/fixtures/memmaps/*.txt))
+TEST_STEPS += test-replay

@@ -28,9 +28,12 @@ static int phys_fd = -1;
 static void *phys_mem, *memmap_area;
 static size_t phys_size, memmap_size;
 
+bool host_console_quiet;
+
 void console_write(const char *s, size_t len)
 {
-	fwrite(s, 1, len, stdout);
+	if (!host_console_quiet)
+		fwrite(s, 1, len, stdout);
 }
 
 void panic(const char *fmt, ...)

@@ -23,6 +23,9 @@
  */
 int host_mm_init(struct fw_map *map, bool quiet);
 
+/* When true, console output (printk) is dropped: quiet replays, the fuzzer, the benchmark. */
+extern bool host_console_quiet;
+
 /* Releases the simulated memory (the allocator is unusable afterwards). */
 void host_mm_release(void);
 

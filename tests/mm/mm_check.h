@@ -1,0 +1,44 @@
+/*
+ * Whole-allocator consistency checks for the host (map replay, fuzzer, host tests): every free
+ * block is well formed and lies in usable, unreserved RAM; exhausting memory hands out every free
+ * frame exactly once; freeing everything restores the free lists' shape. Page contents are never
+ * touched, so a 128 GiB map is checked in seconds.
+ */
+#ifndef TESTS_MM_MM_CHECK_H
+#define TESTS_MM_MM_CHECK_H
+
+#include "mm/fw_map.h"
+#include "mm/page_alloc.h"
+
+/* The free lists' shape: blocks per zone and order, and free pages. */
+struct buddy_shape {
+	unsigned long nr_free[MAX_NR_ZONES][NR_ORDERS];
+	unsigned long free_pages;
+};
+
+void buddy_shape_take(struct buddy_shape *s);
+bool buddy_shape_equal(const struct buddy_shape *a, const struct buddy_shape *b);
+
+/*
+ * Checks every free block: PG_buddy with its order, aligned, in its zone, inside one usable entry
+ * of map, clear of every memblock reservation, not overlapping another block; the lists' links
+ * and counters. If free_bitmap is not NULL (max_pfn bits, zeroed) the free frames are set in it.
+ * Returns NULL, or a description of the first problem.
+ */
+const char *mm_check_free_lists(const struct fw_map *map, unsigned long *free_bitmap);
+
+/* Checks that every frame memblock reserved inside RAM is PG_reserved. NULL or the problem. */
+const char *mm_check_reserved(void);
+
+/*
+ * For each order from 0 to MAX_ORDER: allocates blocks of that order until none is left, then of
+ * each lower order down to 0, checking that no two blocks overlap and that every frame handed
+ * out was free; then that every free frame was handed out, and after freeing everything that the
+ * free lists have their first shape again and no bad_page() was reported. NULL or the problem.
+ */
+const char *mm_check_exhaustive(const struct fw_map *map);
+
+/* Checks that the memmap costs no more than the usable RAM's chunks (holes are free). */
+const char *mm_check_memmap_size(void);
+
+#endif
