@@ -6,6 +6,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/cmdline.h"
 #include "kernel/ktest.h"
+#include "kernel/mm_setup.h"
 #include "kernel/paging.h"
 #include "kernel/panic.h"
 #include "kernel/serial.h"
@@ -62,5 +63,6 @@ void kmain(uint32_t magic, uint64_t mbi_phys)
 	printk("\nminimal x86-64 kernel: physical memory allocator\n");
 	read_boot_info(magic, mbi_phys);
 	bootinfo_print(&boot_info);
+	mm_setup(&boot_info);
 	run_selftests(boot_info.cmdline);
 }

@@ -1,0 +1,113 @@
+/*
+ * mm_setup(): from the boot information to a working page allocator. Builds the firmware map
+ * (the EFI map when the loader passed one, as Linux prefers it, else the multiboot2 map), names
+ * what must stay reserved, maps all RAM into the direct map, and runs mm_init() (mm/init.h).
+ */
+#include "kernel/mm_setup.h"
+
+#include "kernel/paging.h"
+#include "kernel/panic.h"
+#include "lib/printk.h"
+#include "mm/hugetlb.h"
+#include "mm/init.h"
+#include "mm/memblock.h"
+#include "mm/page_alloc.h"
+
+#define BOOT_TABLE_LIMIT (4ULL << 30) /* early page tables must be in the boot direct map */
+
+extern char __kernel_phys_start[], __kernel_phys_end[];
+
+static struct fw_map firmware_map;
+
+static void map_from_efi(const struct boot_info *bi)
+{
+	for (uint32_t i = 0; i < bi->efi_mmap_count; i++) {
+		const struct efi_memory_descriptor *d =
+			(const void *)(bi->efi_mmap + (size_t)i * bi->efi_desc_size);
+		fw_map_add_efi(&firmware_map, d->type, d->attribute, d->phys_start, d->num_pages);
+	}
+}
+
+static void map_from_e820(const struct boot_info *bi)
+{
+	for (uint32_t i = 0; i < bi->mmap_count; i++) {
+		const struct mb2_mmap_entry *e =
+			(const void *)(bi->mmap + (size_t)i * bi->mmap_entry_size);
+		fw_map_add_e820(&firmware_map, e->base_addr, e->length, e->type);
+	}
+}
+
+/* Early page tables come from memblock, below 4 GiB; after the hand-off, from the buddy allocator. */
+static phys_addr_t early_table_alloc(void)
+{
+	return memblock_alloc_range(PAGE_SIZE, PAGE_SIZE, BOOT_TABLE_LIMIT);
+}
+
+static phys_addr_t buddy_table_alloc(void)
+{
+	struct page *p = alloc_pages(GFP_KERNEL, 0);
+	return p ? PFN_PHYS(page_to_pfn(p)) : 0;
+}
+
+/* mm_init() hook: every usable range into the direct map, then the 1 GiB hugetlb pages. */
+static int map_all_ram(void)
+{
+	for (unsigned int i = 0; i < memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+		int err = map_range((uintptr_t)phys_to_virt(r->base), r->base, r->size);
+		if (err) {
+			printk("mm: no memory for the page tables of the direct map of [mem %#llx-%#llx]\n",
+			       (unsigned long long)r->base, (unsigned long long)(r->base + r->size - 1));
+			return err;
+		}
+	}
+	hugetlb_reserve_gigantic_early();
+	return 0;
+}
+
+/* The ranges in use before mm/ runs: the kernel image (with its boot page tables), the boot
+ * information structure, and every module. */
+static unsigned int boot_reservations(const struct boot_info *bi, struct mm_reservation *r)
+{
+	unsigned int n = 0;
+	phys_addr_t kstart = (uintptr_t)__kernel_phys_start, kend = (uintptr_t)__kernel_phys_end;
+
+	r[n++] = (struct mm_reservation){ kstart, kend - kstart, "kernel image" };
+	r[n++] = (struct mm_reservation){ bi->mbi_phys, bi->mbi_size, "multiboot2 information" };
+	for (uint32_t i = 0; i < bi->nmodules; i++)
+		r[n++] = (struct mm_reservation){ bi->modules[i].start,
+						  bi->modules[i].end - bi->modules[i].start, "module" };
+	return n;
+}
+
+void mm_setup(const struct boot_info *bi)
+{
+	struct mm_reservation reserve[2 + BOOT_MAX_MODULES];
+
+	fw_map_init(&firmware_map);
+	if (bi->efi_mmap && bi->efi_mmap_count)
+		map_from_efi(bi);
+	else if (bi->mmap && bi->mmap_count)
+		map_from_e820(bi);
+	else
+		panic("mm: the boot loader passed no memory map (neither tag 6 nor tag 17)");
+	printk("mm: using the %s memory map\n", bi->efi_mmap_count ? "EFI" : "multiboot2 (e820)");
+
+	hugetlb_setup_cmdline(bi->cmdline);
+	page_table_alloc = early_table_alloc;
+	struct mm_init_params params = {
+		.map = &firmware_map,
+		.reserve = reserve,
+		.nreserve = boot_reservations(bi, reserve),
+		.before_memmap = map_all_ram,
+	};
+	int err = mm_init(&params);
+	if (err)
+		panic("mm: cannot set up the page allocator (error %d)", err);
+	page_table_alloc = buddy_table_alloc;
+	printk("mm: page tables: %lu pages (%lu KiB) beyond the boot tables\n", page_table_pages,
+	       page_table_pages * 4);
+	if (hugetlb_init())
+		printk("mm: the hugetlb pool is smaller than the command line asked\n");
+	hugetlb_report();
+}

@@ -1,0 +1,14 @@
+/* Setting up physical memory management at boot. */
+#ifndef KERNEL_MM_SETUP_H
+#define KERNEL_MM_SETUP_H
+
+#include "kernel/bootinfo.h"
+
+/*
+ * Builds the firmware map from bi, reserves the kernel image, the boot information and modules,
+ * maps all RAM into the direct map, and starts the page allocator and the hugetlb pool.
+ * Panics with a message when memory cannot be set up.
+ */
+void mm_setup(const struct boot_info *bi);
+
+#endif
