@@ -1,0 +1,251 @@
+/*
+ * Self-tests of the buddy allocator through its public API: every order, splitting and merging,
+ * exhaustion at order 0 and at MAX_ORDER, zones, __GFP_ZERO, references, addresses.
+ */
+#include "tests/ktest/mm_helpers.h"
+
+#include "lib/string.h"
+
+static void alloc_and_free_at_every_order(struct ktest *t)
+{
+	for (unsigned int order = 0; order <= MAX_ORDER; order++) {
+		unsigned long before = nr_free_pages();
+		struct page *page = alloc_pages(GFP_KERNEL, order);
+
+		KT_ASSERT(t, page != NULL, "alloc_pages(GFP_KERNEL, %u) failed with %lu pages free", order, before);
+		KT_EXPECT_EQ(t, page_to_pfn(page) & ((1UL << order) - 1), 0);
+		KT_EXPECT_EQ(t, page_count(page), 1);
+		KT_EXPECT(t, !PageBuddy(page) && !PageReserved(page) && !PageCompound(page),
+			  "order %u: flags %#x", order, (unsigned int)page->flags);
+		KT_EXPECT_EQ(t, nr_free_pages(), before - (1UL << order));
+		__free_pages(page, order);
+		KT_EXPECT_EQ(t, nr_free_pages(), before);
+	}
+}
+
+static void split_block_merges_back_on_free(struct ktest *t)
+{
+	struct mm_shape before;
+	struct page *pages[8];
+
+	mm_shape_take(&before);
+	for (int i = 0; i < 8; i++) {
+		pages[i] = alloc_pages(GFP_KERNEL, 0);
+		KT_ASSERT(t, pages[i] != NULL, "alloc_pages(0) #%d failed", i);
+	}
+	for (int i = 7; i >= 0; i -= 2) /* odd ones first: nothing can merge until the evens go */
+		__free_pages(pages[i], 0);
+	for (int i = 6; i >= 0; i -= 2)
+		__free_pages(pages[i], 0);
+	mm_expect_shape(t, &before);
+}
+
+static void buddy_of_block_is_found_by_xor(struct ktest *t)
+{
+	struct page *a = alloc_pages(GFP_KERNEL, 3);
+	struct page *b = alloc_pages(GFP_KERNEL, 3);
+	unsigned long pa, pb;
+
+	KT_ASSERT(t, a && b, "two order-3 allocations failed");
+	pa = page_to_pfn(a);
+	pb = page_to_pfn(b);
+	/* Taken from one split block, the second block is the first one's buddy. */
+	KT_EXPECT(t, (pa ^ pb) == 8 || (pa >> 4) != (pb >> 4), "pfns %#lx and %#lx", pa, pb);
+	__free_pages(a, 3);
+	__free_pages(b, 3);
+}
+
+/* Exhausts memory at order (and below), frees it, and expects counts and shape restored. */
+static void exhaust_and_restore(struct ktest *t, unsigned int order)
+{
+	bool poison = mm_debug_poison;
+	struct mm_shape before;
+	struct mm_held held;
+	unsigned long free0;
+
+	mm_debug_poison = false; /* no need to fill every page of RAM with poison here */
+	mm_shape_take(&before);
+	free0 = before.free_pages;
+	mm_held_init(&held);
+	mm_exhaust(&held, order, order, GFP_KERNEL);
+	KT_EXPECT(t, held.pages > 0, "nothing could be allocated at order %u", order);
+	if (order == 0)
+		KT_EXPECT_EQ(t, nr_free_pages(), 0);
+	else
+		KT_EXPECT(t, !((zones[0].free_orders | zones[1].free_orders | zones[2].free_orders) >> order),
+			  "a block of order %u is still free", order);
+	KT_EXPECT_EQ(t, held.pages + nr_free_pages(), free0);
+	KT_EXPECT(t, alloc_pages(GFP_KERNEL | __GFP_NOWARN, order) == NULL, "allocation after exhaustion");
+	mm_held_free_all(&held);
+	mm_expect_shape(t, &before);
+	mm_debug_poison = poison;
+}
+
+static void exhaust_order_0_then_free_restores_everything(struct ktest *t)
+{
+	exhaust_and_restore(t, 0);
+}
+
+static void exhaust_max_order_then_free_restores_everything(struct ktest *t)
+{
+	exhaust_and_restore(t, MAX_ORDER);
+}
+
+static void failed_allocation_returns_null(struct ktest *t)
+{
+	unsigned long before = nr_free_pages();
+
+	KT_EXPECT(t, alloc_pages(GFP_KERNEL | __GFP_NOWARN, MAX_ORDER + 1) == NULL, "order MAX_ORDER + 1");
+	KT_EXPECT(t, alloc_pages(GFP_KERNEL, 40) == NULL, "order 40");
+	KT_EXPECT(t, alloc_pages(0x80000000u, 0) == NULL, "unknown gfp bits");
+	KT_EXPECT_EQ(t, nr_free_pages(), before);
+}
+
+static const char *zone_empty(enum zone_type z)
+{
+	return zones[z].managed_pages ? NULL : "zone has no memory on this machine";
+}
+
+static void check_zone_alloc(struct ktest *t, gfp_t gfp, unsigned long limit_pfn, const char *what)
+{
+	for (unsigned int order = 0; order <= MAX_ORDER; order += 3) {
+		struct page *page = alloc_pages(gfp | __GFP_NOWARN, order);
+
+		if (!page)
+			continue; /* a small zone may have no block this large left */
+		KT_EXPECT(t, page_to_pfn(page) + (1UL << order) <= limit_pfn,
+			  "%s order %u block at pfn %#lx is above pfn %#lx", what, order, page_to_pfn(page), limit_pfn);
+		__free_pages(page, order);
+	}
+}
+
+static void gfp_dma_page_is_below_16_mib(struct ktest *t)
+{
+	if (zone_empty(ZONE_DMA)) {
+		ktest_skip(t, zone_empty(ZONE_DMA));
+		return;
+	}
+	check_zone_alloc(t, __GFP_DMA, ZONE_DMA_END_PFN, "__GFP_DMA");
+	KT_EXPECT(t, alloc_pages(__GFP_DMA | __GFP_NOWARN, 0) != NULL || zones[ZONE_DMA].free_pages == 0,
+		  "no DMA page although %lu are free", zones[ZONE_DMA].free_pages);
+}
+
+static void gfp_dma32_page_is_below_4_gib(struct ktest *t)
+{
+	struct mm_held held;
+
+	mm_held_init(&held);
+	check_zone_alloc(t, __GFP_DMA32, ZONE_DMA32_END_PFN, "__GFP_DMA32");
+	/* Even with the lower zones exhausted, __GFP_DMA32 never takes ZONE_NORMAL memory. */
+	mm_exhaust(&held, 0, 0, __GFP_DMA32);
+	KT_EXPECT(t, zones[ZONE_DMA].free_pages == 0 && zones[ZONE_DMA32].free_pages == 0,
+		  "DMA %lu and DMA32 %lu pages left", zones[ZONE_DMA].free_pages, zones[ZONE_DMA32].free_pages);
+	for (struct list_head *l = held.list.next; l != &held.list; l = l->next) {
+		struct page *p = (struct page *)((char *)l - offsetof(struct page, lru));
+		if (!KT_EXPECT(t, page_to_pfn(p) < ZONE_DMA32_END_PFN, "pfn %#lx", page_to_pfn(p)))
+			break;
+	}
+	mm_held_free_all(&held);
+}
+
+static void normal_falls_back_to_lower_zones(struct ktest *t)
+{
+	bool poison = mm_debug_poison;
+	struct mm_held normal;
+	struct page *page;
+
+	if (zone_empty(ZONE_NORMAL)) {
+		ktest_skip(t, "no memory above 4 GiB on this machine");
+		return;
+	}
+	mm_debug_poison = false;
+	mm_held_init(&normal);
+	while (zones[ZONE_NORMAL].free_pages && (page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0)))
+		mm_held_add(&normal, page, 0);
+	page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0);
+	KT_EXPECT(t, page && page_zonenum(page) != ZONE_NORMAL, "GFP_KERNEL did not fall back below 4 GiB");
+	if (page)
+		__free_pages(page, 0);
+	mm_held_free_all(&normal);
+	mm_debug_poison = poison;
+}
+
+static void gfp_zero_gives_zeroed_pages(struct ktest *t)
+{
+	for (unsigned int order = 0; order <= 4; order++) {
+		struct page *page = alloc_pages(GFP_KERNEL, order);
+		unsigned long nbytes = PAGE_SIZE << order;
+		const uint64_t *w;
+
+		KT_ASSERT(t, page != NULL, "alloc_pages(%u) failed", order);
+		memset(page_address(page), 0x5a, nbytes);
+		__free_pages(page, order);
+		page = alloc_pages(GFP_KERNEL | __GFP_ZERO, order);
+		KT_ASSERT(t, page != NULL, "alloc_pages(__GFP_ZERO, %u) failed", order);
+		w = page_address(page);
+		for (unsigned long i = 0; i < nbytes / 8; i++)
+			if (!KT_EXPECT(t, w[i] == 0, "order %u byte %#lx is %#llx", order, i * 8,
+				       (unsigned long long)w[i]))
+				break;
+		__free_pages(page, order);
+	}
+}
+
+static void get_and_put_page_count_references(struct ktest *t)
+{
+	unsigned long before = nr_free_pages();
+	struct page *page = alloc_pages(GFP_KERNEL, 0);
+
+	KT_ASSERT(t, page != NULL, "alloc_pages failed");
+	get_page(page);
+	get_page(page);
+	KT_EXPECT_EQ(t, page_count(page), 3);
+	put_page(page);
+	put_page(page);
+	KT_EXPECT_EQ(t, page_count(page), 1);
+	KT_EXPECT_EQ(t, nr_free_pages(), before - 1);
+	put_page(page);
+	KT_EXPECT_EQ(t, page_count(page), 0);
+	KT_EXPECT_EQ(t, nr_free_pages(), before);
+}
+
+static void addresses_and_pages_convert_both_ways(struct ktest *t)
+{
+	unsigned long addr = __get_free_pages(GFP_KERNEL, 2);
+	struct page *page;
+
+	KT_ASSERT(t, addr != 0, "__get_free_pages(2) failed");
+	page = virt_to_page((void *)addr);
+	KT_EXPECT_EQ(t, (unsigned long)page_address(page), addr);
+	KT_EXPECT_EQ(t, pfn_to_page(page_to_pfn(page)), page);
+	KT_EXPECT(t, pfn_valid(page_to_pfn(page)), "pfn %#lx not valid", page_to_pfn(page));
+	KT_EXPECT_EQ(t, page_count(page), 1);
+	((volatile char *)addr)[PAGE_SIZE * 4 - 1] = 1; /* the whole block is mapped */
+	free_pages(addr, 2);
+	free_pages(0, 2); /* ignored, like free(NULL) */
+	KT_EXPECT_EQ(t, page_count(page), 0);
+}
+
+static void buddyinfo_lines_have_the_proc_form(struct ktest *t)
+{
+	char line[160];
+	int len = buddyinfo_line(&zones[ZONE_DMA32], line, sizeof(line));
+
+	KT_EXPECT(t, len > 0 && !strncmp(line, "Node 0, zone    DMA32 ", 22), "line: '%s'", line);
+	KT_EXPECT_EQ(t, len, 21 + 7 * NR_ORDERS);
+}
+
+KTEST_SUITE(mm_buddy,
+	    KTEST_CASE(alloc_and_free_at_every_order),
+	    KTEST_CASE(split_block_merges_back_on_free),
+	    KTEST_CASE(buddy_of_block_is_found_by_xor),
+	    KTEST_CASE(exhaust_order_0_then_free_restores_everything),
+	    KTEST_CASE(exhaust_max_order_then_free_restores_everything),
+	    KTEST_CASE(failed_allocation_returns_null),
+	    KTEST_CASE(gfp_dma_page_is_below_16_mib),
+	    KTEST_CASE(gfp_dma32_page_is_below_4_gib),
+	    KTEST_CASE(normal_falls_back_to_lower_zones),
+	    KTEST_CASE(gfp_zero_gives_zeroed_pages),
+	    KTEST_CASE(get_and_put_page_count_references),
+	    KTEST_CASE(addresses_and_pages_convert_both_ways),
+	    KTEST_CASE(buddyinfo_lines_have_the_proc_form));
