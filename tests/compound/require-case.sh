@@ -18,7 +18,8 @@ if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
 else
 	pass=0 fail=1
 fi
-if grep -Eq "^ *ok [0-9]+ $case\$" "$log"; then
+# The serial log ends its lines with CR LF.
+if tr -d '\r' <"$log" | grep -Eq "^ *ok [0-9]+ $case\$"; then
 	echo "require-case: $case ran and passed"
 else
 	echo "require-case: $case did not run and pass (see $log)"
