@@ -43,7 +43,7 @@ static unsigned long verify_block(struct ktest *t, struct page *page, unsigned i
 
 		for (unsigned long i = 0; i < PAGE_SIZE / 8; i++)
 			if (w[i] != pattern(pfn, i) && !bad++)
-				KT_EXPECT(t, false, "pfn %#lx word %lu: %#llx, wrote %#llx", pfn, i,
+				(void)KT_EXPECT(t, false, "pfn %#lx word %lu: %#llx, wrote %#llx", pfn, i,
 					  (unsigned long long)w[i], (unsigned long long)pattern(pfn, i));
 	}
 	return bad;
