@@ -29,3 +29,25 @@ replay: $(REPLAY)
 test-replay: $(REPLAY)
 	@$(REPLAY) -q $(sort $(wildcard tests/fixtures/memmaps/*.txt))
 TEST_STEPS += test-replay
+
+# ---- the mm fuzzer (libFuzzer; tests/fuzz/build.mk has the flags and the runner) ---------------
+FUZZ_MM_SRCS := tests/mm/fuzz_mm.c $(wildcard mm/*.c) lib/printk.c tests/mm/host_arch.c tests/mm/mm_check.c
+FUZZ_MM := $(FUZZ_DIR)/fuzz_mm
+
+$(FUZZ_MM): $(FUZZ_MM_SRCS) $(wildcard mm/*.h tests/mm/*.h lib/*.h) | deps
+	@mkdir -p $(@D)
+	@echo "  FUZZCC  $@"
+	$(Q)$(HOSTCC) $(FUZZ_CFLAGS) -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) -DMM_DEBUG=1 $(FUZZ_MM_SRCS) -o $@
+
+# make fuzz-mm [FUZZ_SECONDS=60]: seeded with the fixture maps.
+.PHONY: fuzz-mm test-fuzz-mm
+fuzz-mm: $(FUZZ_MM)
+	@tests/fuzz/run-fuzzer.sh mm $(FUZZ_MM) $(FUZZ_SECONDS) tests/fixtures/memmaps
+
+fuzz:: $(FUZZ_MM)
+	@tests/fuzz/run-fuzzer.sh mm $(FUZZ_MM) $(FUZZ_SECONDS) tests/fixtures/memmaps
+
+# In `make test`: a short run.
+test-fuzz-mm: $(FUZZ_MM)
+	@tests/fuzz/run-fuzzer.sh mm $(FUZZ_MM) 10 tests/fixtures/memmaps
+TEST_STEPS += test-fuzz-mm
