@@ -1,0 +1,109 @@
+/* The screen console: chooses VGA text or the framebuffer console and forwards output to it. */
+#include <stdbool.h>
+#include "kernel/cmdline.h"
+#include "kernel/console/fb_console.h"
+#include "kernel/console/psf.h"
+#include "kernel/console/screen.h"
+#include "kernel/console/vga_text.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/arch.h"
+
+#define VGA_TEXT_PHYS 0xb8000
+#define EARLY_MAX 4096
+
+enum screen_kind { SCREEN_EARLY, SCREEN_NONE, SCREEN_VGA_TEXT, SCREEN_FRAMEBUFFER };
+
+static enum screen_kind kind = SCREEN_EARLY;
+static struct vga_text vga;
+static struct fb_console fbc;
+static struct psf_font font;
+static char early[EARLY_MAX];
+static size_t early_len;
+
+/* A direct RGB framebuffer with the embedded font; returns why not when it cannot be used. */
+static const char *use_framebuffer(const struct boot_framebuffer *fb)
+{
+	const char *err;
+
+	if (psf_load(console_font_psf, console_font_psf_size, &font, &err) < 0)
+		return err;
+	if (fb_console_init(&fbc, fb, phys_to_virt(fb->addr), &font, &err) < 0)
+		return err;
+	kind = SCREEN_FRAMEBUFFER;
+	return NULL;
+}
+
+static void use_vga_text(uint64_t phys, unsigned cols, unsigned rows)
+{
+	vga_text_init(&vga, phys_to_virt(phys), cols, rows);
+	kind = SCREEN_VGA_TEXT;
+}
+
+/* Picks the screen; returns a reason when there is none. */
+static const char *choose(const struct boot_info *bi)
+{
+	const struct boot_framebuffer *fb = &bi->fb;
+
+	char opt[8];
+
+	if (cmdline_get(bi->cmdline, "screen", opt, sizeof(opt)) && !strcmp(opt, "off"))
+		return "screen=off on the command line";
+	if (fb->addr && fb->type == 1)
+		return use_framebuffer(fb);
+	if (fb->addr && fb->type == 2 && fb->width && fb->height) {
+		use_vga_text(fb->addr, fb->width, fb->height);
+		return NULL;
+	}
+	if (fb->addr)
+		return "the boot loader's framebuffer uses indexed colours";
+	if (bi->efi_system_table)
+		return "UEFI passed no framebuffer (no GOP, or the loader did not pass it)";
+	use_vga_text(VGA_TEXT_PHYS, 80, 25);
+	return NULL;
+}
+
+static void describe(const struct boot_info *bi, const char *why)
+{
+	if (kind == SCREEN_FRAMEBUFFER)
+		printk("screen: framebuffer %ux%ux%u at %#llx, font %ux%u, %ux%u characters\n",
+		       fbc.fb.width, fbc.fb.height, fbc.fb.bpp, (unsigned long long)bi->fb.addr,
+		       font.width, font.height, fbc.cols, fbc.rows);
+	else if (kind == SCREEN_VGA_TEXT)
+		printk("screen: VGA text %ux%u at %#llx\n", vga.cols, vga.rows,
+		       (unsigned long long)virt_to_phys((const void *)vga.cells));
+	else
+		printk("screen: none (%s); output on the serial port only\n", why);
+}
+
+void screen_console_init(const struct boot_info *bi)
+{
+	if (kind != SCREEN_EARLY)
+		return;
+	const char *why = choose(bi);
+	if (why)
+		kind = SCREEN_NONE;
+	else
+		screen_console_write(early, early_len);
+	describe(bi, why);
+}
+
+void screen_console_write(const char *s, size_t len)
+{
+	switch (kind) {
+	case SCREEN_EARLY:
+		if (len > EARLY_MAX - early_len)
+			len = EARLY_MAX - early_len;
+		memcpy(early + early_len, s, len);
+		early_len += len;
+		break;
+	case SCREEN_VGA_TEXT:
+		vga_text_write(&vga, s, len);
+		break;
+	case SCREEN_FRAMEBUFFER:
+		fb_console_write(&fbc, s, len);
+		break;
+	case SCREEN_NONE:
+		break;
+	}
+}
