@@ -85,6 +85,17 @@ static EFI_STATUS read_file(struct loader *ld, CHAR16 *path, UINTN max, void **b
 	return st;
 }
 
+static const char *const efi_type_names[] = {
+	"reserved", "loader code", "loader data", "boot services code", "boot services data",
+	"runtime services code", "runtime services data", "conventional", "unusable",
+	"ACPI reclaim", "ACPI NVS", "MMIO", "MMIO port space", "PAL code", "persistent",
+};
+
+static const char *efi_type_name(UINT32 type)
+{
+	return type < sizeof(efi_type_names) / sizeof(efi_type_names[0]) ? efi_type_names[type] : "other";
+}
+
 /* Prints the firmware's memory map entries that overlap [start, end), to explain a refusal. */
 static void show_map_around(UINT64 start, UINT64 end)
 {
@@ -96,7 +107,8 @@ static void show_map_around(UINT64 start, UINT64 end)
 		EFI_MEMORY_DESCRIPTOR *d = (EFI_MEMORY_DESCRIPTOR *)(map + i * dsize);
 		UINT64 dend = d->PhysicalStart + d->NumberOfPages * EFI_PAGE_SIZE;
 		if (d->PhysicalStart < end && start < dend)
-			say(L"loader:   [%016lx-%016lx) EFI memory type %d\n", d->PhysicalStart, dend, d->Type);
+			say(L"loader:   [%016lx-%016lx) EFI type %d (%a)\n", d->PhysicalStart, dend, d->Type,
+			    efi_type_name(d->Type));
 	}
 	if (map)
 		FreePool(map);
