@@ -8,6 +8,7 @@
 #include "lib/string.h"
 #include "mm/buddy.h"
 #include "mm/compound.h"
+#include "mm/hot_pages.h"
 #include "mm/poison.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -48,17 +49,32 @@ static void warn_alloc_failed(gfp_t gfp, unsigned int order)
 	       "%lu pages free\n", order, gfp, zone_names[highest_zone(gfp)], nr_free_pages());
 }
 
-struct page *alloc_pages(gfp_t gfp, unsigned int order)
+/* A block from the hot list or the buddy lists of the highest allowed zone that has one. */
+static struct page *take_block(gfp_t gfp, unsigned int order)
 {
 	struct page *page = NULL;
+
+	for (int z = highest_zone(gfp); z >= 0 && !page; z--) {
+		if (order <= HOT_MAX_ORDER)
+			page = hot_take(&zones[z], order);
+		if (!page)
+			page = buddy_take(&zones[z], order);
+	}
+	return page;
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *page;
 
 	if (unlikely(order > MAX_ORDER || (gfp & ~__GFP_ALL))) {
 		printk("alloc_pages: refused: order %u (MAX_ORDER is %d), gfp %#x (known bits %#x)\n",
 		       order, MAX_ORDER, gfp, __GFP_ALL);
 		return NULL;
 	}
-	for (int z = highest_zone(gfp); z >= 0 && !page; z--)
-		page = buddy_take(&zones[z], order);
+	page = take_block(gfp, order);
+	if (unlikely(!page) && drain_hot_pages()) /* hot blocks may merge into one large enough */
+		page = take_block(gfp, order);
 	if (unlikely(!page)) {
 		if (!(gfp & __GFP_NOWARN))
 			warn_alloc_failed(gfp, order);
@@ -122,7 +138,10 @@ void __free_pages(struct page *page, unsigned int order)
 	page->flags &= ~PAGE_ORDER_MASK;
 	if (unlikely(mm_debug_poison))
 		poison_pages(page, 1UL << order);
-	buddy_give(page, order);
+	if (order <= HOT_MAX_ORDER)
+		hot_give(page, order);
+	else
+		buddy_give(page, order);
 }
 
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)

@@ -51,8 +51,15 @@ void get_page(struct page *page);
  */
 void put_page(struct page *page);
 
-/* Free frames in all zones. */
+/* Free frames in all zones (hot lists included). */
 unsigned long nr_free_pages(void);
+
+/*
+ * Gives every block on the hot lists (recently freed blocks of order <= HOT_MAX_ORDER, kept
+ * unmerged for speed) back to the buddy free lists, so that buddyinfo shows all free memory in
+ * its merged form. alloc_pages() does this itself before it fails. Returns the blocks moved.
+ */
+unsigned long drain_hot_pages(void);
 
 /*
  * Reports a page in a state that must not happen (pfn, count, order, flags by name, compound

@@ -15,5 +15,9 @@ void zones_reset(void)
 			struct list_head *l = &zone->free_area[o].free_list;
 			l->next = l->prev = l;
 		}
+		for (int o = 0; o <= HOT_MAX_ORDER; o++) {
+			struct list_head *l = &zone->hot[o].list;
+			l->next = l->prev = l;
+		}
 	}
 }

@@ -29,14 +29,30 @@ struct free_area {
 	unsigned long nr_free;      /* blocks on free_list */
 };
 
+/*
+ * Hot lists: recently freed blocks of order 0..HOT_MAX_ORDER, kept whole (not merged) and handed
+ * out first, like Linux's per-cpu page lists. An alloc/free pair then costs a push and a pop
+ * instead of splitting and re-merging a large block. A hot block's first page has count 0 and
+ * no PG_buddy (so the buddy merge never sees it); its lru links it into the hot list.
+ */
+#define HOT_MAX_ORDER 3
+#define HOT_HIGH_PAGES 256UL /* a hot list holds at most 1 MiB ... */
+#define HOT_BATCH_DIV 2    /* ... and gives half of it back to the buddy lists when over */
+
+struct hot_list {
+	struct list_head list; /* most recently freed first */
+	unsigned long count;   /* blocks on list */
+};
+
 struct zone {
 	const char *name;
 	unsigned long start_pfn, end_pfn; /* lowest usable frame, one past the highest (0, 0: empty) */
 	unsigned long present_pages;      /* usable frames in the zone (firmware map) */
 	unsigned long managed_pages;      /* frames handed to the buddy allocator */
-	unsigned long free_pages;         /* frames in free blocks now */
+	unsigned long free_pages;         /* frames in free blocks now, hot lists included */
 	unsigned int free_orders;         /* bit o set while free_area[o] is not empty */
 	struct free_area free_area[NR_ORDERS];
+	struct hot_list hot[HOT_MAX_ORDER + 1];
 };
 
 extern struct zone zones[MAX_NR_ZONES];

@@ -26,8 +26,10 @@ struct mm_shape {
 	unsigned long free_pages;
 };
 
+/* Drains the hot lists first, so that every free block is in its merged form. */
 static inline void mm_shape_take(struct mm_shape *s)
 {
+	drain_hot_pages();
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		for (int o = 0; o < NR_ORDERS; o++)
 			s->nr_free[z][o] = zones[z].free_area[o].nr_free;
@@ -39,7 +41,7 @@ static inline bool mm_expect_shape(struct ktest *t, const struct mm_shape *befor
 {
 	struct mm_shape now;
 
-	mm_shape_take(&now);
+	mm_shape_take(&now); /* drains the hot lists */
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		for (int o = 0; o < NR_ORDERS; o++)
 			if (!KT_EXPECT(t, now.nr_free[z][o] == before->nr_free[z][o],

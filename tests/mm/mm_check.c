@@ -42,6 +42,7 @@ static bool set_block(unsigned long *set, const unsigned long *allowed, unsigned
 
 void buddy_shape_take(struct buddy_shape *s)
 {
+	drain_hot_pages();
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		for (int o = 0; o < NR_ORDERS; o++)
 			s->nr_free[z][o] = zones[z].free_area[o].nr_free;
@@ -73,17 +74,19 @@ static bool range_is_free_ram(const struct fw_map *map, phys_addr_t base, phys_a
 	return in_ram;
 }
 
-/* Checks one free block of zone z, order o; NULL or the problem. */
+/* Checks one free block of zone z, order o (on a hot list if hot); NULL or the problem. */
 static const char *check_block(const struct fw_map *map, const struct page *page, int z, int o,
-			       unsigned long *bm)
+			       unsigned long *bm, bool hot)
 {
 	unsigned long pfn = page_to_pfn(page), n = 1UL << o;
 
 	if (!pfn_valid(pfn) || pfn + n > max_pfn)
 		return FAIL("free block at pfn %#lx order %d lies outside the memmap", pfn, o);
-	if (!PageBuddy(page) || page->private != (unsigned long)o || PageReserved(page) || PageCompound(page))
-		return FAIL("free block at pfn %#lx order %d: flags %#x private %lu", pfn, o,
-			    (unsigned int)page->flags, page->private);
+	if (PageBuddy(page) == hot || (!hot && page->private != (unsigned long)o) || PageReserved(page) ||
+	    PageCompound(page) || page->_refcount || (page->flags & PAGE_ORDER_MASK))
+		return FAIL("free %sblock at pfn %#lx order %d: flags %#x private %lu count %d",
+			    hot ? "hot " : "", pfn, o, (unsigned int)page->flags, page->private,
+			    (int)page->_refcount);
 	if ((pfn & (n - 1)) || pfn_zone(pfn) != (enum zone_type)z || page_zonenum(page) != (unsigned int)z)
 		return FAIL("free block at pfn %#lx order %d misaligned or in the wrong zone %d", pfn, o, z);
 	if (!range_is_free_ram(map, PFN_PHYS(pfn), PFN_PHYS(pfn + n)))
@@ -107,12 +110,36 @@ static const char *check_list(const struct fw_map *map, int z, int o, unsigned l
 		if (l->next->prev != l || ++count > area->nr_free)
 			return FAIL("zone %s order %d: broken links or more blocks than nr_free %lu",
 				    zones[z].name, o, area->nr_free);
-		if ((p = check_block(map, page, z, o, bm)))
+		if ((p = check_block(map, page, z, o, bm, false)))
 			return p;
 	}
 	if (count != area->nr_free || !count != !(zones[z].free_orders & (1u << o)))
 		return FAIL("zone %s order %d: %lu blocks listed, nr_free %lu, free_orders %#x",
 			    zones[z].name, o, count, area->nr_free, zones[z].free_orders);
+	*pages += count << o;
+	return NULL;
+}
+
+/* Walks one hot list; adds its pages to *pages. NULL or the problem. */
+static const char *check_hot_list(const struct fw_map *map, int z, int o, unsigned long *bm,
+				  unsigned long *pages)
+{
+	const struct hot_list *hot = &zones[z].hot[o];
+	unsigned long count = 0;
+
+	for (const struct list_head *l = hot->list.next; l != &hot->list; l = l->next) {
+		const struct page *page = (const struct page *)((const char *)l - offsetof(struct page, lru));
+		const char *p;
+
+		if (l->next->prev != l || ++count > hot->count)
+			return FAIL("zone %s hot list %d: broken links or more than %lu blocks", zones[z].name,
+				    o, hot->count);
+		if ((p = check_block(map, page, z, o, bm, true)))
+			return p;
+	}
+	if (count != hot->count)
+		return FAIL("zone %s hot list %d: %lu blocks listed, count %lu", zones[z].name, o, count,
+			    hot->count);
 	*pages += count << o;
 	return NULL;
 }
@@ -125,6 +152,9 @@ const char *mm_check_free_lists(const struct fw_map *map, unsigned long *free_bi
 
 		for (int o = 0; o < NR_ORDERS; o++)
 			if ((p = check_list(map, z, o, free_bitmap, &pages)))
+				return p;
+		for (int o = 0; o <= HOT_MAX_ORDER; o++)
+			if ((p = check_hot_list(map, z, o, free_bitmap, &pages)))
 				return p;
 		if (pages != zones[z].free_pages)
 			return FAIL("zone %s: free lists hold %lu pages, free_pages says %lu", zones[z].name,

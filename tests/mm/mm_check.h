@@ -16,11 +16,12 @@ struct buddy_shape {
 	unsigned long free_pages;
 };
 
+/* Drains the hot lists (so every free block is in its merged form) and takes the shape. */
 void buddy_shape_take(struct buddy_shape *s);
 bool buddy_shape_equal(const struct buddy_shape *a, const struct buddy_shape *b);
 
 /*
- * Checks every free block: PG_buddy with its order, aligned, in its zone, inside one usable entry
+ * Checks every free block, on the buddy and the hot lists: its marks, aligned, in its zone, inside one usable entry
  * of map, clear of every memblock reservation, not overlapping another block; the lists' links
  * and counters. If free_bitmap is not NULL (max_pfn bits, zeroed) the free frames are set in it.
  * Returns NULL, or a description of the first problem.

@@ -1,0 +1,36 @@
+/*
+ * Hot lists: giving their coldest blocks back to the buddy free lists, when a list is over its
+ * limit, before an allocation fails, or when the caller wants buddyinfo to show all free memory.
+ */
+#include "mm/hot_pages.h"
+
+#include "mm/page_alloc.h"
+
+/* Gives the n least recently freed blocks of zone's order hot list to the buddy lists. */
+void hot_flush(struct zone *zone, unsigned int order, unsigned long n)
+{
+	struct hot_list *hot = &zone->hot[order];
+
+	for (; n && hot->count; n--) {
+		struct list_head *l = hot->list.prev;
+		struct page *page = (struct page *)((char *)l - offsetof(struct page, lru));
+
+		l->prev->next = &hot->list;
+		hot->list.prev = l->prev;
+		hot->count--;
+		zone->free_pages -= 1UL << order; /* buddy_give() counts them again */
+		buddy_give(page, order);
+	}
+}
+
+unsigned long drain_hot_pages(void)
+{
+	unsigned long blocks = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++) {
+			blocks += zones[z].hot[o].count;
+			hot_flush(&zones[z], o, zones[z].hot[o].count);
+		}
+	return blocks;
+}

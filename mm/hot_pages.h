@@ -1,0 +1,43 @@
+/*
+ * Hot lists (internal to mm/): the fast path of alloc_pages() and __free_pages() for orders
+ * 0..HOT_MAX_ORDER. See struct hot_list in mm/zone.h.
+ */
+#ifndef MM_HOT_PAGES_H
+#define MM_HOT_PAGES_H
+
+#include "mm/buddy.h"
+
+void hot_flush(struct zone *zone, unsigned int order, unsigned long n);
+
+/* The most recently freed hot block of order in zone (count 0), or NULL when there is none. */
+static inline struct page *hot_take(struct zone *zone, unsigned int order)
+{
+	struct hot_list *hot = &zone->hot[order];
+	struct list_head *l = hot->list.next, *next = l->next;
+
+	if (!hot->count)
+		return NULL;
+	hot->list.next = next;
+	next->prev = &hot->list;
+	hot->count--;
+	zone->free_pages -= 1UL << order;
+	return (struct page *)((char *)l - offsetof(struct page, lru));
+}
+
+/* Puts a checked block of order <= HOT_MAX_ORDER on its zone's hot list. */
+static inline void hot_give(struct page *page, unsigned int order)
+{
+	struct zone *zone = &zones[page_zonenum(page)];
+	struct hot_list *hot = &zone->hot[order];
+	struct list_head *first = hot->list.next;
+
+	page->lru.next = first;
+	page->lru.prev = &hot->list;
+	first->prev = &page->lru;
+	hot->list.next = &page->lru;
+	zone->free_pages += 1UL << order;
+	if (++hot->count > (HOT_HIGH_PAGES >> order))
+		hot_flush(zone, order, (HOT_HIGH_PAGES >> order) / HOT_BATCH_DIV);
+}
+
+#endif
