@@ -69,11 +69,9 @@ $(B)/cmdline.txt: FORCE
 	@mkdir -p $(B)
 	@printf '%s' '$(CMDLINE)' | cmp -s - $@ || printf '%s' '$(CMDLINE)' > $@
 
-$(B)/os.iso: $(KERNEL) $(B)/cmdline.txt boot/grub.cfg.in | deps
-	@rm -rf $(B)/iso && mkdir -p $(B)/iso/boot/grub
-	cp $(KERNEL) $(B)/iso/boot/kernel.elf
-	sed 's|@CMDLINE@|$(CMDLINE)|' boot/grub.cfg.in > $(B)/iso/boot/grub/grub.cfg
-	grub-mkrescue -o $@ $(B)/iso 2>$(B)/grub-mkrescue.log || { cat $(B)/grub-mkrescue.log; exit 1; }
+$(B)/os.iso: $(KERNEL) $(B)/cmdline.txt boot/grub.cfg.in boot/mkiso.sh | deps
+	@echo "  ISO     $@"
+	$(Q)boot/mkiso.sh $(KERNEL) '$(CMDLINE)' $@
 
 FORCE:
 

@@ -18,11 +18,7 @@ GIGANTIC_CMDLINE := hugepagesz=1G hugepages=1 ktest=$(GIGANTIC_SUITES)
 
 $(GIGANTIC_DIR)/os.iso: FORCE | deps
 	@$(MAKE) --no-print-directory COMPOUND_FLAGS=32 $(B)/kernel-32.elf
-	@rm -rf $(GIGANTIC_DIR)/iso && mkdir -p $(GIGANTIC_DIR)/iso/boot/grub
-	cp $(B)/kernel-32.elf $(GIGANTIC_DIR)/iso/boot/kernel.elf
-	sed 's|@CMDLINE@|$(GIGANTIC_CMDLINE)|' boot/grub.cfg.in > $(GIGANTIC_DIR)/iso/boot/grub/grub.cfg
-	grub-mkrescue -o $@ $(GIGANTIC_DIR)/iso 2>$(GIGANTIC_DIR)/grub-mkrescue.log || \
-		{ cat $(GIGANTIC_DIR)/grub-mkrescue.log; exit 1; }
+	$(Q)boot/mkiso.sh $(B)/kernel-32.elf '$(GIGANTIC_CMDLINE)' $@
 
 test-qemu-gigantic32: $(GIGANTIC_DIR)/os.iso
 	@tests/compound/require-case.sh $(B)/logs/qemu-gigantic32.log gigantic_pages_are_compound_pool_pages \
