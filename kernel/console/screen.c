@@ -18,8 +18,35 @@ static enum screen_kind kind = SCREEN_EARLY;
 static struct vga_text vga;
 static struct fb_console fbc;
 static struct psf_font font;
-static char early[EARLY_MAX];
+static char early[EARLY_MAX];      /* the last EARLY_MAX bytes written before init */
 static size_t early_len;
+static size_t early_dropped;       /* bytes before those, on serial only */
+
+/* Keeps the newest EARLY_MAX bytes written before screen_console_init(). */
+static void keep_early(const char *s, size_t len)
+{
+	if (len > EARLY_MAX) {
+		early_dropped += len - EARLY_MAX;
+		s += len - EARLY_MAX;
+		len = EARLY_MAX;
+	}
+	if (early_len + len > EARLY_MAX) {
+		size_t drop = early_len + len - EARLY_MAX;
+		memmove(early, early + drop, early_len - drop);
+		early_len -= drop;
+		early_dropped += drop;
+	}
+	memcpy(early + early_len, s, len);
+	early_len += len;
+}
+
+/* Shows on screen what was written before it was chosen. */
+static void replay_early(void)
+{
+	if (early_dropped)
+		printk("screen: the first %zu bytes of output are on the serial port only\n", early_dropped);
+	screen_console_write(early, early_len);
+}
 
 /* A direct RGB framebuffer with the embedded font; returns why not when it cannot be used. */
 static const char *use_framebuffer(const struct boot_framebuffer *fb)
@@ -84,7 +111,7 @@ void screen_console_init(const struct boot_info *bi)
 	if (why)
 		kind = SCREEN_NONE;
 	else
-		screen_console_write(early, early_len);
+		replay_early();
 	describe(bi, why);
 }
 
@@ -92,10 +119,7 @@ void screen_console_write(const char *s, size_t len)
 {
 	switch (kind) {
 	case SCREEN_EARLY:
-		if (len > EARLY_MAX - early_len)
-			len = EARLY_MAX - early_len;
-		memcpy(early + early_len, s, len);
-		early_len += len;
+		keep_early(s, len);
 		break;
 	case SCREEN_VGA_TEXT:
 		vga_text_write(&vga, s, len);
