@@ -12,8 +12,9 @@ $(B)/usb/grub.cfg: boot/grub.cfg.in $(B)/cmdline.txt
 	@mkdir -p $(dir $@)
 	sed 's|@CMDLINE@|$(CMDLINE)|' $< > $@
 
-$(B)/usb-%.img: boot/mkusb.sh $(KERNEL) $(EFI_APP) $(B)/usb/grub.cfg $(B)/cmdline.txt | deps
-	boot/mkusb.sh $@ $(B)/usb-$* $(KERNEL) $(EFI_APP) $(B)/usb/grub.cfg $(B)/cmdline.txt $*
+# The kernel is named in full: this file is read before the top Makefile defines $(KERNEL).
+$(B)/usb-%.img: boot/mkusb.sh $(B)/kernel.elf $(EFI_APP) $(B)/usb/grub.cfg $(B)/cmdline.txt | deps
+	boot/mkusb.sh $@ $(B)/usb-$* $(B)/kernel.elf $(EFI_APP) $(B)/usb/grub.cfg $(B)/cmdline.txt $*
 
 $(B)/usb.img: $(B)/usb-$(UEFI_BOOT).img
 	cp $< $@
