@@ -5,6 +5,7 @@
  */
 #include "kernel/bootinfo.h"
 #include "kernel/cmdline.h"
+#include "kernel/console/screen.h"
 #include "kernel/ktest.h"
 #include "kernel/mm_setup.h"
 #include "kernel/paging.h"
@@ -38,6 +39,19 @@ static void read_boot_info(uint32_t magic, uint64_t mbi_phys)
 	boot_info.mbi_phys = mbi_phys;
 }
 
+/* The screen console, once the framebuffer (possibly above 4 GiB) is in the direct map. */
+static void start_screen_console(void)
+{
+	struct boot_framebuffer *fb = &boot_info.fb;
+
+	if (fb->addr && direct_map_range(fb->addr, (uint64_t)fb->pitch * fb->height)) {
+		printk("screen: no page tables to map the framebuffer at %#llx: serial only\n",
+		       (unsigned long long)fb->addr);
+		fb->addr = 0;
+	}
+	screen_console_init(&boot_info);
+}
+
 /* Runs the self-tests the command line selects ("ktest=a,b*"; all by default) and ends the run. */
 static void run_selftests(const char *cmdline)
 {
@@ -64,5 +78,6 @@ void kmain(uint32_t magic, uint64_t mbi_phys)
 	read_boot_info(magic, mbi_phys);
 	bootinfo_print(&boot_info);
 	mm_setup(&boot_info);
+	start_screen_console();
 	run_selftests(boot_info.cmdline);
 }

@@ -54,7 +54,7 @@ static int map_all_ram(void)
 {
 	for (unsigned int i = 0; i < memblock.memory.cnt; i++) {
 		const struct memblock_region *r = &memblock.memory.regions[i];
-		int err = map_range((uintptr_t)phys_to_virt(r->base), r->base, r->size);
+		int err = direct_map_range(r->base, r->size);
 		if (err) {
 			printk("mm: no memory for the page tables of the direct map of [mem %#llx-%#llx]\n",
 			       (unsigned long long)r->base, (unsigned long long)(r->base + r->size - 1));

@@ -104,6 +104,13 @@ int map_range(uintptr_t va, phys_addr_t pa, uint64_t size)
 	return 0;
 }
 
+int direct_map_range(phys_addr_t base, uint64_t size)
+{
+	phys_addr_t start = ALIGN_DOWN(base, PAGE_SIZE), end = ALIGN_UP(base + size, PAGE_SIZE);
+
+	return map_range((uintptr_t)phys_to_virt(start), start, end - start);
+}
+
 int arch_map_memmap(uintptr_t virt, phys_addr_t phys, size_t size)
 {
 	return map_range(virt, phys, size);

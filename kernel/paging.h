@@ -23,6 +23,9 @@ void paging_drop_identity_map(void);
  */
 int map_range(uintptr_t va, phys_addr_t pa, uint64_t size);
 
+/* Maps the pages covering physical [base, base + size) into the direct map; as map_range(). */
+int direct_map_range(phys_addr_t base, uint64_t size);
+
 /* Number of page-table pages allocated since boot (reported with the memory summary). */
 extern unsigned long page_table_pages;
 
