@@ -34,3 +34,10 @@ unsigned long drain_hot_pages(void)
 		}
 	return blocks;
 }
+
+void hot_set_limits(void)
+{
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++)
+			zones[z].hot[o].high = MIN(HOT_HIGH_BLOCKS, zones[z].managed_pages >> (o + 4));
+}

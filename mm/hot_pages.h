@@ -9,6 +9,9 @@
 
 void hot_flush(struct zone *zone, unsigned int order, unsigned long n);
 
+/* Sets every hot list's limit from its zone's size (after the hand-off). */
+void hot_set_limits(void);
+
 /* The most recently freed hot block of order in zone (count 0), or NULL when there is none. */
 static inline struct page *hot_take(struct zone *zone, unsigned int order)
 {
@@ -36,8 +39,8 @@ static inline void hot_give(struct page *page, unsigned int order)
 	first->prev = &page->lru;
 	hot->list.next = &page->lru;
 	zone->free_pages += 1UL << order;
-	if (++hot->count > (HOT_HIGH_PAGES >> order))
-		hot_flush(zone, order, (HOT_HIGH_PAGES >> order) / HOT_BATCH_DIV);
+	if (++hot->count > hot->high)
+		hot_flush(zone, order, hot->high / 2 + 1);
 }
 
 #endif

@@ -5,9 +5,16 @@
 #include "mm/init.h"
 
 #include "lib/printk.h"
-#include "mm/buddy.h"
+#include "mm/hot_pages.h"
 #include "mm/memblock.h"
 #include "mm/page_alloc.h"
+
+struct mm_init_timing mm_init_timing;
+
+static uint64_t now(const struct mm_init_params *p)
+{
+	return p->cycles ? p->cycles() : 0;
+}
 
 static void memblock_from_map(const struct mm_init_params *p)
 {
@@ -84,6 +91,7 @@ static void report(const struct fw_map *map)
 
 int mm_init(const struct mm_init_params *p)
 {
+	uint64_t t0, t1;
 	int err;
 
 	nr_poisoned_pages = 0;
@@ -96,11 +104,18 @@ int mm_init(const struct mm_init_params *p)
 	if (p->before_memmap && (err = p->before_memmap()))
 		return err;
 	zones_from_memblock();
+	t0 = now(p);
 	err = memmap_init();
 	if (err)
 		return err;
+	t1 = now(p);
 	memblock_for_each_free(hand_off_range, NULL);
 	memblock_retire();
+	hot_set_limits();
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		if (zones[z].managed_pages)
+			top_zone = (enum zone_type)z;
+	mm_init_timing = (struct mm_init_timing){ t1 - t0, now(p) - t1, memmap_bytes / sizeof(struct page) };
 	if (!p->quiet)
 		report(p->map);
 	return 0;

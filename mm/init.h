@@ -28,7 +28,17 @@ struct mm_init_params {
 	 */
 	int (*before_memmap)(void);
 	bool quiet;                          /* no boot report (the fuzzer) */
+	/* Optional: a cycle counter (rdtsc), to time building the memmap and the hand-off. */
+	uint64_t (*cycles)(void);
 };
+
+/* What the last mm_init() measured with params->cycles (zero without it). */
+struct mm_init_timing {
+	uint64_t memmap_cycles;  /* memmap_init(): backing, mapping, initializing struct pages */
+	uint64_t handoff_cycles; /* free memblock ranges to the buddy allocator */
+	unsigned long memmap_pages; /* struct pages initialized */
+};
+extern struct mm_init_timing mm_init_timing;
 
 /* The first 1 MiB (real-mode IVT, BIOS data, EBDA, ROMs) is always reserved. */
 #define MM_LOW_RESERVE (1UL << 20)

@@ -29,6 +29,12 @@ static int highest_zone(gfp_t gfp)
 	return gfp & __GFP_DMA32 ? ZONE_DMA32 : ZONE_NORMAL;
 }
 
+/* Where an allocation starts: the highest zone gfp allows that has memory. */
+static struct zone *first_zone(gfp_t gfp)
+{
+	return &zones[MIN(highest_zone(gfp), (int)top_zone)];
+}
+
 static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 {
 	page->_refcount = 1;
@@ -54,16 +60,17 @@ static struct page *take_block(gfp_t gfp, unsigned int order)
 {
 	struct page *page = NULL;
 
-	for (int z = highest_zone(gfp); z >= 0 && !page; z--) {
+	for (struct zone *zone = first_zone(gfp); zone >= zones && !page; zone--) {
 		if (order <= HOT_MAX_ORDER)
-			page = hot_take(&zones[z], order);
+			page = hot_take(zone, order);
 		if (!page)
-			page = buddy_take(&zones[z], order);
+			page = buddy_take(zone, order);
 	}
 	return page;
 }
 
-struct page *alloc_pages(gfp_t gfp, unsigned int order)
+/* Everything but the fast path: checks, zone fallback, draining, failure, __GFP_ZERO/COMP. */
+static struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
 {
 	struct page *page;
 
@@ -81,6 +88,25 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		return NULL;
 	}
 	prep_new_page(page, order, gfp);
+	return page;
+}
+
+/*
+ * The fast path: a plain block of order <= HOT_MAX_ORDER from the hot list of the first zone.
+ * Everything else takes the slow path.
+ */
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	struct zone *zone = first_zone(gfp);
+	struct page *page;
+
+	if (unlikely(order > HOT_MAX_ORDER || (gfp & ~(__GFP_ZONEMASK | __GFP_NOWARN)) ||
+		     !zone->hot[order].count || nr_poisoned_pages))
+		return alloc_pages_slow(gfp, order);
+	page = hot_take(zone, order);
+	page->_refcount = 1;
+	page->private = 0;
+	page->flags |= order << PAGE_ORDER_SHIFT;
 	return page;
 }
 

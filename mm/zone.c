@@ -2,11 +2,13 @@
 #include "mm/zone.h"
 
 struct zone zones[MAX_NR_ZONES];
+enum zone_type top_zone;
 
 static const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal" };
 
 void zones_reset(void)
 {
+	top_zone = ZONE_DMA;
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		struct zone *zone = &zones[z];
 

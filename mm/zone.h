@@ -36,12 +36,12 @@ struct free_area {
  * no PG_buddy (so the buddy merge never sees it); its lru links it into the hot list.
  */
 #define HOT_MAX_ORDER 3
-#define HOT_HIGH_PAGES 256UL /* a hot list holds at most 1 MiB ... */
-#define HOT_BATCH_DIV 2    /* ... and gives half of it back to the buddy lists when over */
+#define HOT_HIGH_BLOCKS 1024UL /* a hot list holds at most this many blocks, and at most 1/16 of its zone */
 
 struct hot_list {
 	struct list_head list; /* most recently freed first */
 	unsigned long count;   /* blocks on list */
+	unsigned long high;    /* over this, the coldest half goes back to the buddy lists */
 };
 
 struct zone {
@@ -56,6 +56,9 @@ struct zone {
 };
 
 extern struct zone zones[MAX_NR_ZONES];
+
+/* The highest zone with memory: allocations start there when the caller allows it. */
+extern enum zone_type top_zone;
 
 /* The zone a frame belongs to, by address alone. */
 static inline enum zone_type pfn_zone(unsigned long pfn)

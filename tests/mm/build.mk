@@ -51,3 +51,16 @@ fuzz:: $(FUZZ_MM)
 test-fuzz-mm: $(FUZZ_MM)
 	@tests/fuzz/run-fuzzer.sh mm $(FUZZ_MM) 10 tests/fixtures/memmaps
 TEST_STEPS += test-fuzz-mm
+
+# ---- make bench: the page-allocator benchmark on the host (-O2, no sanitizers) -----------------
+BENCH := $(B)/host/bench
+$(BENCH): $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) tests/bench/page_alloc_bench.c tests/mm/bench_main.c)
+	$(Q)$(HOSTCC) $^ -o $@
+
+bench: $(BENCH)
+	$(BENCH)
+
+# Instructions per pair where the CPU's counters are not available: exact, by single-stepping.
+.PHONY: bench-count
+bench-count: $(BENCH)
+	$(BENCH) --single-step

@@ -49,17 +49,29 @@ void panic(const char *fmt, ...)
 	abort();
 }
 
+uint64_t host_map_cycles;
+
+static uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
 int arch_map_memmap(uintptr_t virt, phys_addr_t phys, size_t size)
 {
 	uintptr_t base = (uintptr_t)memmap_area;
+	uint64_t t0 = rdtsc();
+	void *p;
 
 	if (virt < base || virt + size > base + memmap_size || phys + size > phys_size)
 		panic("arch_map_memmap: [%#lx+%#zx] -> %#llx is outside the simulated memory",
 		      (unsigned long)virt, size, (unsigned long long)phys);
-	if (mmap((void *)virt, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, phys_fd,
-		 (off_t)phys) == MAP_FAILED)
-		return -ENOMEM;
-	return 0;
+	p = mmap((void *)virt, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED | MAP_POPULATE, phys_fd,
+		 (off_t)phys);
+	host_map_cycles += rdtsc() - t0;
+	return p == MAP_FAILED ? -ENOMEM : 0;
 }
 
 void host_mm_release(void)
@@ -74,9 +86,24 @@ void host_mm_release(void)
 	phys_fd = -1;
 }
 
+/* Replaces the memmap region with a fresh reservation, keeping the simulated memory. */
+static int memmap_area_reset(void)
+{
+	munmap(memmap_area, memmap_size);
+	memmap_area = mmap(NULL, memmap_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (memmap_area == MAP_FAILED) {
+		memmap_area = NULL;
+		return -ENOMEM;
+	}
+	mm_vmemmap_base = (uintptr_t)memmap_area;
+	return 0;
+}
+
 /* Creates simulated memory [0, size) and a memmap region for it. */
 static int phys_setup(phys_addr_t size)
 {
+	if (phys_mem && memmap_area && phys_size == ALIGN_UP(size, 2UL << 20))
+		return memmap_area_reset();
 	host_mm_release();
 	phys_size = ALIGN_UP(size, 2UL << 20);
 	memmap_size = ALIGN_UP(PFN_UP(phys_size), 128) * sizeof(struct page);
@@ -95,13 +122,13 @@ static int phys_setup(phys_addr_t size)
 	return 0;
 }
 
-int host_mm_init(struct fw_map *map, bool quiet)
+static int init(struct fw_map *map, bool quiet, uint64_t (*cycles)(void))
 {
 	static const struct mm_reservation kernel_image[] = {
 		{ HOST_KERNEL_BASE, HOST_KERNEL_SIZE, "kernel image (simulated)" },
 	};
 	struct mm_init_params params = {
-		.map = map, .reserve = kernel_image, .nreserve = 1, .quiet = quiet,
+		.map = map, .reserve = kernel_image, .nreserve = 1, .quiet = quiet, .cycles = cycles,
 	};
 
 	fw_map_sanitize(map);
@@ -111,6 +138,17 @@ int host_mm_init(struct fw_map *map, bool quiet)
 		return -ENOMEM;
 	}
 	return mm_init(&params);
+}
+
+int host_mm_init(struct fw_map *map, bool quiet)
+{
+	host_mm_release();
+	return init(map, quiet, NULL);
+}
+
+int host_mm_init_timed(struct fw_map *map, uint64_t (*cycles)(void))
+{
+	return init(map, true, cycles);
 }
 
 int host_load_map_file(const char *path, struct fw_map *map)

@@ -26,6 +26,15 @@ int host_mm_init(struct fw_map *map, bool quiet);
 /* When true, console output (printk) is dropped: quiet replays, the fuzzer, the benchmark. */
 extern bool host_console_quiet;
 
+/*
+ * host_mm_init() passing cycles to mm_init() (mm_init_timing). If the simulated memory has the
+ * size this map needs, it is kept: its pages are already populated, as a real machine's are.
+ */
+int host_mm_init_timed(struct fw_map *map, uint64_t (*cycles)(void));
+
+/* TSC cycles spent in the host's arch_map_memmap() (mmap of the memmap pieces) since set to 0. */
+extern uint64_t host_map_cycles;
+
 /* Releases the simulated memory (the allocator is unusable afterwards). */
 void host_mm_release(void);
 
