@@ -30,15 +30,19 @@ KLDFLAGS := -n -nostdlib -z max-page-size=0x1000 -z noexecstack -T linker.ld
 HOSTCFLAGS := -std=gnu11 -O1 -g $(WARN) -I. -DHOST_BUILD -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) -DMM_DEBUG=1 \
               -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -MMD -MP
 
+# Names the fragments below may use in their rules.
+KOBJ   := $(B)/kernel-$(COMPOUND_FLAGS)
+KERNEL := $(B)/kernel.elf
+HOST_OBJ   := $(B)/host/obj-$(COMPOUND_FLAGS)
+HOST_KTEST := $(B)/host/ktest-$(COMPOUND_FLAGS)
+
 # ---- sources (each directory appends) ---------------------------------------------------------
 KERNEL_ASM  :=
 KERNEL_SRCS :=
 HOST_SRCS   :=
 include $(wildcard boot/build.mk kernel/build.mk lib/build.mk mm/build.mk) tests/build.mk
 
-KOBJ := $(B)/kernel-$(COMPOUND_FLAGS)
 KERNEL_OBJS := $(KERNEL_ASM:%.asm=$(KOBJ)/%.o) $(KERNEL_SRCS:%.c=$(KOBJ)/%.o)
-KERNEL := $(B)/kernel.elf
 
 all: $(KERNEL) $(B)/os.iso
 
@@ -77,8 +81,6 @@ FORCE:
 
 # ---- host test binary -----------------------------------------------------------------------
 # Every suite in HOST_SRCS runs on the host under AddressSanitizer and UBSan.
-HOST_OBJ := $(B)/host/obj-$(COMPOUND_FLAGS)
-HOST_KTEST := $(B)/host/ktest-$(COMPOUND_FLAGS)
 $(HOST_OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $<"

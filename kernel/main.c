@@ -14,6 +14,7 @@
 #include "kernel/traps.h"
 #include "kernel/x86.h"
 #include "lib/printk.h"
+#include "tests/bench/page_alloc_bench.h"
 #include "lib/string.h"
 #include "mm/arch.h"
 
@@ -79,5 +80,9 @@ void kmain(uint32_t magic, uint64_t mbi_phys)
 	bootinfo_print(&boot_info);
 	mm_setup(&boot_info);
 	start_screen_console();
+	if (cmdline_has(boot_info.cmdline, "bench")) {
+		page_alloc_bench();
+		machine_exit(true);
+	}
 	run_selftests(boot_info.cmdline);
 }

@@ -7,6 +7,7 @@
 
 #include "kernel/paging.h"
 #include "kernel/panic.h"
+#include "kernel/x86.h"
 #include "lib/printk.h"
 #include "mm/hugetlb.h"
 #include "mm/init.h"
@@ -100,6 +101,7 @@ void mm_setup(const struct boot_info *bi)
 		.reserve = reserve,
 		.nreserve = boot_reservations(bi, reserve),
 		.before_memmap = map_all_ram,
+		.cycles = rdtsc,
 	};
 	int err = mm_init(&params);
 	if (err)
