@@ -11,20 +11,6 @@
 #define EM_X86_64 62
 #define LOAD_LIMIT (1ull << 32)   /* the kernel's boot page tables map the low 4 GiB */
 
-struct elf64_ehdr {
-	uint8_t ident[16];
-	uint16_t type, machine;
-	uint32_t version;
-	uint64_t entry, phoff, shoff;
-	uint32_t flags;
-	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
-
-struct elf64_phdr {
-	uint32_t type, flags;
-	uint64_t offset, vaddr, paddr, filesz, memsz, align;
-};
-
 static uint64_t page_down(uint64_t a) { return a & ~(PAGE_SIZE - 1); }
 static uint64_t page_up(uint64_t a) { return (a + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1); }
 

@@ -11,6 +11,21 @@
 /* The lowest physical address a kernel segment may be loaded at (below is the BIOS area). */
 #define KERNEL_MIN_PHYS 0x100000ull
 
+/* The ELF64 file header and program header (the fields the loader reads, in file order). */
+struct elf64_ehdr {
+	uint8_t ident[16];
+	uint16_t type, machine;
+	uint32_t version;
+	uint64_t entry, phoff, shoff;
+	uint32_t flags;
+	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
+};
+
+struct elf64_phdr {
+	uint32_t type, flags;
+	uint64_t offset, vaddr, paddr, filesz, memsz, align;
+};
+
 /* Where a checked kernel goes: every PT_LOAD segment lies in [phys_start, phys_end). */
 struct kernel_image {
 	uint64_t entry;       /* physical address of the 64-bit entry (e_entry) */

@@ -11,18 +11,8 @@
 /* ---- crafted ELF files ---------------------------------------------------------------------- */
 
 struct test_elf {
-	struct {
-		uint8_t ident[16];
-		uint16_t type, machine;
-		uint32_t version;
-		uint64_t entry, phoff, shoff;
-		uint32_t flags;
-		uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-	} eh;
-	struct {
-		uint32_t type, flags;
-		uint64_t offset, vaddr, paddr, filesz, memsz, align;
-	} ph[3];
+	struct elf64_ehdr eh;
+	struct elf64_phdr ph[3];
 	uint8_t body[0x200];
 };
 
@@ -41,9 +31,9 @@ static void make_kernel_elf(void)
 	elf.eh.ehsize = sizeof(elf.eh);
 	elf.eh.phentsize = sizeof(elf.ph[0]);
 	elf.eh.phnum = 2;
-	elf.ph[0] = (typeof(elf.ph[0])){ 1, 5, offsetof(struct test_elf, body), 0xffffffff80200000,
+	elf.ph[0] = (struct elf64_phdr){ 1, 5, offsetof(struct test_elf, body), 0xffffffff80200000,
 					 0x200000, 0x100, 0x100, 0x1000 };
-	elf.ph[1] = (typeof(elf.ph[0])){ 1, 6, offsetof(struct test_elf, body) + 0x100, 0xffffffff80201000,
+	elf.ph[1] = (struct elf64_phdr){ 1, 6, offsetof(struct test_elf, body) + 0x100, 0xffffffff80201000,
 					 0x201000, 0x10, 0x2000, 0x1000 };
 	memset(elf.body, 0xc3, 0x100);
 	memset(elf.body + 0x100, 0xd4, 0x10);

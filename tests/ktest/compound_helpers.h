@@ -1,5 +1,5 @@
 /*
- * Helpers shared by the compound-page and hugetlb self-tests: a seeded random number generator,
+ * Helpers shared by the compound-page and hugetlb self-tests: (the random number generator is mm_helpers.h's),
  * the buddy allocator's free-page count, and a check that a unit carries no compound metadata.
  */
 #ifndef TESTS_KTEST_COMPOUND_HELPERS_H
@@ -8,17 +8,7 @@
 #include "kernel/ktest.h"
 #include "mm/compound.h"
 #include "mm/page_alloc.h"
-
-/* xorshift64: the same sequence in the kernel and on the host for a given seed. */
-static inline unsigned long test_rand(unsigned long *state)
-{
-	unsigned long x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *state = x;
-}
+#include "tests/ktest/mm_helpers.h"
 
 /* Free pages in the buddy allocator, all zones. */
 static inline unsigned long test_free_pages(void)

@@ -49,17 +49,17 @@ static void refs_on_subpages(struct ktest *t, unsigned int order, unsigned long 
 {
 	unsigned long before = test_free_pages(), nr = 1UL << order;
 	struct page *head = alloc_pages(GFP_COMP, order), *held[16];
-	unsigned int n = 1 + test_rand(seed) % 15;
+	unsigned int n = 1 + mm_test_rand(seed) % 15;
 
 	KT_ASSERT(t, head != NULL, "alloc_pages(__GFP_COMP, %u) failed", order);
 	held[0] = head;
 	for (unsigned int i = 1; i < n; i++) {
-		held[i] = &head[test_rand(seed) % nr];
+		held[i] = &head[mm_test_rand(seed) % nr];
 		get_page(held[i]);
 	}
 	KT_EXPECT_EQ(t, page_count(&head[nr - 1]), n);
 	for (unsigned int left = n; left > 0; left--) {
-		unsigned int k = test_rand(seed) % left;
+		unsigned int k = mm_test_rand(seed) % left;
 		KT_EXPECT_EQ(t, test_free_pages(), before - nr);
 		put_page(held[k]);
 		held[k] = held[left - 1];

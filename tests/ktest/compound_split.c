@@ -33,7 +33,7 @@ static void split_from_any_subpage_gives_order0_pages(struct ktest *t)
 	for (unsigned int order = 1; order <= MAX_ORDER; order++) {
 		split_via(t, order, 0);
 		split_via(t, order, (1UL << order) - 1);
-		split_via(t, order, test_rand(&seed) % (1UL << order));
+		split_via(t, order, mm_test_rand(&seed) % (1UL << order));
 	}
 }
 

@@ -94,7 +94,7 @@ static void pool_invariants_hold_under_random_operations(struct ktest *t)
 	hugetlb_set_pool_size(0);
 	before = test_free_pages();
 	for (int step = 0; step < STEPS; step++) {
-		random_step(&m, test_rand(&seed));
+		random_step(&m, mm_test_rand(&seed));
 		if (!step_ok(t, step, before, &m))
 			break;
 	}
@@ -102,7 +102,7 @@ static void pool_invariants_hold_under_random_operations(struct ktest *t)
 		  "the sequence reached %lu allocations, surplus %lu, reserved %lu", m.allocs,
 		  m.max_surplus, m.max_reserved);
 	while (m.nheld)
-		op_free(&m, test_rand(&seed));
+		op_free(&m, mm_test_rand(&seed));
 	hugetlb_unreserve_pages(m.reserved);
 	hugetlb_set_overcommit(c0.overcommit);
 	hugetlb_set_pool_size(0);
