@@ -1,12 +1,14 @@
 /*
  * Hot lists: giving their coldest blocks back to the buddy free lists, when a list is over its
- * limit, before an allocation fails, or when the caller wants buddyinfo to show all free memory.
+ * limit, before an allocation fails, or when the caller wants buddyinfo to show all free memory;
+ * and turning them off and on (set_hot_pages).
  */
 #include "mm/hot_pages.h"
 
 #include "mm/page_alloc.h"
 
-/* Gives the n least recently freed blocks of zone's order hot list to the buddy lists. */
+unsigned int hot_orders = HOT_MAX_ORDER + 1;
+
 void hot_flush(struct zone *zone, unsigned int order, unsigned long n)
 {
 	struct hot_list *hot = &zone->hot[order];
@@ -40,4 +42,14 @@ void hot_set_limits(void)
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++)
 			zones[z].hot[o].high = MIN(HOT_HIGH_BLOCKS, zones[z].managed_pages >> (o + 4));
+}
+
+bool set_hot_pages(bool on)
+{
+	bool was = hot_orders != 0;
+
+	hot_orders = on ? HOT_MAX_ORDER + 1 : 0;
+	if (!on)
+		drain_hot_pages();
+	return was;
 }

@@ -7,6 +7,14 @@
 
 #include "mm/buddy.h"
 
+/*
+ * Orders below this go to and come from the hot lists: HOT_MAX_ORDER + 1 normally, 0 while
+ * set_hot_pages(false) has them off (then every hot list is empty). A variable, not the constant,
+ * so that the switch costs the fast path nothing: the compare just reads memory.
+ */
+extern unsigned int hot_orders;
+
+/* Gives the n least recently freed blocks of zone's order hot list to the buddy lists. */
 void hot_flush(struct zone *zone, unsigned int order, unsigned long n);
 
 /* Sets every hot list's limit from its zone's size (after the hand-off). */

@@ -61,7 +61,7 @@ static struct page *take_block(gfp_t gfp, unsigned int order)
 	struct page *page = NULL;
 
 	for (struct zone *zone = first_zone(gfp); zone >= zones && !page; zone--) {
-		if (order <= HOT_MAX_ORDER)
+		if (order < hot_orders)
 			page = hot_take(zone, order);
 		if (!page)
 			page = buddy_take(zone, order);
@@ -164,7 +164,7 @@ void __free_pages(struct page *page, unsigned int order)
 	page->flags &= ~PAGE_ORDER_MASK;
 	if (unlikely(mm_debug_poison))
 		poison_pages(page, 1UL << order);
-	if (order <= HOT_MAX_ORDER)
+	if (order < hot_orders)
 		hot_give(page, order);
 	else
 		buddy_give(page, order);

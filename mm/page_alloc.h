@@ -62,6 +62,14 @@ unsigned long nr_free_pages(void);
 unsigned long drain_hot_pages(void);
 
 /*
+ * Turns the hot lists off (false) or back on (true, the state after boot). Off, they are drained
+ * and stay empty: every alloc_pages() takes a block from the buddy lists, splitting a larger one
+ * when needed, and every __free_pages() gives it back and merges it with its free buddies; the
+ * plain buddy allocator, which benchmarks and tests compare against. Returns the previous state.
+ */
+bool set_hot_pages(bool on);
+
+/*
  * Reports a page in a state that must not happen (pfn, count, order, flags by name, compound
  * details, reason) and counts the report. Never changes the page.
  */

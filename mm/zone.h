@@ -34,6 +34,7 @@ struct free_area {
  * out first, like Linux's per-cpu page lists. An alloc/free pair then costs a push and a pop
  * instead of splitting and re-merging a large block. A hot block's first page has count 0 and
  * no PG_buddy (so the buddy merge never sees it); its lru links it into the hot list.
+ * set_hot_pages(false) (mm/page_alloc.h) turns them off, leaving the plain buddy allocator.
  */
 #define HOT_MAX_ORDER 3
 #define HOT_HIGH_BLOCKS 1024UL /* a hot list holds at most this many blocks, and at most 1/16 of its zone */

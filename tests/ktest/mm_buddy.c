@@ -1,6 +1,7 @@
 /*
  * Self-tests of the buddy allocator through its public API: every order, splitting and merging,
- * exhaustion at order 0 and at MAX_ORDER, zones, __GFP_ZERO, references, addresses.
+ * exhaustion at order 0 and at MAX_ORDER, zones, __GFP_ZERO, references, addresses, the hot
+ * lists turned off and on.
  */
 #include "tests/ktest/mm_helpers.h"
 
@@ -226,6 +227,42 @@ static void addresses_and_pages_convert_both_ways(struct ktest *t)
 	KT_EXPECT_EQ(t, page_count(page), 0);
 }
 
+/* Blocks on all the hot lists of all zones. */
+static unsigned long hot_blocks(void)
+{
+	unsigned long n = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++)
+			n += zones[z].hot[o].count;
+	return n;
+}
+
+static void hot_lists_off_merge_every_free_and_on_keep_it_hot(struct ktest *t)
+{
+	struct mm_shape before;
+	bool was = set_hot_pages(false);
+	struct page *page;
+
+	KT_EXPECT(t, was, "the hot lists were off before the test (they are on after boot)");
+	KT_EXPECT_EQ(t, hot_blocks(), 0);
+	mm_shape_take(&before);
+	page = alloc_pages(GFP_KERNEL, 0);
+	if (KT_EXPECT(t, page != NULL, "alloc_pages(0) failed with the hot lists off")) {
+		__free_pages(page, 0);
+		KT_EXPECT_EQ(t, hot_blocks(), 0);
+		mm_expect_shape(t, &before); /* merged back by the free itself: nothing to drain */
+	}
+	KT_EXPECT(t, !set_hot_pages(true), "set_hot_pages(true) did not report them off");
+	page = alloc_pages(GFP_KERNEL, 0);
+	if (KT_EXPECT(t, page != NULL, "alloc_pages(0) failed with the hot lists back on")) {
+		__free_pages(page, 0);
+		KT_EXPECT_EQ(t, zones[page_zonenum(page)].hot[0].count, 1);
+	}
+	drain_hot_pages();
+	set_hot_pages(was);
+}
+
 static void buddyinfo_lines_have_the_proc_form(struct ktest *t)
 {
 	char line[160];
@@ -248,4 +285,5 @@ KTEST_SUITE(mm_buddy,
 	    KTEST_CASE(gfp_zero_gives_zeroed_pages),
 	    KTEST_CASE(get_and_put_page_count_references),
 	    KTEST_CASE(addresses_and_pages_convert_both_ways),
+	    KTEST_CASE(hot_lists_off_merge_every_free_and_on_keep_it_hot),
 	    KTEST_CASE(buddyinfo_lines_have_the_proc_form));

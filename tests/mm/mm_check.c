@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "mm/hot_pages.h"
 #include "mm/memblock.h"
 
 #define BITS 64UL
@@ -140,6 +141,9 @@ static const char *check_hot_list(const struct fw_map *map, int z, int o, unsign
 	if (count != hot->count)
 		return FAIL("zone %s hot list %d: %lu blocks listed, count %lu", zones[z].name, o, count,
 			    hot->count);
+	if (count && !hot_orders)
+		return FAIL("zone %s hot list %d: %lu blocks while the hot lists are off", zones[z].name, o,
+			    count);
 	*pages += count << o;
 	return NULL;
 }
