@@ -1,6 +1,7 @@
 /*
  * The page-allocator benchmark (see tests/bench/page_alloc_bench.h): cycles and instructions
- * per alloc_pages() + __free_pages() pair at orders 0, 1, 3, 9, 10, in two shapes.
+ * per alloc_pages() + __free_pages() pair at orders 0, 1, 3, 9, 10, in two shapes, each beside
+ * the same pairs with the hot lists off, and the cost of the measuring harness itself.
  */
 #include "tests/bench/page_alloc_bench.h"
 
@@ -12,6 +13,7 @@
 
 uint64_t (*bench_instructions)(void);
 bool bench_quick;
+unsigned int bench_runs = 1;
 
 struct sample {
 	uint64_t cycles, instructions;
@@ -79,6 +81,60 @@ static struct sample batched(unsigned int order, unsigned long rounds)
 	return s;
 }
 
+typedef struct sample (*shape_fn)(unsigned int order, unsigned long rounds);
+
+/* The harness alone: the one-at-a-time loop with nothing in it, timed the same way (no order). */
+static struct sample empty_loop(unsigned int order, unsigned long rounds)
+{
+	struct sample s = { .batch = 1 };
+
+	(void)order;
+	start(&s);
+	for (; s.pairs < rounds; s.pairs++)
+		__asm__ volatile("" ::: "memory"); /* keeps the loop */
+	stop(&s);
+	return s;
+}
+
+/* Keeps s in *best if it is run 0 or has fewer cycles per pair. */
+static void keep_fastest(struct sample *best, const struct sample *s, unsigned int run)
+{
+	if (!run || s->cycles * best->pairs < best->cycles * s->pairs)
+		*best = *s;
+}
+
+/* The fastest of bench_runs runs of shape at order. */
+static struct sample fastest(shape_fn shape, unsigned int order, unsigned long rounds)
+{
+	struct sample best = { 0 }, s;
+
+	for (unsigned int run = 0; run == 0 || run < bench_runs; run++) {
+		s = shape(order, rounds);
+		keep_fastest(&best, &s, run);
+	}
+	return best;
+}
+
+/*
+ * shape at order with the hot lists as they are (*ours), then off (*base: the plain buddy path,
+ * the baseline), in turn, bench_runs times; keeps the fastest run of each. Leaves the hot lists
+ * on or off as it found them.
+ */
+static void measure(shape_fn shape, unsigned int order, unsigned long rounds, struct sample *ours,
+		    struct sample *base)
+{
+	for (unsigned int run = 0; run == 0 || run < bench_runs; run++) {
+		struct sample s = shape(order, rounds);
+		bool was;
+
+		keep_fastest(ours, &s, run);
+		was = set_hot_pages(false);
+		s = shape(order, rounds);
+		set_hot_pages(was);
+		keep_fastest(base, &s, run);
+	}
+}
+
 /* "123.4" from a total and a count, without floating point. */
 static void per_pair(char *buf, size_t size, uint64_t total, unsigned long pairs)
 {
@@ -87,14 +143,67 @@ static void per_pair(char *buf, size_t size, uint64_t total, unsigned long pairs
 	snprintf(buf, size, "%llu.%llu", (unsigned long long)(tenths / 10), (unsigned long long)(tenths % 10));
 }
 
-static void report(unsigned int order, const char *shape, const struct sample *s)
+/* "0.123": a / b to three decimals, rounded; "n/a" when b is 0. */
+static void ratio(char *buf, size_t size, uint64_t a, uint64_t b)
+{
+	uint64_t thousandths = b ? (a * 1000 + b / 2) / b : 0;
+
+	if (!b)
+		snprintf(buf, size, "n/a");
+	else
+		snprintf(buf, size, "%llu.%03llu", (unsigned long long)(thousandths / 1000),
+			 (unsigned long long)(thousandths % 1000));
+}
+
+/* A table row: order, shape, blocks per batch, pairs, cycles and instructions per pair[, ratio]. */
+static void row(const char *order, const char *shape, const struct sample *s, const char *rat)
 {
 	char cyc[24], ins[24] = "n/a";
 
 	per_pair(cyc, sizeof(cyc), s->cycles, s->pairs);
 	if (bench_instructions)
 		per_pair(ins, sizeof(ins), s->instructions, s->pairs);
-	printk("bench: %5u  %-14s %5lu %9lu %12s %12s\n", order, shape, s->batch, s->pairs, cyc, ins);
+	printk("bench: %5s  %-14s %5lu %9lu %12s %12s", order, shape, s->batch, s->pairs, cyc, ins);
+	if (rat)
+		printk(" %7s", rat);
+	printk("\n");
+}
+
+/*
+ * Single-stepped (bench_quick with instructions counted), the cycles are mostly the tracer's:
+ * the ratio is then of instructions.
+ */
+static bool ratio_of_instructions(void)
+{
+	return bench_quick && bench_instructions;
+}
+
+/* Our row, with the ratio ours / baseline per pair, then the baseline's row under it. */
+static void report(unsigned int order, const char *shape, const struct sample *ours,
+		   const struct sample *base)
+{
+	bool ins = ratio_of_instructions();
+	char o[8], rat[16];
+
+	snprintf(o, sizeof(o), "%u", order);
+	ratio(rat, sizeof(rat), (ins ? ours->instructions : ours->cycles) * base->pairs,
+	      (ins ? base->instructions : base->cycles) * ours->pairs);
+	row(o, shape, ours, rat);
+	row("", "  no hot lists", base, NULL);
+}
+
+static void report_harness(void)
+{
+	struct sample timing = fastest(empty_loop, 0, 0);
+	struct sample loop = fastest(empty_loop, 0, bench_quick ? 200 : 100000);
+	char cyc[24], ins[24] = "n/a";
+
+	per_pair(cyc, sizeof(cyc), loop.cycles, loop.pairs);
+	if (bench_instructions)
+		per_pair(ins, sizeof(ins), loop.instructions, loop.pairs);
+	printk("bench: harness, not subtracted below: timing calls %llu cycles once per row;\n"
+	       "bench:   an empty loop timed alike %s cycles, %s instructions per round\n",
+	       (unsigned long long)timing.cycles, cyc, ins);
 }
 
 static void report_memmap_init(void)
@@ -107,8 +216,9 @@ static void report_memmap_init(void)
 		return;
 	}
 	per_pair(per_page, sizeof(per_page), m->memmap_cycles, m->memmap_pages);
-	printk("bench: memmap init: %llu cycles for %lu struct pages: %s cycles/page, %llu cycles per GiB; "
-	       "hand-off %llu cycles\n", (unsigned long long)m->memmap_cycles, m->memmap_pages, per_page,
+	printk("bench: memmap init: %llu cycles for %lu struct pages: %s cycles/page,\n"
+	       "bench:   %llu cycles per GiB; hand-off %llu cycles\n", (unsigned long long)m->memmap_cycles,
+	       m->memmap_pages, per_page,
 	       (unsigned long long)(m->memmap_cycles * (1UL << (30 - PAGE_SHIFT)) / m->memmap_pages),
 	       (unsigned long long)m->handoff_cycles);
 }
@@ -119,17 +229,24 @@ void page_alloc_bench(void)
 	bool poison = mm_debug_poison;
 
 	mm_debug_poison = false;
-	printk("bench: per alloc_pages + __free_pages pair; cycles from rdtsc%s\n",
-	       bench_instructions ? ", instructions counted" : "");
-	printk("bench: order  shape          batch     pairs  cycles/pair   instr/pair\n");
+	printk("bench: per alloc_pages + __free_pages pair; cycles (rdtsc)%s\n",
+	       bench_instructions ? " and instructions" : "");
+	printk("bench: under each row, the same pairs with the hot lists off: the plain buddy\n"
+	       "bench: path, a split on every alloc and a merge on every free. ratio: ours /\n"
+	       "bench: hot lists off, %s per pair (below 1: the hot lists are faster)\n",
+	       ratio_of_instructions() ? "instructions" : "cycles");
+	report_harness();
+	printk("bench: order  shape          batch     pairs  cycles/pair   instr/pair   ratio\n");
 	for (unsigned int i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
 		unsigned int o = orders[i];
-		unsigned long div = bench_quick ? 500 : 1;
-		struct sample one = one_at_a_time(o, (o < 9 ? 100000 : 10000) / div);
-		struct sample many = batched(o, bench_quick ? 1 : o < 9 ? 100 : 4);
+		unsigned long rounds = (o < 9 ? 100000 : 10000) / (bench_quick ? 500 : 1);
+		unsigned long batches = bench_quick ? 1 : o < 9 ? 100 : 4;
+		struct sample one, one_base, many, many_base;
 
-		report(o, "one-at-a-time", &one);
-		report(o, "batch-1024", &many);
+		measure(one_at_a_time, o, rounds, &one, &one_base);
+		measure(batched, o, batches, &many, &many_base);
+		report(o, "one-at-a-time", &one, &one_base);
+		report(o, "batch-1024", &many, &many_base);
 	}
 	report_memmap_init();
 	mm_debug_poison = poison;
