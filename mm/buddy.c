@@ -4,22 +4,14 @@
  */
 #include "mm/buddy.h"
 
+#include "mm/list.h"
 #include "mm/memmap.h"
-
-static struct page *lru_to_page(struct list_head *l)
-{
-	return (struct page *)((char *)l - offsetof(struct page, lru));
-}
 
 static inline void area_add(struct zone *zone, struct page *page, unsigned int order)
 {
 	struct free_area *area = &zone->free_area[order];
-	struct list_head *head = &area->free_list, *first = head->next;
 
-	page->lru.next = first;
-	page->lru.prev = head;
-	first->prev = &page->lru;
-	head->next = &page->lru;
+	list_add(&page->lru, &area->free_list);
 	page->flags |= 1u << PG_buddy;
 	page->private = order;
 	area->nr_free++;
@@ -29,10 +21,8 @@ static inline void area_add(struct zone *zone, struct page *page, unsigned int o
 static inline void area_del(struct zone *zone, struct page *page, unsigned int order)
 {
 	struct free_area *area = &zone->free_area[order];
-	struct list_head *prev = page->lru.prev, *next = page->lru.next;
 
-	prev->next = next;
-	next->prev = prev;
+	list_del(&page->lru);
 	page->flags &= ~(1u << PG_buddy);
 	if (--area->nr_free == 0)
 		zone->free_orders &= ~(1u << order);

@@ -4,14 +4,13 @@
 #include "lib/printk.h"
 #include "mm/compound.h"
 #include "mm/memmap.h"
+#include "mm/zone.h"
 
 static const char *const flag_names[NR_PAGEFLAGS] = {
 	[PG_reserved] = "reserved", [PG_buddy] = "buddy",     [PG_head] = "head",
 	[PG_tail] = "tail",         [PG_compound] = "compound", [PG_reclaim] = "reclaim",
 	[PG_poisoned] = "poisoned", [PG_hugetlb] = "hugetlb",
 };
-
-static const char *const zone_names[] = { "DMA", "DMA32", "Normal", "?" };
 
 int page_flags_name(const struct page *page, char *buf, size_t size)
 {
@@ -57,7 +56,7 @@ void dump_page(struct page *page, const char *reason)
 
 	page_flags_name(page, flags, sizeof(flags));
 	printk("page: pfn %#lx refcount %d zone %s flags %#x (%s)\n", page_to_pfn(page), (int)page->_refcount,
-	       zone_names[page_zonenum(page)], (unsigned int)page->flags & ((1u << NR_PAGEFLAGS) - 1), flags);
+	       zone_name(page_zonenum(page)), (unsigned int)page->flags & ((1u << NR_PAGEFLAGS) - 1), flags);
 	if (PageBuddy(page))
 		printk("  free block of order %lu\n", page->private);
 	if (PageCompound(page))

@@ -14,14 +14,12 @@ void hot_flush(struct zone *zone, unsigned int order, unsigned long n)
 	struct hot_list *hot = &zone->hot[order];
 
 	for (; n && hot->count; n--) {
-		struct list_head *l = hot->list.prev;
-		struct page *page = (struct page *)((char *)l - offsetof(struct page, lru));
+		struct list_head *l = hot->list.prev; /* the coldest block */
 
-		l->prev->next = &hot->list;
-		hot->list.prev = l->prev;
+		list_del(l);
 		hot->count--;
 		zone->free_pages -= 1UL << order; /* buddy_give() counts them again */
-		buddy_give(page, order);
+		buddy_give(lru_to_page(l), order);
 	}
 }
 

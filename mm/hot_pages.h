@@ -6,6 +6,7 @@
 #define MM_HOT_PAGES_H
 
 #include "mm/buddy.h"
+#include "mm/list.h"
 
 /*
  * Orders below this go to and come from the hot lists: HOT_MAX_ORDER + 1 normally, 0 while
@@ -24,15 +25,14 @@ void hot_set_limits(void);
 static inline struct page *hot_take(struct zone *zone, unsigned int order)
 {
 	struct hot_list *hot = &zone->hot[order];
-	struct list_head *l = hot->list.next, *next = l->next;
+	struct list_head *l = hot->list.next;
 
 	if (!hot->count)
 		return NULL;
-	hot->list.next = next;
-	next->prev = &hot->list;
+	list_del(l);
 	hot->count--;
 	zone->free_pages -= 1UL << order;
-	return (struct page *)((char *)l - offsetof(struct page, lru));
+	return lru_to_page(l);
 }
 
 /* Puts a checked block of order <= HOT_MAX_ORDER on its zone's hot list. */
@@ -40,12 +40,8 @@ static inline void hot_give(struct page *page, unsigned int order)
 {
 	struct zone *zone = &zones[page_zonenum(page)];
 	struct hot_list *hot = &zone->hot[order];
-	struct list_head *first = hot->list.next;
 
-	page->lru.next = first;
-	page->lru.prev = &hot->list;
-	first->prev = &page->lru;
-	hot->list.next = &page->lru;
+	list_add(&page->lru, &hot->list);
 	zone->free_pages += 1UL << order;
 	if (++hot->count > hot->high)
 		hot_flush(zone, order, hot->high / 2 + 1);

@@ -8,6 +8,7 @@
 #include "lib/printk.h"
 #include "mm/arch.h"
 #include "mm/compound.h"
+#include "mm/list.h"
 #include "mm/memblock.h"
 #include "mm/page_alloc.h"
 
@@ -50,12 +51,7 @@ static unsigned long unreserved_free(const struct hstate *h) { return h->free - 
 
 static void enqueue_huge_page(struct hstate *h, struct page *head)
 {
-	struct list_head *first = h->free_list.next;
-
-	head->lru.next = first;
-	head->lru.prev = &h->free_list;
-	first->prev = &head->lru;
-	h->free_list.next = &head->lru;
+	list_add(&head->lru, &h->free_list);
 	head->private = HUGETLB_ON_FREE_LIST;
 	h->free++;
 }
@@ -63,13 +59,11 @@ static void enqueue_huge_page(struct hstate *h, struct page *head)
 /* Takes the most recently freed page off h's free list; h->free must be > 0. */
 static struct page *dequeue_huge_page(struct hstate *h)
 {
-	struct list_head *l = h->free_list.next;
-	struct page *head = (struct page *)((char *)l - offsetof(struct page, lru));
+	struct page *head = lru_to_page(h->free_list.next);
 
-	if (!h->free || l == &h->free_list)
+	if (!h->free || list_empty(&h->free_list))
 		panic("dequeue_huge_page: order %u: free count %lu but list empty", h->order, h->free);
-	h->free_list.next = l->next;
-	l->next->prev = &h->free_list;
+	list_del(&head->lru);
 	head->lru.next = head->lru.prev = NULL;
 	head->private = 0;
 	h->free--;
@@ -308,7 +302,7 @@ static const char *check_free_list(const struct hstate *h)
 	unsigned long n = 0;
 
 	for (const struct list_head *l = h->free_list.next; l != &h->free_list; l = l->next) {
-		const struct page *head = (const struct page *)((const char *)l - offsetof(struct page, lru));
+		const struct page *head = lru_to_page(l);
 		const char *p = free_page_problem(h, head);
 		if (p)
 			return p;

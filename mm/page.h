@@ -119,6 +119,12 @@ static inline struct page *compound_head(struct page *p)
 	return PageTail(p) ? p->first_page : p;
 }
 
+/* The struct page whose lru field is l (a free-list, hot-list or pool-list link). */
+static inline struct page *lru_to_page(const struct list_head *l)
+{
+	return (struct page *)((const char *)l - offsetof(struct page, lru));
+}
+
 static inline unsigned int page_zonenum(const struct page *p) { return (p->flags >> ZONES_SHIFT) & ZONES_MASK; }
 static inline int page_count(const struct page *p) { return compound_head((struct page *)p)->_refcount; }
 

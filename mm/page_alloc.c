@@ -19,8 +19,6 @@
 	(1u << PG_reserved | 1u << PG_buddy | 1u << PG_head | 1u << PG_tail | 1u << PG_compound | \
 	 1u << PG_hugetlb | PAGE_ORDER_MASK)
 
-static const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal" };
-
 /* The highest zone gfp allows: the fallback walks down from it. */
 static int highest_zone(gfp_t gfp)
 {
@@ -52,7 +50,7 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 static void warn_alloc_failed(gfp_t gfp, unsigned int order)
 {
 	printk("alloc_pages: no free block of order %u (gfp %#x) in zones %s and below; "
-	       "%lu pages free\n", order, gfp, zone_names[highest_zone(gfp)], nr_free_pages());
+	       "%lu pages free\n", order, gfp, zone_name(highest_zone(gfp)), nr_free_pages());
 }
 
 /* A block from the hot list or the buddy lists of the highest allowed zone that has one. */

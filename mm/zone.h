@@ -58,6 +58,9 @@ struct zone {
 
 extern struct zone zones[MAX_NR_ZONES];
 
+/* "DMA", "DMA32" or "Normal"; "?" for a zone number that cannot be (a corrupt page's). */
+const char *zone_name(unsigned int z);
+
 /* The highest zone with memory: allocations start there when the caller allows it. */
 extern enum zone_type top_zone;
 

@@ -142,7 +142,7 @@ static void gfp_dma32_page_is_below_4_gib(struct ktest *t)
 	KT_EXPECT(t, zones[ZONE_DMA].free_pages == 0 && zones[ZONE_DMA32].free_pages == 0,
 		  "DMA %lu and DMA32 %lu pages left", zones[ZONE_DMA].free_pages, zones[ZONE_DMA32].free_pages);
 	for (struct list_head *l = held.list.next; l != &held.list; l = l->next) {
-		struct page *p = (struct page *)((char *)l - offsetof(struct page, lru));
+		struct page *p = lru_to_page(l);
 		if (!KT_EXPECT(t, page_to_pfn(p) < ZONE_DMA32_END_PFN, "pfn %#lx", page_to_pfn(p)))
 			break;
 	}

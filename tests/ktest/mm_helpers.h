@@ -77,7 +77,7 @@ static inline void mm_held_add(struct mm_held *h, struct page *page, unsigned in
 static inline void mm_held_free_all(struct mm_held *h)
 {
 	for (struct list_head *l = h->list.next, *next; l != &h->list; l = next) {
-		struct page *page = (struct page *)((char *)l - offsetof(struct page, lru));
+		struct page *page = lru_to_page(l);
 
 		next = l->next;
 		__free_pages(page, (unsigned int)page->private);

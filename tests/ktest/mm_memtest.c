@@ -66,7 +66,7 @@ static void every_free_page_holds_a_pattern(struct ktest *t)
 			fill_block(page, (unsigned int)o);
 		}
 	for (struct list_head *l = held.list.next; l != &held.list; l = l->next) {
-		page = (struct page *)((char *)l - offsetof(struct page, lru));
+		page = lru_to_page(l);
 		/* The list link lives in the struct page, not in the frame: the pattern is intact. */
 		bad += verify_block(t, page, (unsigned int)page->private);
 	}

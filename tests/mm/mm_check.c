@@ -105,7 +105,7 @@ static const char *check_list(const struct fw_map *map, int z, int o, unsigned l
 	unsigned long count = 0;
 
 	for (const struct list_head *l = area->free_list.next; l != &area->free_list; l = l->next) {
-		const struct page *page = (const struct page *)((const char *)l - offsetof(struct page, lru));
+		const struct page *page = lru_to_page(l);
 		const char *p;
 
 		if (l->next->prev != l || ++count > area->nr_free)
@@ -129,7 +129,7 @@ static const char *check_hot_list(const struct fw_map *map, int z, int o, unsign
 	unsigned long count = 0;
 
 	for (const struct list_head *l = hot->list.next; l != &hot->list; l = l->next) {
-		const struct page *page = (const struct page *)((const char *)l - offsetof(struct page, lru));
+		const struct page *page = lru_to_page(l);
 		const char *p;
 
 		if (l->next->prev != l || ++count > hot->count)
@@ -216,7 +216,7 @@ static const char *exhaust_from(unsigned int order, const unsigned long *free_bm
 static void free_held(struct list_head *held)
 {
 	for (struct list_head *l = held->next, *next; l != held; l = next) {
-		struct page *page = (struct page *)((char *)l - offsetof(struct page, lru));
+		struct page *page = lru_to_page(l);
 
 		next = l->next;
 		__free_pages(page, (unsigned int)page->private);
