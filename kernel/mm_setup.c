@@ -5,6 +5,7 @@
  */
 #include "kernel/mm_setup.h"
 
+#include "kernel/boot_memmap.h"
 #include "kernel/paging.h"
 #include "kernel/panic.h"
 #include "kernel/x86.h"
@@ -19,24 +20,6 @@
 extern char __kernel_phys_start[], __kernel_phys_end[];
 
 static struct fw_map firmware_map;
-
-static void map_from_efi(const struct boot_info *bi)
-{
-	for (uint32_t i = 0; i < bi->efi_mmap_count; i++) {
-		const struct efi_memory_descriptor *d =
-			(const void *)(bi->efi_mmap + (size_t)i * bi->efi_desc_size);
-		fw_map_add_efi(&firmware_map, d->type, d->attribute, d->phys_start, d->num_pages);
-	}
-}
-
-static void map_from_e820(const struct boot_info *bi)
-{
-	for (uint32_t i = 0; i < bi->mmap_count; i++) {
-		const struct mb2_mmap_entry *e =
-			(const void *)(bi->mmap + (size_t)i * bi->mmap_entry_size);
-		fw_map_add_e820(&firmware_map, e->base_addr, e->length, e->type);
-	}
-}
 
 /* Early page tables come from memblock, below 4 GiB; after the hand-off, from the buddy allocator. */
 static phys_addr_t early_table_alloc(void)
@@ -62,12 +45,15 @@ static int map_all_ram(void)
 			return err;
 		}
 	}
+	memblock_set_current_limit(UINT64_MAX); /* all RAM is reachable now */
 	hugetlb_reserve_gigantic_early();
 	return 0;
 }
 
-/* The ranges in use before mm/ runs: the kernel image (with its boot page tables), the boot
- * information structure, and every module. */
+/*
+ * The ranges in use before mm/ runs: the kernel image (with its boot page tables), the boot
+ * information structure (which holds the firmware's map), and every module.
+ */
 static unsigned int boot_reservations(const struct boot_info *bi, struct mm_reservation *r)
 {
 	unsigned int n = 0;
@@ -83,24 +69,26 @@ static unsigned int boot_reservations(const struct boot_info *bi, struct mm_rese
 
 void mm_setup(const struct boot_info *bi)
 {
-	struct mm_reservation reserve[2 + BOOT_MAX_MODULES];
+	struct mm_reservation reserve[3 + BOOT_MAX_MODULES];
+	struct boot_memmap raw;
+	unsigned int nreserve = boot_reservations(bi, reserve);
 
-	fw_map_init(&firmware_map);
-	if (bi->efi_mmap && bi->efi_mmap_count)
-		map_from_efi(bi);
-	else if (bi->mmap && bi->mmap_count)
-		map_from_e820(bi);
-	else
+	if (!boot_memmap_from_info(bi, &raw))
 		panic("mm: the boot loader passed no memory map (neither tag 6 nor tag 17)");
-	printk("mm: using the %s memory map\n", bi->efi_mmap_count ? "EFI" : "multiboot2 (e820)");
+	printk("mm: using the %s memory map (%u entries)\n", boot_memmap_name(&raw), raw.count);
+	/* The sanitized map's storage goes where the boot tables map it, and stays reserved. */
+	if (boot_memmap_build(&raw, reserve, nreserve, BOOT_TABLE_LIMIT, &firmware_map, &reserve[nreserve]))
+		panic("mm: cannot use the firmware memory map (see above): no memory can be trusted");
+	nreserve++;
 
 	hugetlb_setup_cmdline(bi->cmdline);
 	page_table_alloc = early_table_alloc;
 	struct mm_init_params params = {
 		.map = &firmware_map,
 		.reserve = reserve,
-		.nreserve = boot_reservations(bi, reserve),
+		.nreserve = nreserve,
 		.before_memmap = map_all_ram,
+		.early_limit = BOOT_TABLE_LIMIT,
 		.cycles = rdtsc,
 	};
 	int err = mm_init(&params);

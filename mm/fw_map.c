@@ -9,12 +9,23 @@
 #define EFI_MEMORY_RUNTIME (1ULL << 63)
 #define NR_FW_TYPES 8
 
-void fw_map_init(struct fw_map *map)
+int fw_map_init(struct fw_map *map, void *storage, size_t bytes)
 {
+	size_t cap = MIN(bytes / FW_MAP_BYTES_PER_ENTRY, (size_t)FW_MAP_MAX_ENTRIES);
+
+	map->entry = storage;
+	map->points = (struct fw_map_point *)(map->entry + 2 * cap);
 	map->nr = 0;
+	map->cap = (unsigned int)cap;
+	if (!cap) {
+		printk("fw_map: %zu bytes of storage hold no entry (%zu bytes each)\n", bytes,
+		       FW_MAP_BYTES_PER_ENTRY);
+		return -EINVAL;
+	}
+	return 0;
 }
 
-static enum fw_type fw_type_from_e820(uint32_t t)
+enum fw_type fw_type_from_e820(uint32_t t)
 {
 	switch (t) {
 	case FW_USABLE: case FW_RESERVED: case FW_ACPI: case FW_NVS: case FW_UNUSABLE: case FW_PERSISTENT:
@@ -46,9 +57,9 @@ enum fw_type fw_type_from_efi(uint32_t efi_type, uint64_t attr)
 
 int fw_map_add_range(struct fw_map *map, phys_addr_t base, uint64_t size, enum fw_type type)
 {
-	if (map->nr >= FW_MAP_MAX) {
-		printk("fw_map: more than %d entries; ignoring [mem %#llx+%#llx] and the rest\n",
-		       FW_MAP_MAX, (unsigned long long)base, (unsigned long long)size);
+	if (map->nr >= map->cap) {
+		printk("fw_map: more than the %u entries this map was sized for; cannot add [mem %#llx+%#llx]\n",
+		       map->cap, (unsigned long long)base, (unsigned long long)size);
 		return -ENOMEM;
 	}
 	map->entry[map->nr++] = (struct fw_map_entry){ base, size, type };
@@ -85,16 +96,7 @@ const char *fw_type_name(enum fw_type type)
 
 /* ---- sanitizing ---------------------------------------------------------------------------- */
 
-/* One boundary of an entry: the sweep below walks them in address order. */
-struct fw_point {
-	phys_addr_t addr;
-	enum fw_type type;
-	bool start;
-};
-
-/* Scratch space: the kernel has no allocator yet when it sanitizes. */
-static struct fw_point points[2 * FW_MAP_SLOTS];
-static struct fw_map_entry out[FW_MAP_SLOTS];
+/* The sweep below walks the entries' boundaries (map->points) in address order. */
 
 /* Exclusive end of e; an entry that would wrap past 2^64 is clipped (and reported). */
 static phys_addr_t entry_end(const struct fw_map_entry *e)
@@ -106,9 +108,10 @@ static phys_addr_t entry_end(const struct fw_map_entry *e)
 	return UINT64_MAX;
 }
 
-/* Fills points[] with the start and end of every non-empty entry; returns how many. */
-static unsigned int collect_points(const struct fw_map *map)
+/* Fills map->points with the start and end of every non-empty entry; returns how many. */
+static unsigned int collect_points(struct fw_map *map)
 {
+	struct fw_map_point *points = map->points;
 	unsigned int n = 0;
 
 	for (unsigned int i = 0; i < map->nr; i++) {
@@ -120,24 +123,36 @@ static unsigned int collect_points(const struct fw_map *map)
 		end = entry_end(e);
 		if (end == e->base)
 			continue;
-		points[n++] = (struct fw_point){ e->base, e->type, true };
-		points[n++] = (struct fw_point){ end, e->type, false };
+		points[n++] = (struct fw_map_point){ e->base, e->type, 1 };
+		points[n++] = (struct fw_map_point){ end, e->type, 0 };
 	}
 	return n;
 }
 
-/* Shell sort by address: small, no recursion, no allocation. */
-static void sort_points(unsigned int n)
+/* Moves points[i] down the max-heap of the first n points until both children are smaller. */
+static void sift_down(struct fw_map_point *points, unsigned int i, unsigned int n)
 {
-	for (unsigned int gap = n / 2; gap > 0; gap /= 2) {
-		for (unsigned int i = gap; i < n; i++) {
-			struct fw_point p = points[i];
-			unsigned int j = i;
+	for (unsigned int child; (child = 2 * i + 1) < n; i = child) {
+		if (child + 1 < n && points[child + 1].addr > points[child].addr)
+			child++;
+		if (points[i].addr >= points[child].addr)
+			return;
+		struct fw_map_point t = points[i];
+		points[i] = points[child];
+		points[child] = t;
+	}
+}
 
-			for (; j >= gap && points[j - gap].addr > p.addr; j -= gap)
-				points[j] = points[j - gap];
-			points[j] = p;
-		}
+/* Heapsort by address: O(n log n) for the largest maps, in place, no recursion. */
+static void sort_points(struct fw_map_point *points, unsigned int n)
+{
+	for (unsigned int i = n / 2; i-- > 0;)
+		sift_down(points, i, n);
+	for (unsigned int end = n; end > 1; end--) {
+		struct fw_map_point t = points[0];
+		points[0] = points[end - 1];
+		points[end - 1] = t;
+		sift_down(points, 0, end - 1);
 	}
 }
 
@@ -150,8 +165,12 @@ static enum fw_type winning_type(const unsigned int active[NR_FW_TYPES])
 	return 0;
 }
 
-/* Appends [base, end) of type to out[], merging it with the previous entry when they touch. */
-static void emit(unsigned int *nout, phys_addr_t base, phys_addr_t end, enum fw_type type)
+/*
+ * Appends [base, end) of type to out[], merging it with the previous entry when they touch.
+ * n boundaries make at most n - 1 intervals, so out (room for 2 * cap) never overflows.
+ */
+static void emit(struct fw_map_entry *out, unsigned int *nout, phys_addr_t base, phys_addr_t end,
+		 enum fw_type type)
 {
 	struct fw_map_entry *last = *nout ? &out[*nout - 1] : NULL;
 
@@ -162,9 +181,13 @@ static void emit(unsigned int *nout, phys_addr_t base, phys_addr_t end, enum fw_
 	out[(*nout)++] = (struct fw_map_entry){ base, end - base, type };
 }
 
-/* Sweeps the sorted boundaries; between two of them the winning type covers the interval. */
-static unsigned int sweep(unsigned int npoints)
+/*
+ * Sweeps the sorted boundaries into map->entry (the entries themselves are no longer needed);
+ * between two boundaries the winning type covers the interval. Returns the entries written.
+ */
+static unsigned int sweep(struct fw_map *map, unsigned int npoints)
 {
+	const struct fw_map_point *points = map->points;
 	unsigned int active[NR_FW_TYPES] = { 0 };
 	unsigned int nout = 0;
 
@@ -172,7 +195,7 @@ static unsigned int sweep(unsigned int npoints)
 		enum fw_type type = winning_type(active);
 
 		if (i > 0 && type && points[i].addr > points[i - 1].addr)
-			emit(&nout, points[i - 1].addr, points[i].addr, type);
+			emit(map->entry, &nout, points[i - 1].addr, points[i].addr, type);
 		if (points[i].start)
 			active[points[i].type]++;
 		else
@@ -218,11 +241,11 @@ void fw_map_sanitize(struct fw_map *map)
 {
 	unsigned int npoints = collect_points(map), nout;
 
-	sort_points(npoints);
-	nout = sweep(npoints);
+	sort_points(map->points, npoints);
+	nout = sweep(map, npoints);
 	map->nr = 0;
 	for (unsigned int i = 0; i < nout; i++) {
-		struct fw_map_entry e = out[i];
+		struct fw_map_entry e = map->entry[i];
 
 		if (clip_to_phys_limit(&e) && trim_to_pages(&e))
 			map->entry[map->nr++] = e;

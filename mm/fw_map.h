@@ -16,11 +16,10 @@
 #define MAX_PHYS_ADDR (1ULL << MAX_PHYS_BITS)
 
 /*
- * The adders accept at most FW_MAP_MAX entries (a real machine has a few dozen). Overlaps can
- * split entries, so a sanitized map may hold up to 2 * FW_MAP_MAX.
+ * The hard limit: a firmware map with more entries is refused (fw_map_init() takes storage for at
+ * most this many). Real machines have dozens to a few hundred; OVMF gives about 130.
  */
-#define FW_MAP_MAX 256
-#define FW_MAP_SLOTS (2 * FW_MAP_MAX)
+#define FW_MAP_MAX_ENTRIES 16384
 
 /* Entry types, numbered like e820's. Types we do not know become FW_RESERVED. */
 enum fw_type {
@@ -38,20 +37,45 @@ struct fw_map_entry {
 	enum fw_type type;
 };
 
-struct fw_map {
-	struct fw_map_entry entry[FW_MAP_SLOTS];
-	unsigned int nr;
+/* One boundary of an entry: the sanitizer's scratch, kept in the map's storage. */
+struct fw_map_point {
+	phys_addr_t addr;
+	uint32_t type;
+	uint32_t start; /* 1 for the start of an entry, 0 for its end */
 };
 
-/* Empties map. */
-void fw_map_init(struct fw_map *map);
+/*
+ * A map lives in storage its user provides, sized for the number of firmware entries before
+ * they are added: FW_MAP_STORAGE_BYTES(n) bytes accept n entries and leave room for everything
+ * sanitizing needs. Overlaps can split an entry in two, so a sanitized map holds up to 2n - 1
+ * entries, and sanitizing that again needs two boundaries for each of them.
+ */
+struct fw_map {
+	struct fw_map_entry *entry;  /* nr entries; sanitized: sorted, disjoint */
+	struct fw_map_point *points; /* room for 4 * cap boundaries while sanitizing */
+	unsigned int nr;
+	unsigned int cap;            /* entries fw_map_add_*() accepts */
+};
 
-/* Adds [base, base + size) of type. Returns 0, or -ENOMEM (reported) when the map is full. */
+#define FW_MAP_BYTES_PER_ENTRY (2 * sizeof(struct fw_map_entry) + 4 * sizeof(struct fw_map_point))
+#define FW_MAP_STORAGE_BYTES(n) ((size_t)(n) * FW_MAP_BYTES_PER_ENTRY)
+
+/*
+ * Empties map and gives it storage (8-byte aligned) of bytes bytes: it then accepts
+ * bytes / FW_MAP_BYTES_PER_ENTRY entries, at most FW_MAP_MAX_ENTRIES. Returns 0, or -EINVAL
+ * (reported) when the storage holds no entry.
+ */
+int fw_map_init(struct fw_map *map, void *storage, size_t bytes);
+
+/*
+ * Adds [base, base + size) of type. Returns 0, or -ENOMEM (reported) when the map is full: the
+ * caller sized it for fewer entries, and must not go on with a map that lacks one.
+ */
 int fw_map_add_range(struct fw_map *map, phys_addr_t base, uint64_t size, enum fw_type type);
 
 /*
  * Adds an e820 entry (type as the firmware numbers it; unknown numbers become FW_RESERVED).
- * Returns 0, or -ENOMEM (reported) when the map is full.
+ * Returns 0, or -ENOMEM (reported) when the map is full, as fw_map_add_range().
  */
 int fw_map_add_e820(struct fw_map *map, phys_addr_t base, uint64_t size, uint32_t e820_type);
 
@@ -59,10 +83,13 @@ int fw_map_add_e820(struct fw_map *map, phys_addr_t base, uint64_t size, uint32_
  * Adds an EFI memory descriptor: EFI types 1-4 (loader, boot services) and 7 (conventional) are
  * usable, 9 (ACPI reclaim) ACPI data, 10 ACPI NVS, 8 unusable, 14 persistent, the rest reserved;
  * a descriptor with the EFI_MEMORY_RUNTIME attribute (bit 63) stays reserved whatever its type.
- * Returns 0, or -ENOMEM (reported) when the map is full.
+ * Returns 0, or -ENOMEM (reported) when the map is full, as fw_map_add_range().
  */
 int fw_map_add_efi(struct fw_map *map, uint32_t efi_type, uint64_t attr, phys_addr_t base,
 		   uint64_t num_pages);
+
+/* The fw_type for an e820 type number (as fw_map_add_e820() uses it). */
+enum fw_type fw_type_from_e820(uint32_t e820_type);
 
 /* The fw_type for an EFI memory type and attribute (as fw_map_add_efi() uses it). */
 enum fw_type fw_type_from_efi(uint32_t efi_type, uint64_t attr);

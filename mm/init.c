@@ -10,23 +10,71 @@
 #include "mm/page_alloc.h"
 
 struct mm_init_timing mm_init_timing;
+uint64_t mm_unused_ram_bytes;
 
 static uint64_t now(const struct mm_init_params *p)
 {
 	return p->cycles ? p->cycles() : 0;
 }
 
-static void memblock_from_map(const struct mm_init_params *p)
+/*
+ * The index of the usable entry of map with the most RAM below limit (where the early allocator
+ * may allocate), or map->nr when there is none.
+ */
+static unsigned int largest_usable(const struct fw_map *map, phys_addr_t limit)
+{
+	unsigned int best = map->nr;
+	uint64_t best_size = 0;
+
+	for (unsigned int i = 0; i < map->nr; i++) {
+		const struct fw_map_entry *e = &map->entry[i];
+		uint64_t size = e->base < limit ? MIN(e->base + e->size, limit) - e->base : 0;
+
+		if (e->type == FW_USABLE && size > best_size) {
+			best = i;
+			best_size = size;
+		}
+	}
+	return best;
+}
+
+/*
+ * Reserves the first 1 MiB and the caller's ranges, then adds the usable RAM of the map. The
+ * reservations come first so that a memory list that grows takes its new array from memory
+ * that is really free, and the largest usable range goes in first so that there is room for it
+ * to grow into however fragmented the rest is. RAM the lists cannot record stays unused and is
+ * counted.
+ */
+static int memblock_from_map(const struct mm_init_params *p)
 {
 	const struct fw_map *map = p->map;
+	unsigned int nunused = 0, first;
 
 	memblock_reset();
-	for (unsigned int i = 0; i < map->nr; i++)
-		if (map->entry[i].type == FW_USABLE)
-			memblock_add(map->entry[i].base, map->entry[i].size);
-	memblock_reserve(0, MM_LOW_RESERVE, "first 1 MiB");
+	memblock_set_current_limit(p->early_limit ? p->early_limit : UINT64_MAX);
+	if (memblock_reserve(0, MM_LOW_RESERVE, "first 1 MiB"))
+		return -ENOMEM;
 	for (unsigned int i = 0; i < p->nreserve; i++)
-		memblock_reserve(p->reserve[i].base, p->reserve[i].size, p->reserve[i].what);
+		if (memblock_reserve(p->reserve[i].base, p->reserve[i].size, p->reserve[i].what))
+			return -ENOMEM;
+	memblock_allow_resize();
+	mm_unused_ram_bytes = 0;
+	first = largest_usable(map, memblock.current_limit);
+	for (unsigned int n = 0; n <= map->nr; n++) {
+		unsigned int i = n == 0 ? first : n - 1; /* the largest, then all in order */
+		const struct fw_map_entry *e = &map->entry[i];
+
+		if (i == map->nr || e->type != FW_USABLE || (n && i == first))
+			continue;
+		if (memblock_add(e->base, e->size)) {
+			mm_unused_ram_bytes += e->size;
+			nunused++;
+		}
+	}
+	if (nunused)
+		printk("mm: %u usable ranges (%llu KiB of RAM) could not be recorded and stay unused\n",
+		       nunused, (unsigned long long)(mm_unused_ram_bytes >> 10));
+	return 0;
 }
 
 /* Adds memory region [base, end) to the present pages and spans of the zones it covers. */
@@ -100,9 +148,14 @@ int mm_init(const struct mm_init_params *p)
 		printk("mm: the firmware memory map has no usable RAM\n");
 		return -ENOMEM;
 	}
-	memblock_from_map(p);
+	err = memblock_from_map(p);
+	if (err) {
+		printk("mm: cannot record the ranges in use; refusing to hand out any memory\n");
+		return err;
+	}
 	if (p->before_memmap && (err = p->before_memmap()))
 		return err;
+	memblock_set_current_limit(UINT64_MAX);
 	zones_from_memblock();
 	t0 = now(p);
 	err = memmap_init();

@@ -27,6 +27,11 @@ struct mm_init_params {
 	 * memblock_alloc_range()) and reserves 1 GiB pages for hugetlb. Non-zero stops mm_init().
 	 */
 	int (*before_memmap)(void);
+	/*
+	 * Optional: the early allocator stays below this until before_memmap() returns (the kernel
+	 * passes 4 GiB, all its boot page tables map). 0: no limit.
+	 */
+	phys_addr_t early_limit;
 	bool quiet;                          /* no boot report (the fuzzer) */
 	/* Optional: a cycle counter (rdtsc), to time building the memmap and the hand-off. */
 	uint64_t (*cycles)(void);
@@ -39,6 +44,12 @@ struct mm_init_timing {
 	unsigned long memmap_pages; /* struct pages initialized */
 };
 extern struct mm_init_timing mm_init_timing;
+
+/*
+ * Bytes of usable RAM the last mm_init() left unused because the early allocator could not record
+ * them (no memory to grow its lists); reported at boot. Zero on every sane machine.
+ */
+extern uint64_t mm_unused_ram_bytes;
 
 /* The first 1 MiB (real-mode IVT, BIOS data, EBDA, ROMs) is always reserved. */
 #define MM_LOW_RESERVE (1UL << 20)

@@ -1,6 +1,6 @@
 /*
- * memblock: the early boot allocator. Sorted lists of memory and reserved ranges; allocation
- * searches the gaps between reserved ranges from the top of memory down.
+ * memblock: the early boot allocator. Sorted lists of memory and reserved ranges that double when
+ * full; allocation searches the gaps between reserved ranges from the top of memory down.
  */
 #include "mm/memblock.h"
 
@@ -8,9 +8,13 @@
 #include "lib/string.h"
 #include "mm/arch.h"
 
+static struct memblock_region memory_init[MEMBLOCK_INIT_REGIONS];
+static struct memblock_region reserved_init[MEMBLOCK_INIT_REGIONS];
+
 struct memblock memblock = {
-	.memory = { .name = "memory" },
-	.reserved = { .name = "reserved" },
+	.memory = { .name = "memory", .max = MEMBLOCK_INIT_REGIONS, .regions = memory_init },
+	.reserved = { .name = "reserved", .max = MEMBLOCK_INIT_REGIONS, .regions = reserved_init },
+	.current_limit = UINT64_MAX,
 };
 
 static phys_addr_t rend(const struct memblock_region *r) { return r->base + r->size; }
@@ -24,75 +28,56 @@ static void check_alive(const char *fn)
 
 void memblock_reset(void)
 {
-	memblock.memory.cnt = 0;
-	memblock.reserved.cnt = 0;
+	memblock.memory = (struct memblock_type){ "memory", 0, MEMBLOCK_INIT_REGIONS, memory_init };
+	memblock.reserved = (struct memblock_type){ "reserved", 0, MEMBLOCK_INIT_REGIONS, reserved_init };
+	memblock.can_resize = false;
 	memblock.retired = false;
+	memblock.current_limit = UINT64_MAX;
+}
+
+void memblock_allow_resize(void)
+{
+	memblock.can_resize = true;
+}
+
+void memblock_set_current_limit(phys_addr_t limit)
+{
+	memblock.current_limit = limit;
 }
 
 /* Index of the first region that ends at or after base (touches or overlaps [base, ...)). */
 static unsigned int first_touching(const struct memblock_type *t, phys_addr_t base)
 {
-	unsigned int i = 0;
+	unsigned int lo = 0, hi = t->cnt;
 
-	while (i < t->cnt && rend(&t->regions[i]) < base)
-		i++;
-	return i;
-}
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
 
-/* Replaces regions [i, j) of t with the single region r (j == i inserts it before region i). */
-static void replace_regions(struct memblock_type *t, unsigned int i, unsigned int j,
-			    struct memblock_region r)
-{
-	memmove(&t->regions[i + 1], &t->regions[j], (t->cnt - j) * sizeof(t->regions[0]));
-	t->regions[i] = r;
-	t->cnt = t->cnt - (j - i) + 1;
-}
-
-/*
- * Adds [base, end) to t, merging every region it touches. Returns false when t is full and the
- * range touches nothing.
- */
-static bool region_add(struct memblock_type *t, phys_addr_t base, phys_addr_t end, const char *what)
-{
-	unsigned int i = first_touching(t, base), j = i;
-	struct memblock_region r = { base, 0, what };
-
-	for (; j < t->cnt && t->regions[j].base <= end; j++) {
-		if (j == i && t->regions[j].what)
-			r.what = t->regions[j].what;
-		r.base = MIN(r.base, t->regions[j].base);
-		end = MAX(end, rend(&t->regions[j]));
+		if (rend(&t->regions[mid]) < base)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	if (j == i && t->cnt == MEMBLOCK_MAX_REGIONS)
-		return false;
-	r.size = end - r.base;
-	replace_regions(t, i, j, r);
-	return true;
+	return lo;
 }
 
-int memblock_add(phys_addr_t base, phys_addr_t size)
+/* Index of the last region that starts below addr, or -1. */
+static int last_below(const struct memblock_type *t, phys_addr_t addr)
 {
-	check_alive("memblock_add");
-	if (size == 0)
-		return 0;
-	if (!region_add(&memblock.memory, base, base + size, NULL)) {
-		printk("memblock: more than %d memory ranges; ignoring [mem 0x%016llx-0x%016llx]\n",
-		       MEMBLOCK_MAX_REGIONS, (unsigned long long)base, (unsigned long long)(base + size - 1));
-		return -ENOMEM;
+	unsigned int lo = 0, hi = t->cnt;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (t->regions[mid].base < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return 0;
+	return (int)lo - 1;
 }
 
-void memblock_reserve(phys_addr_t base, phys_addr_t size, const char *what)
-{
-	check_alive("memblock_reserve");
-	if (size == 0)
-		return;
-	if (!region_add(&memblock.reserved, base, base + size, what))
-		panic("memblock_reserve: more than %d reserved ranges; cannot reserve [mem %#llx-%#llx] (%s)",
-		      MEMBLOCK_MAX_REGIONS, (unsigned long long)base, (unsigned long long)(base + size - 1),
-		      what ? what : "?");
-}
+/* ---- finding free memory ------------------------------------------------------------------- */
 
 /*
  * The highest address in [lo, hi) where size bytes aligned to align fit, or 0. Address 0 is
@@ -108,43 +93,195 @@ static phys_addr_t fit_top_down(phys_addr_t lo, phys_addr_t hi, phys_addr_t size
 	return p >= lo && p > 0 ? p : 0;
 }
 
-/* Searches the free gaps of memory region m from the top down, below max_addr. */
-static phys_addr_t alloc_in_region(const struct memblock_region *m, phys_addr_t size,
-				   phys_addr_t align, phys_addr_t max_addr)
+/*
+ * Searches the free gaps of memory region m below top, from the top down; k is the last reserved
+ * region that starts below top. Costs one step per reserved region inside m.
+ */
+static phys_addr_t find_in_region(const struct memblock_region *m, phys_addr_t top, int k,
+				  phys_addr_t size, phys_addr_t align)
 {
-	const struct memblock_type *res = &memblock.reserved;
-	phys_addr_t top = MIN(rend(m), max_addr), p;
+	const struct memblock_region *res = memblock.reserved.regions;
 
-	for (int k = (int)res->cnt - 1; k >= 0 && top > m->base; k--) {
-		const struct memblock_region *r = &res->regions[k];
+	for (; top > m->base; k--) {
+		phys_addr_t lo = k >= 0 ? MAX(rend(&res[k]), m->base) : m->base, p;
 
-		if (r->base >= top)
-			continue;
-		p = fit_top_down(MAX(rend(r), m->base), top, size, align);
+		p = fit_top_down(lo, top, size, align);
 		if (p)
 			return p;
-		top = r->base;
+		if (k < 0)
+			break;
+		top = res[k].base;
 	}
-	return top > m->base ? fit_top_down(m->base, top, size, align) : 0;
+	return 0;
+}
+
+/*
+ * The highest free block of size bytes aligned to align below max_addr (and the current limit),
+ * or 0. Reserves nothing. One walk down both lists: O(memory + reserved ranges).
+ */
+static phys_addr_t find_free(phys_addr_t size, phys_addr_t align, phys_addr_t max_addr)
+{
+	const struct memblock_type *mem = &memblock.memory;
+
+	max_addr = MIN(max_addr, memblock.current_limit);
+	for (int i = (int)mem->cnt - 1; i >= 0; i--) {
+		const struct memblock_region *m = &mem->regions[i];
+		phys_addr_t top = MIN(rend(m), max_addr), p;
+
+		if (top <= m->base)
+			continue;
+		p = find_in_region(m, top, last_below(&memblock.reserved, top), size, align);
+		if (p)
+			return p;
+	}
+	return 0;
+}
+
+/* ---- growing a list ------------------------------------------------------------------------ */
+
+static int region_add(struct memblock_type *t, phys_addr_t base, phys_addr_t end, const char *what);
+
+/* Takes [base, end) out of the reserved list (it lies inside one reserved region). */
+static void unreserve(phys_addr_t base, phys_addr_t end)
+{
+	struct memblock_type *t = &memblock.reserved;
+	unsigned int i = first_touching(t, base + 1);
+	struct memblock_region *r = &t->regions[i];
+	phys_addr_t rend_old = rend(r);
+
+	if (r->base == base && rend_old == end) {
+		memmove(r, r + 1, (t->cnt - i - 1) * sizeof(*r));
+		t->cnt--;
+	} else if (r->base == base) {
+		r->base = end;
+		r->size = rend_old - end;
+	} else {
+		r->size = base - r->base;
+		if (rend_old > end) /* split in two: the caller made sure there is room */
+			region_add(t, end, rend_old, r->what);
+	}
+}
+
+/*
+ * Doubles t's array into memory from memblock itself, reserves the new array and gives back the
+ * old one (unless it is the static one). Returns 0, or -ENOMEM when resizing is not allowed yet
+ * or no free memory is large enough.
+ */
+static int grow(struct memblock_type *t)
+{
+	size_t old_bytes = t->max * sizeof(*t->regions), new_bytes = 2 * old_bytes;
+	struct memblock_region *old = t->regions;
+	bool old_static = old == memory_init || old == reserved_init;
+	phys_addr_t p;
+
+	if (!memblock.can_resize)
+		return -ENOMEM;
+	/* Reserving the new array, and giving back the old one, may each take a reserved range. */
+	if (t != &memblock.reserved && memblock.reserved.cnt + 2 > memblock.reserved.max &&
+	    grow(&memblock.reserved))
+		return -ENOMEM;
+	p = find_free(new_bytes, PAGE_SIZE, UINT64_MAX);
+	if (!p) {
+		printk("memblock: no free memory for %zu bytes to grow the %s list past %u ranges\n",
+		       new_bytes, t->name, t->max);
+		return -ENOMEM;
+	}
+	memcpy(phys_to_virt(p), old, old_bytes);
+	t->regions = phys_to_virt(p);
+	t->max *= 2;
+	/* Both lists have room now: the reserved list for the new array, and for a split. */
+	if (region_add(&memblock.reserved, p, p + new_bytes, "memblock lists"))
+		panic("memblock: cannot reserve its own list after doubling it");
+	if (!old_static)
+		unreserve(virt_to_phys(old), virt_to_phys(old) + old_bytes);
+	return 0;
+}
+
+/* ---- adding ranges ------------------------------------------------------------------------- */
+
+/* Replaces regions [i, j) of t with the single region r (j == i inserts it before region i). */
+static void replace_regions(struct memblock_type *t, unsigned int i, unsigned int j,
+			    struct memblock_region r)
+{
+	memmove(&t->regions[i + 1], &t->regions[j], (t->cnt - j) * sizeof(t->regions[0]));
+	t->regions[i] = r;
+	t->cnt = t->cnt - (j - i) + 1;
+}
+
+/*
+ * Adds [base, end) to t, merging every region it touches. A full list grows first (which may
+ * change the lists), so the position is found after. Returns 0, or -ENOMEM when t is full, the
+ * range touches nothing and the list cannot grow.
+ */
+static int region_add(struct memblock_type *t, phys_addr_t base, phys_addr_t end, const char *what)
+{
+	unsigned int i = first_touching(t, base), j = i;
+	struct memblock_region r = { base, 0, what };
+
+	if (t->cnt == t->max && (i == t->cnt || t->regions[i].base > end)) {
+		if (grow(t))
+			return -ENOMEM;
+		i = j = first_touching(t, base);
+	}
+	for (; j < t->cnt && t->regions[j].base <= end; j++) {
+		if (j == i && t->regions[j].what)
+			r.what = t->regions[j].what;
+		r.base = MIN(r.base, t->regions[j].base);
+		end = MAX(end, rend(&t->regions[j]));
+	}
+	r.size = end - r.base;
+	replace_regions(t, i, j, r);
+	return 0;
+}
+
+int memblock_add(phys_addr_t base, phys_addr_t size)
+{
+	check_alive("memblock_add");
+	if (size == 0)
+		return 0;
+	if (region_add(&memblock.memory, base, base + size, NULL)) {
+		printk("memblock: memory list full at %u ranges; RAM [mem 0x%016llx-0x%016llx] stays unused\n",
+		       memblock.memory.max, (unsigned long long)base, (unsigned long long)(base + size - 1));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int memblock_reserve(phys_addr_t base, phys_addr_t size, const char *what)
+{
+	check_alive("memblock_reserve");
+	if (size == 0)
+		return 0;
+	if (region_add(&memblock.reserved, base, base + size, what)) {
+		printk("memblock: reserved list full at %u ranges; cannot reserve [mem %#llx-%#llx] (%s)\n",
+		       memblock.reserved.max, (unsigned long long)base, (unsigned long long)(base + size - 1),
+		       what ? what : "?");
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 phys_addr_t memblock_alloc_range(phys_addr_t size, phys_addr_t align, phys_addr_t max_addr)
 {
+	phys_addr_t p;
+
 	check_alive("memblock_alloc");
 	if (size == 0 || align == 0 || (align & (align - 1))) {
 		printk("memblock_alloc: bad request: size %#llx align %#llx\n", (unsigned long long)size,
 		       (unsigned long long)align);
 		return 0;
 	}
-	for (int i = (int)memblock.memory.cnt - 1; i >= 0; i--) {
-		phys_addr_t p = alloc_in_region(&memblock.memory.regions[i], size, align, max_addr);
-
-		if (p) {
-			memblock_reserve(p, size, "memblock_alloc");
-			return p;
-		}
-	}
-	return 0;
+	/*
+	 * Grow a full reserved list before looking: growing takes the highest free memory, which is
+	 * where the block would be found. If it cannot grow, reserving below still succeeds when the
+	 * block touches a reserved range, and fails (reported) otherwise.
+	 */
+	if (memblock.reserved.cnt == memblock.reserved.max)
+		grow(&memblock.reserved);
+	p = find_free(size, align, max_addr);
+	if (!p)
+		return 0;
+	return memblock_reserve(p, size, "memblock_alloc") ? 0 : p;
 }
 
 phys_addr_t memblock_alloc(phys_addr_t size, phys_addr_t align)
@@ -152,21 +289,26 @@ phys_addr_t memblock_alloc(phys_addr_t size, phys_addr_t align)
 	return memblock_alloc_range(size, align, UINT64_MAX);
 }
 
-/* Calls fn for the free gaps of memory region m, lowest first. */
-static void free_in_region(const struct memblock_region *m,
+/* ---- walking free memory ------------------------------------------------------------------- */
+
+/* Calls fn for the free gaps of memory region m, lowest first; *k is the first reserved region
+ * that may overlap m, and is left at the first that may overlap the next region. */
+static void free_in_region(const struct memblock_region *m, unsigned int *k,
 			   void (*fn)(phys_addr_t, phys_addr_t, void *), void *arg)
 {
 	const struct memblock_type *res = &memblock.reserved;
 	phys_addr_t cur = m->base;
 
-	for (unsigned int k = 0; k < res->cnt && cur < rend(m); k++) {
-		const struct memblock_region *r = &res->regions[k];
+	for (; *k < res->cnt && res->regions[*k].base < rend(m); ++*k) {
+		const struct memblock_region *r = &res->regions[*k];
 
 		if (rend(r) <= cur)
 			continue;
 		if (r->base > cur)
-			fn(cur, MIN(r->base, rend(m)), arg);
-		cur = MAX(cur, rend(r));
+			fn(cur, r->base, arg);
+		cur = rend(r);
+		if (cur >= rend(m))
+			break; /* r may reach into the next memory region: keep *k on it */
 	}
 	if (cur < rend(m))
 		fn(cur, rend(m), arg);
@@ -174,18 +316,11 @@ static void free_in_region(const struct memblock_region *m,
 
 void memblock_for_each_free(void (*fn)(phys_addr_t base, phys_addr_t end, void *arg), void *arg)
 {
+	unsigned int k = 0;
+
 	check_alive("memblock_for_each_free");
 	for (unsigned int i = 0; i < memblock.memory.cnt; i++)
-		free_in_region(&memblock.memory.regions[i], fn, arg);
-}
-
-phys_addr_t memblock_memory_bytes(void)
-{
-	phys_addr_t sum = 0;
-
-	for (unsigned int i = 0; i < memblock.memory.cnt; i++)
-		sum += memblock.memory.regions[i].size;
-	return sum;
+		free_in_region(&memblock.memory.regions[i], &k, fn, arg);
 }
 
 static void add_bytes(phys_addr_t base, phys_addr_t end, void *arg)
@@ -199,19 +334,6 @@ phys_addr_t memblock_free_bytes(void)
 
 	memblock_for_each_free(add_bytes, &sum);
 	return sum;
-}
-
-void memblock_print(void)
-{
-	const struct memblock_type *types[] = { &memblock.memory, &memblock.reserved };
-
-	for (unsigned int t = 0; t < ARRAY_SIZE(types); t++)
-		for (unsigned int i = 0; i < types[t]->cnt; i++) {
-			const struct memblock_region *r = &types[t]->regions[i];
-			printk("memblock: %-8s [mem 0x%016llx-0x%016llx] %s\n", types[t]->name,
-			       (unsigned long long)r->base, (unsigned long long)(rend(r) - 1),
-			       r->what ? r->what : "");
-		}
 }
 
 void memblock_retire(void)

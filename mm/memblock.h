@@ -6,14 +6,20 @@
  * ...). Free memory is memory minus reserved. Allocations are taken from the top down and simply
  * become reserved ranges. Once the buddy allocator has taken every free range (hand-off),
  * memblock_retire() ends its life: any later call is a bug and panics.
+ *
+ * Each list starts in a static array of MEMBLOCK_INIT_REGIONS ranges. Once memblock_allow_resize()
+ * has been called (when every range in use is reserved, so that free memory really is free), a
+ * full list doubles into memory allocated from memblock itself, as often as needed; the old array
+ * is given back. Without resizing, or when no free memory is left for a larger array, an add or a
+ * reserve that needs a new range fails and says so: nothing is ever silently dropped.
  */
 #ifndef MM_MEMBLOCK_H
 #define MM_MEMBLOCK_H
 
 #include "mm/types.h"
 
-/* Each list holds at most this many ranges (touching ranges are merged). */
-#define MEMBLOCK_MAX_REGIONS 128
+/* Ranges each list holds before it first grows. */
+#define MEMBLOCK_INIT_REGIONS 128
 
 struct memblock_region {
 	phys_addr_t base;
@@ -24,51 +30,62 @@ struct memblock_region {
 struct memblock_type {
 	const char *name;
 	unsigned int cnt;
-	struct memblock_region regions[MEMBLOCK_MAX_REGIONS];
+	unsigned int max;                  /* capacity of regions[] */
+	struct memblock_region *regions;   /* sorted by base, disjoint, touching ranges merged */
 };
 
 struct memblock {
 	struct memblock_type memory;
 	struct memblock_type reserved;
+	bool can_resize;          /* memblock_allow_resize() was called */
 	bool retired;
+	phys_addr_t current_limit; /* allocations lie below this (what the caller can reach) */
 };
 
 /* The one early allocator. Tests may save a copy and restore it. */
 extern struct memblock memblock;
 
-/* Empties both lists and revives a retired allocator (start of mm_init(), tests). */
+/*
+ * Empties both lists (back in their static arrays), revives a retired allocator, forbids
+ * resizing and lifts the allocation limit (start of mm_init(), tests).
+ */
 void memblock_reset(void);
 
+/* Lets full lists grow from here on: call once every range in use is reserved. */
+void memblock_allow_resize(void);
+
+/* Allocations (and the lists' growth) stay below limit until it is changed (e.g. to 4 GiB while
+ * only that much is mapped). */
+void memblock_set_current_limit(phys_addr_t limit);
+
 /*
- * Adds [base, base + size) to memory. Returns 0, or -ENOMEM (reported, range ignored) when the
- * list is full.
+ * Adds [base, base + size) to memory. Returns 0, or -ENOMEM (reported, range not added: its RAM
+ * stays unused) when the list is full and cannot grow.
  */
 int memblock_add(phys_addr_t base, phys_addr_t size);
 
 /*
- * Marks [base, base + size) reserved; what names the user in reports. Panics when the list is
- * full, since the range would otherwise be handed out while in use.
+ * Marks [base, base + size) reserved; what names the user in reports. Returns 0, or -ENOMEM
+ * (reported) when the list is full and cannot grow: the caller must then not let the range be
+ * handed out.
  */
-void memblock_reserve(phys_addr_t base, phys_addr_t size, const char *what);
+int memblock_reserve(phys_addr_t base, phys_addr_t size, const char *what);
 
 /*
- * Allocates size bytes aligned to align (a power of two), as high as possible, and reserves them.
- * Returns the physical address, or 0 when no free range fits. The memory is not cleared.
+ * Allocates size bytes aligned to align (a power of two), as high as possible below the current
+ * limit, and reserves them. Returns the physical address, or 0 when no free range fits (or the
+ * reservation cannot be recorded). The memory is not cleared.
  */
 phys_addr_t memblock_alloc(phys_addr_t size, phys_addr_t align);
 
-/* Like memblock_alloc(), but the whole block lies below max_addr (e.g. 4 GiB for early page tables). */
+/* Like memblock_alloc(), but the whole block lies below max_addr too (e.g. 4 GiB for early page tables). */
 phys_addr_t memblock_alloc_range(phys_addr_t size, phys_addr_t align, phys_addr_t max_addr);
 
 /* Calls fn(base, end, arg) for every free range (memory minus reserved) in address order. */
 void memblock_for_each_free(void (*fn)(phys_addr_t base, phys_addr_t end, void *arg), void *arg);
 
-/* Bytes of memory, and of free memory (memory minus reserved). */
-phys_addr_t memblock_memory_bytes(void);
+/* Bytes of free memory (memory minus reserved). */
 phys_addr_t memblock_free_bytes(void);
-
-/* Prints both lists ("memblock: reserved [mem 0x...-0x...] kernel image"). */
-void memblock_print(void);
 
 /* Ends the early allocator's life: any later call panics. */
 void memblock_retire(void);

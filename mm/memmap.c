@@ -107,20 +107,26 @@ static int alloc_chunk_map(void)
 int memmap_init(void)
 {
 	const struct memblock_type *mem = &memblock.memory;
-	unsigned long done = 0; /* chunks below this are backed */
+	unsigned long start = 0, done = 0; /* chunks [start, done) are still to be backed */
 	int err;
 
 	memmap_bytes = 0;
 	max_pfn = mem->cnt ? PFN_DOWN(mem->regions[mem->cnt - 1].base + mem->regions[mem->cnt - 1].size) : 0;
 	memmap_end_pfn = ALIGN_UP(max_pfn, MEMMAP_CHUNK_PAGES);
 	err = alloc_chunk_map();
+	/* Neighbouring ranges often share chunks: back each run of touching chunks at once. */
 	for (unsigned int i = 0; i < mem->cnt && !err; i++) {
 		const struct memblock_region *r = &mem->regions[i];
 		unsigned long c = PFN_DOWN(r->base) >> MEMMAP_CHUNK_SHIFT;
 		unsigned long end = (PFN_UP(r->base + r->size) + MEMMAP_CHUNK_PAGES - 1) >> MEMMAP_CHUNK_SHIFT;
 
-		err = back_chunks(MAX(c, done), end);
+		if (c > done) {
+			err = back_chunks(start, done);
+			start = c;
+		}
 		done = MAX(done, end);
 	}
+	if (!err)
+		err = back_chunks(start, done);
 	return err;
 }

@@ -10,7 +10,7 @@
 
 int main(int argc, char **argv)
 {
-	struct fw_map map;
+	static struct fw_map map;
 	int ran = 0, skipped = 0, failed;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -6,7 +6,16 @@
 #include "kernel/ktest.h"
 #include "mm/fw_map.h"
 
-static struct fw_map map; /* 12 KiB: too large for a kernel stack */
+#define MAP_ENTRIES 256
+
+static struct fw_map map;
+static uint64_t map_storage[FW_MAP_STORAGE_BYTES(MAP_ENTRIES) / 8]; /* too large for a kernel stack */
+
+/* Empties the map (storage for MAP_ENTRIES entries). */
+static void map_reset(void)
+{
+	fw_map_init(&map, map_storage, sizeof(map_storage));
+}
 
 struct want {
 	phys_addr_t base, end; /* end exclusive */
@@ -38,7 +47,7 @@ static void entries_are_sorted(struct ktest *t)
 		{ 0x0, 0x9f000, FW_USABLE }, { 0x100000, 0x200000, FW_USABLE }, { 0x300000, 0x400000, FW_ACPI },
 	};
 
-	fw_map_init(&map);
+	map_reset();
 	add(0x300000, 0x100000, FW_ACPI);
 	add(0x100000, 0x100000, FW_USABLE);
 	add(0x0, 0x9f000, FW_USABLE);
@@ -52,7 +61,7 @@ static void neighbours_of_the_same_type_merge(struct ktest *t)
 		{ 0x100000, 0x400000, FW_USABLE }, { 0x400000, 0x600000, FW_RESERVED },
 	};
 
-	fw_map_init(&map);
+	map_reset();
 	add(0x100000, 0x100000, FW_USABLE);
 	add(0x200000, 0x200000, FW_USABLE);
 	add(0x400000, 0x100000, FW_RESERVED);
@@ -71,7 +80,7 @@ static void non_usable_types_win_overlaps(struct ktest *t)
 		{ 0x600000, 0x700000, FW_UNUSABLE },
 	};
 
-	fw_map_init(&map);
+	map_reset();
 	add(0x100000, 0x500000, FW_USABLE);
 	add(0x200000, 0x100000, FW_RESERVED);
 	add(0x400000, 0x1000, FW_NVS);
@@ -86,7 +95,7 @@ static void zero_length_entries_are_dropped(struct ktest *t)
 {
 	static const struct want want[] = { { 0x100000, 0x200000, FW_USABLE } };
 
-	fw_map_init(&map);
+	map_reset();
 	add(0x50000, 0, FW_USABLE);
 	add(0x100000, 0x100000, FW_USABLE);
 	add(0x180000, 0, FW_RESERVED); /* would split the usable entry if it counted */
@@ -100,7 +109,7 @@ static void overflowing_entry_is_clipped(struct ktest *t)
 		{ 0x100000, 0x200000, FW_USABLE }, { 0xfffffffffff00000ULL, UINT64_MAX, FW_RESERVED },
 	};
 
-	fw_map_init(&map);
+	map_reset();
 	add(0x100000, 0x100000, FW_USABLE);
 	add(0xfffffffffff00000ULL, 0x200000, FW_RESERVED); /* base + size wraps past 2^64 */
 	add(0xffffffffffff0000ULL, UINT64_MAX, FW_USABLE);  /* wraps, and is above the limit */
@@ -114,7 +123,7 @@ static void unknown_types_become_reserved(struct ktest *t)
 		{ 0x100000, 0x200000, FW_RESERVED }, { 0x200000, 0x300000, FW_PERSISTENT },
 	};
 
-	fw_map_init(&map);
+	map_reset();
 	add(0x100000, 0x80000, 20);
 	add(0x180000, 0x80000, 6);
 	add(0x200000, 0x100000, 7);
@@ -129,7 +138,7 @@ static void usable_ranges_are_trimmed_to_whole_pages(struct ktest *t)
 		{ 0x40001000, 0x40012000, FW_USABLE },
 	};
 
-	fw_map_init(&map);
+	map_reset();
 	add(0x0, 0x9fc00, FW_USABLE);          /* QEMU's: ends inside a page */
 	add(0x9fc00, 0x400, FW_RESERVED);
 	add(0x40000200, 0x12000, FW_USABLE);   /* starts and ends inside pages */
@@ -145,7 +154,7 @@ static void ram_above_the_physical_limit_is_ignored(struct ktest *t)
 		{ MAX_PHYS_ADDR + 0x100000, MAX_PHYS_ADDR + 0x200000, FW_RESERVED },
 	};
 
-	fw_map_init(&map);
+	map_reset();
 	add(0x100000, 0x100000, FW_USABLE);
 	add(MAX_PHYS_ADDR - 0x100000, 0x200000, FW_USABLE);  /* straddles: cut at the limit */
 	add(MAX_PHYS_ADDR + 0x100000, 0x100000, FW_RESERVED); /* not RAM: kept for the record */
@@ -173,7 +182,7 @@ static void efi_types_map_to_e820_types(struct ktest *t)
 			  "EFI type %u attr %#llx: %s, expected %s", cases[i].efi,
 			  (unsigned long long)cases[i].attr,
 			  fw_type_name(fw_type_from_efi(cases[i].efi, cases[i].attr)), fw_type_name(cases[i].type));
-	fw_map_init(&map);
+	map_reset();
 	fw_map_add_efi(&map, 7, 0xf, 0x100000, 0x100);
 	KT_EXPECT(t, map.nr == 1 && map.entry[0].size == 0x100000 && map.entry[0].type == FW_USABLE,
 		  "EFI descriptor of 256 pages");
@@ -184,7 +193,7 @@ static void sanitizing_twice_changes_nothing(struct ktest *t)
 	struct want want[8];
 	unsigned int n;
 
-	fw_map_init(&map);
+	map_reset();
 	add(0x100200, 0x500000, FW_USABLE);
 	add(0x200000, 0x100000, FW_NVS);
 	add(0x0, 0x9fc00, FW_USABLE);
@@ -199,14 +208,45 @@ static void sanitizing_twice_changes_nothing(struct ktest *t)
 
 static void full_map_refuses_more_entries(struct ktest *t)
 {
-	fw_map_init(&map);
-	for (unsigned int i = 0; i < FW_MAP_MAX; i++)
+	map_reset();
+	KT_EXPECT_EQ(t, map.cap, MAP_ENTRIES);
+	for (unsigned int i = 0; i < MAP_ENTRIES; i++)
 		KT_EXPECT(t, fw_map_add_e820(&map, (phys_addr_t)i << 21, 0x1000, (i & 1) ? FW_USABLE : FW_RESERVED) == 0,
 			  "entry %u refused", i);
 	KT_EXPECT_EQ(t, fw_map_add_e820(&map, 1ULL << 40, 0x1000, FW_USABLE), -ENOMEM);
 	fw_map_sanitize(&map);
-	KT_EXPECT_EQ(t, map.nr, FW_MAP_MAX);
-	KT_EXPECT_EQ(t, fw_map_usable_bytes(&map), (FW_MAP_MAX / 2) * 0x1000);
+	KT_EXPECT_EQ(t, map.nr, MAP_ENTRIES);
+	KT_EXPECT_EQ(t, fw_map_usable_bytes(&map), (MAP_ENTRIES / 2) * 0x1000);
+}
+
+/* Storage for n entries takes n, whatever n is up to the hard limit; less storage, fewer. */
+static void storage_sets_the_capacity(struct ktest *t)
+{
+	struct fw_map m;
+
+	KT_EXPECT_EQ(t, fw_map_init(&m, map_storage, FW_MAP_STORAGE_BYTES(3)), 0);
+	KT_EXPECT_EQ(t, m.cap, 3);
+	KT_EXPECT_EQ(t, fw_map_init(&m, map_storage, FW_MAP_STORAGE_BYTES(1) - 1), -EINVAL);
+	KT_EXPECT_EQ(t, fw_map_init(&m, map_storage, FW_MAP_STORAGE_BYTES(FW_MAP_MAX_ENTRIES + 1)), 0);
+	KT_EXPECT_EQ(t, m.cap, FW_MAP_MAX_ENTRIES);
+}
+
+/*
+ * Every entry splits the usable one in two: the sanitized map holds 2n - 1 entries, and
+ * sanitizing that again (4n - 2 boundaries) still fits the storage.
+ */
+static void worst_case_splits_fit_and_resanitize(struct ktest *t)
+{
+	map_reset();
+	add(0x100000, (phys_addr_t)MAP_ENTRIES << 24, FW_USABLE);
+	for (unsigned int i = 1; i < MAP_ENTRIES; i++)
+		add(0x100000 + ((phys_addr_t)i << 24), 0x1000, FW_RESERVED);
+	fw_map_sanitize(&map);
+	KT_EXPECT_EQ(t, map.nr, 2 * MAP_ENTRIES - 1);
+	fw_map_sanitize(&map);
+	KT_EXPECT_EQ(t, map.nr, 2 * MAP_ENTRIES - 1);
+	KT_EXPECT_EQ(t, map.entry[2 * MAP_ENTRIES - 3].type, FW_RESERVED);
+	KT_EXPECT_EQ(t, fw_map_usable_bytes(&map), ((phys_addr_t)MAP_ENTRIES << 24) - (MAP_ENTRIES - 1) * 0x1000);
 }
 
 KTEST_SUITE(mm_fw_map,
@@ -220,4 +260,6 @@ KTEST_SUITE(mm_fw_map,
 	    KTEST_CASE(ram_above_the_physical_limit_is_ignored),
 	    KTEST_CASE(efi_types_map_to_e820_types),
 	    KTEST_CASE(sanitizing_twice_changes_nothing),
-	    KTEST_CASE(full_map_refuses_more_entries));
+	    KTEST_CASE(full_map_refuses_more_entries),
+	    KTEST_CASE(storage_sets_the_capacity),
+	    KTEST_CASE(worst_case_splits_fit_and_resanitize));

@@ -122,9 +122,9 @@ static void free_ranges_are_memory_minus_reserved(struct ktest *t)
 static void full_memory_list_refuses_a_range(struct ktest *t)
 {
 	begin();
-	for (unsigned int i = 0; i < MEMBLOCK_MAX_REGIONS; i++)
+	for (unsigned int i = 0; i < MEMBLOCK_INIT_REGIONS; i++)
 		memblock_add((phys_addr_t)i << 24, 0x1000);
-	KT_EXPECT_EQ(t, memblock.memory.cnt, MEMBLOCK_MAX_REGIONS);
+	KT_EXPECT_EQ(t, memblock.memory.cnt, MEMBLOCK_INIT_REGIONS);
 	KT_EXPECT_EQ(t, memblock_add(1ULL << 40, 0x1000), -ENOMEM);
 	KT_EXPECT_EQ(t, memblock_add(0x1000, 0x1000), 0); /* touches the first: still fits */
 	end();

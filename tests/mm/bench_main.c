@@ -58,7 +58,7 @@ static bool open_perf_counter(void)
 /* A 10 GiB machine: 2 GiB below 4 GiB (DMA, DMA32) and 8 GiB above (Normal). */
 static void bench_map(struct fw_map *map)
 {
-	fw_map_init(map);
+	host_fw_map_init(map, 8);
 	fw_map_add_e820(map, 0x0, 0x9fc00, FW_USABLE);
 	fw_map_add_e820(map, 0xf0000, 0x10000, FW_RESERVED);
 	fw_map_add_e820(map, 0x100000, 0x80000000 - 0x100000, FW_USABLE);

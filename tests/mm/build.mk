@@ -1,12 +1,14 @@
 # tests/mm/: the host harness of mm/ (simulated physical memory), host-only test suites, the map
 # replay, the mm fuzzer and the page-allocator benchmark.
-HOST_SRCS += tests/mm/host_arch.c tests/mm/mm_check.c $(wildcard tests/mm/*_test.c)
+HOST_SRCS += tests/mm/host_arch.c tests/mm/mm_check.c tests/mm/map_text.c kernel/boot_memmap.c \
+             $(wildcard tests/mm/*_test.c)
 
 # Tools built for speed: -O2, no sanitizers (the host test binary has those).
 MM_TOOL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -DHOST_BUILD -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) \
                   -DMM_DEBUG=1 -MMD -MP
 MM_TOOL_OBJ := $(B)/host/tools-$(COMPOUND_FLAGS)
-MM_TOOL_LIB := $(wildcard mm/*.c) lib/printk.c tests/mm/host_arch.c tests/mm/mm_check.c
+MM_TOOL_LIB := $(wildcard mm/*.c) lib/printk.c tests/mm/host_arch.c tests/mm/mm_check.c tests/mm/map_text.c \
+               kernel/boot_memmap.c
 
 $(MM_TOOL_OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -25,16 +27,30 @@ replay: $(REPLAY)
 	@test -n "$(MAP)" || { echo "usage: make replay MAP=tests/fixtures/memmaps/qemu-pc-128m.txt"; exit 2; }
 	$(REPLAY) $(MAP)
 
-# In `make test`: every fixture map, one line each.
-test-replay: $(REPLAY)
-	@$(REPLAY) -q $(sort $(wildcard tests/fixtures/memmaps/*.txt))
+# Generated maps: 10,000 entries (reserved pages inside usable RAM, so about 10,000 memblock
+# ranges), and one entry past the hard limit of 16384, which must be refused.
+MAPS_DIR := $(B)/maps
+$(MAPS_DIR)/entries-10000.txt: tests/mm/gen-map.sh
+	@mkdir -p $(@D)
+	$(Q)tests/mm/gen-map.sh 9997 65 > $@
+$(MAPS_DIR)/entries-16385.txt: tests/mm/gen-map.sh
+	@mkdir -p $(@D)
+	$(Q)tests/mm/gen-map.sh 16382 16 > $@
+
+# In `make test`: every fixture map and the generated one, one line each, then the maps that must
+# be refused; one "N passed, N failed" line for all of them.
+test-replay: $(REPLAY) $(MAPS_DIR)/entries-10000.txt $(MAPS_DIR)/entries-16385.txt
+	@{ $(REPLAY) -q $(sort $(wildcard tests/fixtures/memmaps/*.txt)) $(MAPS_DIR)/entries-10000.txt; \
+	   $(REPLAY) -x $(sort $(wildcard tests/fixtures/memmaps/refused/*.txt)) $(MAPS_DIR)/entries-16385.txt; } | \
+	   tests/mm/sum-counts.sh
 TEST_STEPS += test-replay
 
 # ---- the mm fuzzer (libFuzzer; tests/fuzz/build.mk has the flags and the runner) ---------------
-FUZZ_MM_SRCS := tests/mm/fuzz_mm.c $(wildcard mm/*.c) lib/printk.c tests/mm/host_arch.c tests/mm/mm_check.c
+FUZZ_MM_SRCS := tests/mm/fuzz_mm.c $(wildcard mm/*.c) lib/printk.c tests/mm/host_arch.c tests/mm/mm_check.c \
+                tests/mm/map_text.c kernel/boot_memmap.c
 FUZZ_MM := $(FUZZ_DIR)/fuzz_mm
 
-$(FUZZ_MM): $(FUZZ_MM_SRCS) $(wildcard mm/*.h tests/mm/*.h lib/*.h) | deps
+$(FUZZ_MM): $(FUZZ_MM_SRCS) $(wildcard mm/*.h tests/mm/*.h lib/*.h kernel/*.h) | deps
 	@mkdir -p $(@D)
 	@echo "  FUZZCC  $@"
 	$(Q)$(HOSTCC) $(FUZZ_CFLAGS) -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) -DMM_DEBUG=1 $(FUZZ_MM_SRCS) -o $@

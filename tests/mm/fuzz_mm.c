@@ -4,7 +4,7 @@
  * list must be consistent with the map, and freeing everything must restore the first shape.
  * Any broken check aborts (a crash for libFuzzer); sanitizers catch the rest.
  *
- * Input: either a text map (mm/fw_map_parse.h; the fixture maps are the seeds), or binary entries;
+ * Input: either a text map (tests/mm/map_text.h; the fixture maps are the seeds), or binary entries;
  * after a NUL byte (text) or the entries (binary), one byte per operation.
  *   binary: byte 0: number of entries (low 5 bits), poisoning on (bit 7)
  *           each entry: kind (1 byte), base (8 bytes), size (4 bytes), scale (1 byte)
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mm/fw_map_parse.h"
+#include "tests/mm/map_text.h"
 #include "tests/mm/host_mm.h"
 #include "tests/mm/mm_check.h"
 
@@ -46,7 +46,7 @@ static size_t read_binary_map(const uint8_t *data, size_t size)
 	unsigned int n = data[0] & 31;
 	size_t used = 1;
 
-	fw_map_init(&map);
+	host_fw_map_init(&map, 32);
 	for (unsigned int i = 0; i < n && used + ENTRY_BYTES <= size; i++, used += ENTRY_BYTES) {
 		const uint8_t *e = data + used;
 		unsigned int kind = e[0], scale = e[13];
@@ -66,10 +66,19 @@ static size_t read_text_map(const uint8_t *data, size_t size)
 	const uint8_t *nul = memchr(data, 0, size);
 	size_t len = nul ? (size_t)(nul - data) : size;
 
-	fw_map_init(&map);
-	if (fw_map_parse_text(&map, (const char *)data, len) < 0)
-		return 0;
-	return nul ? len + 1 : len;
+	struct map_text mt = { 0 };
+	struct boot_memmap raw;
+	struct fw_map_entry e;
+	bool ok = map_text_parse(&mt, (const char *)data, len) >= 0 && map_text_raw(&mt, &raw) &&
+		  raw.count <= 512;
+
+	host_fw_map_init(&map, ok ? raw.count : 1);
+	for (uint32_t i = 0; ok && i < raw.count; i++) {
+		boot_memmap_entry(&raw, i, &e);
+		fw_map_add_range(&map, e.base, e.size, e.type);
+	}
+	map_text_free(&mt);
+	return !ok ? 0 : nul ? len + 1 : len;
 }
 
 struct held {
@@ -170,14 +179,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fw_map_sanitize(&map);
 	if (!used || fw_map_usable_bytes(&map) > MAX_RAM || host_mm_init(&map, true))
 		return 0; /* a map with no RAM, too much, or not enough for the memmap */
-	check(!mm_check_free_lists(&map, NULL), "free lists after boot", mm_check_free_lists(&map, NULL));
+	check(!mm_check_free_lists(&map), "free lists after boot", mm_check_free_lists(&map));
 	check(!mm_check_reserved(), "reserved frames", mm_check_reserved());
 	check(!mm_check_memmap_size(), "memmap size", mm_check_memmap_size());
 	buddy_shape_take(&before);
 	run_ops(data + used, size - used);
 	buddy_shape_take(&after);
 	check(buddy_shape_equal(&before, &after), "shape not restored after freeing everything", NULL);
-	check(!mm_check_free_lists(&map, NULL), "free lists after the operations", mm_check_free_lists(&map, NULL));
+	check(!mm_check_free_lists(&map), "free lists after the operations", mm_check_free_lists(&map));
 	if (fw_map_usable_bytes(&map) <= (64ULL << 20))
 		check(!mm_check_exhaustive(&map), "exhaustive check", mm_check_exhaustive(&map));
 	return 0;

@@ -17,8 +17,10 @@
 
 #include "lib/printk.h"
 #include "mm/arch.h"
-#include "mm/fw_map_parse.h"
+#include "kernel/boot_memmap.h"
+#include "tests/mm/map_text.h"
 #include "mm/init.h"
+#include "mm/memmap.h"
 #include "mm/page.h"
 
 uintptr_t mm_direct_map_offset;
@@ -122,22 +124,33 @@ static int phys_setup(phys_addr_t size)
 	return 0;
 }
 
-static int init(struct fw_map *map, bool quiet, uint64_t (*cycles)(void))
+static const struct mm_reservation kernel_image = {
+	HOST_KERNEL_BASE, HOST_KERNEL_SIZE, "kernel image (simulated)",
+};
+
+/* mm_init() on map (already sanitized) with the kernel image and extra reserved, if any. */
+static int run_mm_init(struct fw_map *map, const struct mm_reservation *extra, bool quiet,
+		       uint64_t (*cycles)(void))
 {
-	static const struct mm_reservation kernel_image[] = {
-		{ HOST_KERNEL_BASE, HOST_KERNEL_SIZE, "kernel image (simulated)" },
-	};
+	struct mm_reservation reserve[2] = { kernel_image };
 	struct mm_init_params params = {
-		.map = map, .reserve = kernel_image, .nreserve = 1, .quiet = quiet, .cycles = cycles,
+		.map = map, .reserve = reserve, .nreserve = 1, .quiet = quiet, .cycles = cycles,
 	};
 
+	if (extra)
+		reserve[params.nreserve++] = *extra;
+	return mm_init(&params);
+}
+
+static int init(struct fw_map *map, bool quiet, uint64_t (*cycles)(void))
+{
 	fw_map_sanitize(map);
 	if (fw_map_usable_end(map) && phys_setup(fw_map_usable_end(map))) {
 		fprintf(stderr, "host_mm_init: cannot map %#llx bytes of simulated memory: %s\n",
 			(unsigned long long)fw_map_usable_end(map), strerror(errno));
 		return -ENOMEM;
 	}
-	return mm_init(&params);
+	return run_mm_init(map, NULL, quiet, cycles);
 }
 
 int host_mm_init(struct fw_map *map, bool quiet)
@@ -151,29 +164,136 @@ int host_mm_init_timed(struct fw_map *map, uint64_t (*cycles)(void))
 	return init(map, true, cycles);
 }
 
-int host_load_map_file(const char *path, struct fw_map *map)
-{
-	FILE *f = fopen(path, "r");
-	char *text;
-	size_t len;
-	int r;
+/* ---- the kernel's path from a raw map ------------------------------------------------------ */
 
-	if (!f) {
-		fprintf(stderr, "%s: %s\n", path, strerror(errno));
-		return -errno;
+/* The host's available memory in bytes (MemAvailable), or 0 if unknown. */
+static uint64_t host_available_bytes(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	unsigned long long kib = 0;
+	char line[128];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return (uint64_t)kib << 10;
+}
+
+/*
+ * What the raw map's sanitized form looks like, from a copy on the host's heap: the end of its
+ * usable RAM, and an estimate of the host memory a boot on it takes (memmap, map of backed
+ * chunks, firmware map storage, checker bitmaps). Returns -errno when the map cannot be sized.
+ */
+static int size_raw_map(const struct boot_memmap *raw, phys_addr_t *usable_end, uint64_t *usable,
+			uint64_t *need)
+{
+	size_t bytes = FW_MAP_STORAGE_BYTES(raw->count);
+	void *storage = malloc(bytes);
+	struct fw_map map;
+	struct fw_map_entry e;
+	uint64_t pages = 0, ranges = 0;
+	bool quiet = host_console_quiet;
+	int err = storage ? fw_map_init(&map, storage, bytes) : -ENOMEM;
+
+	for (uint32_t i = 0; i < raw->count && !err; i++) {
+		boot_memmap_entry(raw, i, &e);
+		err = fw_map_add_range(&map, e.base, e.size, e.type);
 	}
-	text = malloc(1 << 20);
-	len = text ? fread(text, 1, 1 << 20, f) : 0;
-	fclose(f);
-	fw_map_init(map);
-	r = text ? fw_map_parse_text(map, text, len) : -ENOMEM;
-	free(text);
-	return r;
+	if (!err) {
+		host_console_quiet = true; /* the real path prints the sanitizer's warnings */
+		fw_map_sanitize(&map);
+		host_console_quiet = quiet;
+		for (unsigned int i = 0; i < map.nr; i++)
+			if (map.entry[i].type == FW_USABLE) {
+				pages += map.entry[i].size >> PAGE_SHIFT;
+				ranges++;
+			}
+		*usable_end = fw_map_usable_end(&map);
+		*usable = pages << PAGE_SHIFT;
+		*need = (pages / MEMMAP_CHUNK_PAGES + 2 * ranges) * PAGE_SIZE +
+			PFN_DOWN(*usable_end) / MEMMAP_CHUNK_PAGES / 8 + bytes + pages / 4;
+	}
+	free(storage);
+	return err;
+}
+
+int host_mm_boot(const struct boot_memmap *raw, bool quiet, struct fw_map *map)
+{
+	struct mm_reservation storage;
+	phys_addr_t usable_end = 0;
+	uint64_t usable = 0, need = 0, avail = host_available_bytes();
+	int err;
+
+	host_mm_release();
+	if (raw->count <= FW_MAP_MAX_ENTRIES) {
+		if ((err = size_raw_map(raw, &usable_end, &usable, &need)))
+			return err;
+		if (!usable_end) {
+			printk("mm: the firmware memory map has no usable RAM\n");
+			return -ENOMEM;
+		}
+		if (avail && need > avail / 4 * 3) {
+			printk("host_mm: this map needs about %llu MiB of host memory (memmap and checks for "
+			       "%llu MiB of RAM up to %#llx); the host has %llu MiB available: refusing it\n",
+			       (unsigned long long)(need >> 20), (unsigned long long)(usable >> 20),
+			       (unsigned long long)usable_end, (unsigned long long)(avail >> 20));
+			return -ENOMEM;
+		}
+		if (phys_setup(usable_end)) {
+			printk("host_mm: cannot map %#llx bytes of simulated memory: %s\n",
+			       (unsigned long long)usable_end, strerror(errno));
+			return -ENOMEM;
+		}
+	}
+	err = boot_memmap_build(raw, &kernel_image, 1, UINT64_MAX, map, &storage);
+	if (err)
+		return err;
+	return run_mm_init(map, &storage, quiet, NULL);
+}
+
+int host_mm_boot_text(const char *text, bool quiet, struct fw_map *map)
+{
+	struct map_text mt = { 0 };
+	struct boot_memmap raw;
+	int err = map_text_parse(&mt, text, strlen(text));
+
+	if (err >= 0)
+		err = map_text_raw(&mt, &raw) ? host_mm_boot(&raw, quiet, map) : -EINVAL;
+	map_text_free(&mt);
+	return err;
+}
+
+/* The storage host_fw_map_init() gave each map, so that giving it new storage frees the old. */
+static struct {
+	const struct fw_map *map;
+	void *storage;
+} heap_maps[16];
+
+void host_fw_map_init(struct fw_map *map, unsigned int cap)
+{
+	size_t bytes = FW_MAP_STORAGE_BYTES(cap), i, slot = ARRAY_SIZE(heap_maps);
+	void *storage = malloc(bytes);
+
+	for (i = 0; i < ARRAY_SIZE(heap_maps); i++) {
+		if (heap_maps[i].map == map) {
+			free(heap_maps[i].storage);
+			slot = i;
+			break;
+		}
+		if (!heap_maps[i].map && slot == ARRAY_SIZE(heap_maps))
+			slot = i;
+	}
+	if (!storage || slot == ARRAY_SIZE(heap_maps) || fw_map_init(map, storage, bytes))
+		panic("host_fw_map_init: no memory or no slot for a map of %u entries", cap);
+	heap_maps[slot].map = map;
+	heap_maps[slot].storage = storage;
 }
 
 void host_default_map(struct fw_map *map)
 {
-	fw_map_init(map);
+	host_fw_map_init(map, 8);
 	fw_map_add_e820(map, 0x0, 0x9fc00, FW_USABLE);
 	fw_map_add_e820(map, 0x9fc00, 0x400, FW_RESERVED);
 	fw_map_add_e820(map, 0xf0000, 0x10000, FW_RESERVED);

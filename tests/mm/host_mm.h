@@ -38,10 +38,22 @@ extern uint64_t host_map_cycles;
 /* Releases the simulated memory (the allocator is unusable afterwards). */
 void host_mm_release(void);
 
-/* Reads a map file in the text forms of mm/fw_map_parse.h. Returns entries read or -errno. */
-int host_load_map_file(const char *path, struct fw_map *map);
+/*
+ * The kernel's own path on a raw firmware map (kernel/boot_memmap.h): sizes the simulated memory
+ * from the map, refusing (with a message) a map whose memmap the host cannot hold; builds map with
+ * boot_memmap_build(), its storage in simulated RAM and reserved; runs mm_init(). Returns 0, or
+ * -errno (reported).
+ */
+struct boot_memmap;
+int host_mm_boot(const struct boot_memmap *raw, bool quiet, struct fw_map *map);
+
+/* host_mm_boot() on a map in the text forms of tests/mm/map_text.h. */
+int host_mm_boot_text(const char *text, bool quiet, struct fw_map *map);
 
 /* The default map of the host test binary: QEMU pc 128 MiB plus 512 MiB above 4 GiB. */
 void host_default_map(struct fw_map *map);
+
+/* Gives map storage on the host's heap for cap entries (what it had before is freed). */
+void host_fw_map_init(struct fw_map *map, unsigned int cap);
 
 #endif

@@ -1,15 +1,15 @@
 /*
  * Host tests of the memmap and of mm_init() on other maps than the default: a 2 GiB hole costs
  * no memmap; frames in holes have no struct page; a map without RAM is refused; a map with more
- * usable ranges than memblock holds still boots. Each case re-runs mm_init() on its own simulated
- * memory and puts the default map back at the end.
+ * usable ranges than memblock starts with keeps every one. Each case boots its map through the
+ * kernel's path (host_mm_boot_text()) on its own simulated memory and puts the default map back.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "kernel/ktest.h"
-#include "mm/fw_map_parse.h"
 #include "mm/hugetlb.h"
+#include "mm/init.h"
 #include "mm/memblock.h"
 #include "mm/page_alloc.h"
 #include "tests/mm/host_mm.h"
@@ -20,11 +20,8 @@ static struct fw_map map;
 /* Boots mm/ on a text map quietly; returns mm_init()'s result. */
 static int boot_text(const char *text)
 {
-	fw_map_init(&map);
-	if (fw_map_parse_text(&map, text, strlen(text)) < 0)
-		return -EINVAL;
 	host_console_quiet = true;
-	int err = host_mm_init(&map, true);
+	int err = host_mm_boot_text(text, true, &map);
 	host_console_quiet = false;
 	return err;
 }
@@ -77,7 +74,7 @@ static void partial_chunk_frames_are_reserved(struct ktest *t)
 	KT_ASSERT(t, boot_text("BIOS-e820: [mem 0x100000-0x1040fff] usable\n") == 0, "mm_init");
 	KT_EXPECT(t, pfn_valid(0x1041) && PageReserved(pfn_to_page(0x1041)), "frame after RAM");
 	KT_EXPECT(t, !pfn_valid(0x1080), "frame past the last chunk has a struct page");
-	KT_EXPECT(t, mm_check_free_lists(&map, NULL) == NULL, "%s", mm_check_free_lists(&map, NULL));
+	KT_EXPECT(t, mm_check_free_lists(&map) == NULL, "%s", mm_check_free_lists(&map));
 	restore_default(t);
 }
 
@@ -88,17 +85,88 @@ static void map_without_ram_is_refused(struct ktest *t)
 	restore_default(t);
 }
 
-static void map_with_more_ranges_than_memblock_holds_boots(struct ktest *t)
+/* Every range is recorded: memblock's lists grow (this failed open once, dropping all past 128). */
+static void map_with_more_ranges_than_memblock_starts_with_keeps_them_all(struct ktest *t)
 {
-	char text[MEMBLOCK_MAX_REGIONS * 2 * 80 + 1];
+	enum { N = 4 * MEMBLOCK_INIT_REGIONS + 20 };
+	static char text[N * 80 + 1];
 	size_t len = 0;
 
-	for (unsigned int i = 0; i < MEMBLOCK_MAX_REGIONS + 20; i++) /* 1 MiB of RAM, 1 MiB hole ... */
+	for (unsigned int i = 0; i < N; i++) /* 1 MiB of RAM, 1 MiB hole ... */
 		len += (size_t)snprintf(text + len, sizeof(text) - len, "BIOS-e820: [mem %#llx-%#llx] usable\n",
 					(2ULL * i + 1) << 20, ((2ULL * i + 2) << 20) - 1);
 	KT_ASSERT(t, boot_text(text) == 0, "mm_init");
-	KT_EXPECT_EQ(t, memblock.memory.cnt, MEMBLOCK_MAX_REGIONS);
+	KT_EXPECT_EQ(t, memblock.memory.cnt, N);
+	KT_EXPECT(t, memblock.memory.max >= N, "memory list holds %u", memblock.memory.max);
+	KT_EXPECT_EQ(t, mm_unused_ram_bytes, 0);
+	KT_EXPECT_EQ(t, zones[ZONE_DMA].present_pages + zones[ZONE_DMA32].present_pages, N * 256UL);
+	KT_EXPECT(t, mm_check_reserved() == NULL, "%s", mm_check_reserved());
 	KT_EXPECT(t, mm_check_exhaustive(&map) == NULL, "%s", mm_check_exhaustive(&map));
+	restore_default(t);
+}
+
+/* The reserved range holding addr, or NULL. */
+static const struct memblock_region *reserved_at(phys_addr_t addr)
+{
+	for (unsigned int i = 0; i < memblock.reserved.cnt; i++) {
+		const struct memblock_region *r = &memblock.reserved.regions[i];
+		if (addr >= r->base && addr < r->base + r->size)
+			return r;
+	}
+	return NULL;
+}
+
+/*
+ * memblock's lists double into memory they hold, the new array reserved and the old one given
+ * back, and later allocations never land on it. Runs on a fresh memblock over simulated memory
+ * of a map booted only for this (the allocator on it is discarded).
+ */
+static void memblock_lists_grow_into_memory_they_hold(struct ktest *t)
+{
+	enum { N = 1000 };
+	phys_addr_t arr, p, old[4];
+	unsigned int nold = 0;
+	const void *regions;
+
+	KT_ASSERT(t, boot_text("BIOS-e820: [mem 0x0-0x4ffffff] usable\n") == 0, "mm_init");
+	memblock_reset();
+	KT_EXPECT_EQ(t, memblock_add(0x100000, 0x4f00000), 0);
+	memblock_allow_resize();
+	regions = memblock.reserved.regions;
+	for (unsigned int i = 0; i < N; i++) {
+		KT_ASSERT(t, memblock_reserve(0x100000 + (phys_addr_t)i * 0x4000, 0x1000, "test") == 0, "reserve %u", i);
+		if (memblock.reserved.regions != regions && nold < 4) {
+			old[nold++] = virt_to_phys(memblock.reserved.regions);
+			regions = memblock.reserved.regions;
+		}
+	}
+	arr = virt_to_phys(memblock.reserved.regions);
+	KT_EXPECT_EQ(t, nold, 3); /* 128 -> 256 -> 512 -> 1024 */
+	for (unsigned int i = 0; i + 1 < nold; i++)
+		KT_EXPECT(t, !reserved_at(old[i]), "the array at %#llx was not given back", (unsigned long long)old[i]);
+	KT_EXPECT(t, memblock.reserved.max == 1024 && memblock.reserved.cnt == N + 1, "reserved: %u of %u",
+		  memblock.reserved.cnt, memblock.reserved.max);
+	KT_EXPECT(t, reserved_at(arr) && reserved_at(arr + 1024 * sizeof(struct memblock_region) - 1) == reserved_at(arr),
+		  "the list's own array at %#llx is not reserved whole", (unsigned long long)arr);
+	for (unsigned int i = 0; i < 64; i++) {
+		p = memblock_alloc(0x3000, 0x1000);
+		KT_EXPECT(t, p && (p + 0x3000 <= arr || p >= arr + 1024 * sizeof(struct memblock_region)),
+			  "allocation %u at %#llx overlaps the list at %#llx", i, (unsigned long long)p,
+			  (unsigned long long)arr);
+	}
+	restore_default(t);
+}
+
+/* Without memblock_allow_resize() (before the ranges in use are reserved) nothing grows. */
+static void memblock_lists_do_not_grow_before_resizing_is_allowed(struct ktest *t)
+{
+	KT_ASSERT(t, boot_text("BIOS-e820: [mem 0x0-0x4ffffff] usable\n") == 0, "mm_init");
+	memblock_reset();
+	memblock_add(0x100000, 0x4f00000);
+	for (unsigned int i = 0; i < MEMBLOCK_INIT_REGIONS; i++)
+		memblock_reserve(0x100000 + (phys_addr_t)i * 0x4000, 0x1000, "test");
+	KT_EXPECT_EQ(t, memblock_reserve(0x4000000, 0x1000, "one too many"), -ENOMEM);
+	KT_EXPECT_EQ(t, memblock.reserved.max, MEMBLOCK_INIT_REGIONS);
 	restore_default(t);
 }
 
@@ -106,4 +174,6 @@ KTEST_SUITE_SKIP_IF(mm_memmap_host, pools_in_use,
 		    KTEST_CASE(hole_of_2_gib_costs_no_memmap),
 		    KTEST_CASE(partial_chunk_frames_are_reserved),
 		    KTEST_CASE(map_without_ram_is_refused),
-		    KTEST_CASE(map_with_more_ranges_than_memblock_holds_boots));
+		    KTEST_CASE(map_with_more_ranges_than_memblock_starts_with_keeps_them_all),
+		    KTEST_CASE(memblock_lists_grow_into_memory_they_hold),
+		    KTEST_CASE(memblock_lists_do_not_grow_before_resizing_is_allowed));

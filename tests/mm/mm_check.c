@@ -6,39 +6,106 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "kernel/boot_memmap.h"
 #include "mm/hot_pages.h"
 #include "mm/memblock.h"
-
-#define BITS 64UL
 
 static char problem[256];
 
 #define FAIL(...) (snprintf(problem, sizeof(problem), __VA_ARGS__), (const char *)problem)
 
-static unsigned long *bitmap_new(void)
+/*
+ * A set of frames of present RAM: one bit per frame of each memblock memory range, the ranges
+ * packed one after the other, so that its size and the time to scan it follow the RAM, not the
+ * highest address.
+ */
+struct frame_set {
+	unsigned int nr;          /* memory ranges */
+	unsigned long *first;     /* first bit of each range */
+	unsigned long nbits;
+	uint8_t *bits;
+};
+
+static void frame_set_free(struct frame_set *set)
 {
-	return calloc((max_pfn + BITS - 1) / BITS + 1, sizeof(unsigned long));
+	if (set) {
+		free(set->first);
+		free(set->bits);
+		free(set);
+	}
 }
 
-/*
- * Sets bits [pfn, pfn + n) of set, n a power of two and pfn a multiple of n; false if one was
- * already set, or (when allowed is not NULL) if one is clear in allowed.
- */
-static bool set_block(unsigned long *set, const unsigned long *allowed, unsigned long pfn, unsigned long n)
+static struct frame_set *frame_set_new(void)
 {
-	if (n >= BITS) {
-		for (unsigned long w = pfn / BITS; w < (pfn + n) / BITS; w++) {
-			if (set[w] || (allowed && allowed[w] != ~0UL))
-				return false;
-			set[w] = ~0UL;
-		}
-		return true;
+	struct frame_set *set = calloc(1, sizeof(*set));
+	unsigned long bit = 0;
+
+	if (!set || !(set->first = calloc(memblock.memory.cnt + 1, sizeof(*set->first)))) {
+		frame_set_free(set);
+		return NULL;
 	}
-	unsigned long w = pfn / BITS, mask = ((1UL << n) - 1) << (pfn % BITS);
-	if ((set[w] & mask) || (allowed && (allowed[w] & mask) != mask))
+	set->nr = memblock.memory.cnt;
+	for (unsigned int i = 0; i < set->nr; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+
+		set->first[i] = bit;
+		bit += PFN_DOWN(r->base + r->size) - PFN_UP(r->base);
+	}
+	set->nbits = bit;
+	if (!(set->bits = calloc(bit / 8 + 1, 1))) {
+		frame_set_free(set);
+		return NULL;
+	}
+	return set;
+}
+
+/* The bit of pfn, or -1 when pfn is not in a memory range. */
+static long frame_bit(const struct frame_set *set, unsigned long pfn)
+{
+	unsigned int lo = 0, hi = set->nr;
+
+	while (lo < hi) { /* the first range that ends above pfn */
+		unsigned int mid = lo + (hi - lo) / 2;
+		const struct memblock_region *r = &memblock.memory.regions[mid];
+
+		if (PFN_DOWN(r->base + r->size) <= pfn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == set->nr || pfn < PFN_UP(memblock.memory.regions[lo].base))
+		return -1;
+	return (long)(set->first[lo] + pfn - PFN_UP(memblock.memory.regions[lo].base));
+}
+
+static bool bit_test(const uint8_t *bits, unsigned long b) { return bits[b / 8] >> (b % 8) & 1; }
+
+/*
+ * Adds frames [pfn, pfn + n) to set; false if one is not present RAM or already in set, or (when
+ * allowed is not NULL) not in allowed.
+ */
+static bool set_block(struct frame_set *set, const struct frame_set *allowed, unsigned long pfn,
+		      unsigned long n)
+{
+	long b = frame_bit(set, pfn), last = frame_bit(set, pfn + n - 1);
+
+	if (b < 0 || last != b + (long)n - 1)
 		return false;
-	set[w] |= mask;
+	for (long i = b; i <= last; i++)
+		if (bit_test(set->bits, (unsigned long)i) || (allowed && !bit_test(allowed->bits, (unsigned long)i)))
+			return false;
+	for (long i = b; i <= last; i++)
+		set->bits[i / 8] |= (uint8_t)(1u << (i % 8));
 	return true;
+}
+
+static unsigned long frame_set_count(const struct frame_set *set)
+{
+	unsigned long n = 0;
+
+	for (unsigned long i = 0; i < set->nbits / 8 + 1; i++)
+		n += (unsigned long)__builtin_popcount(set->bits[i]);
+	return n;
 }
 
 void buddy_shape_take(struct buddy_shape *s)
@@ -59,25 +126,38 @@ bool buddy_shape_equal(const struct buddy_shape *a, const struct buddy_shape *b)
 	return a->free_pages == b->free_pages;
 }
 
-/* Is [base, end) inside one usable entry of map and clear of every memblock reservation? */
+/* Index of the first of the n sorted ranges (base, size at stride) that ends above addr. */
+#define FIRST_ENDING_ABOVE(array, n, addr)                                          \
+	({                                                                          \
+		unsigned int lo_ = 0, hi_ = (n);                                    \
+		while (lo_ < hi_) {                                                 \
+			unsigned int mid_ = lo_ + (hi_ - lo_) / 2;                  \
+			if ((array)[mid_].base + (array)[mid_].size <= (addr))      \
+				lo_ = mid_ + 1;                                     \
+			else                                                        \
+				hi_ = mid_;                                         \
+		}                                                                   \
+		lo_;                                                                \
+	})
+
+/*
+ * Is [base, end) inside one usable entry of map and clear of every memblock reservation? Both
+ * lists are sorted: binary searches, so a map of thousands of entries costs no more per block.
+ */
 static bool range_is_free_ram(const struct fw_map *map, phys_addr_t base, phys_addr_t end)
 {
-	bool in_ram = false;
+	unsigned int i = FIRST_ENDING_ABOVE(map->entry, map->nr, base);
+	unsigned int k = FIRST_ENDING_ABOVE(memblock.reserved.regions, memblock.reserved.cnt, base);
+	const struct fw_map_entry *e = &map->entry[i];
 
-	for (unsigned int i = 0; i < map->nr && !in_ram; i++) {
-		const struct fw_map_entry *e = &map->entry[i];
-		in_ram = e->type == FW_USABLE && base >= e->base && end <= e->base + e->size;
-	}
-	for (unsigned int i = 0; i < memblock.reserved.cnt && in_ram; i++) {
-		const struct memblock_region *r = &memblock.reserved.regions[i];
-		in_ram = end <= r->base || base >= r->base + r->size;
-	}
-	return in_ram;
+	if (i == map->nr || e->type != FW_USABLE || base < e->base || end > e->base + e->size)
+		return false;
+	return k == memblock.reserved.cnt || memblock.reserved.regions[k].base >= end;
 }
 
 /* Checks one free block of zone z, order o (on a hot list if hot); NULL or the problem. */
 static const char *check_block(const struct fw_map *map, const struct page *page, int z, int o,
-			       unsigned long *bm, bool hot)
+			       struct frame_set *bm, bool hot)
 {
 	unsigned long pfn = page_to_pfn(page), n = 1UL << o;
 
@@ -90,7 +170,7 @@ static const char *check_block(const struct fw_map *map, const struct page *page
 			    (int)page->_refcount);
 	if ((pfn & (n - 1)) || pfn_zone(pfn) != (enum zone_type)z || page_zonenum(page) != (unsigned int)z)
 		return FAIL("free block at pfn %#lx order %d misaligned or in the wrong zone %d", pfn, o, z);
-	if (!range_is_free_ram(map, PFN_PHYS(pfn), PFN_PHYS(pfn + n)))
+	if (map && !range_is_free_ram(map, PFN_PHYS(pfn), PFN_PHYS(pfn + n)))
 		return FAIL("free block at pfn %#lx order %d is not usable, unreserved RAM", pfn, o);
 	if (bm && !set_block(bm, NULL, pfn, n))
 		return FAIL("free block at pfn %#lx order %d overlaps another free block", pfn, o);
@@ -98,7 +178,7 @@ static const char *check_block(const struct fw_map *map, const struct page *page
 }
 
 /* Walks one free list; adds its pages to *pages. NULL or the problem. */
-static const char *check_list(const struct fw_map *map, int z, int o, unsigned long *bm,
+static const char *check_list(const struct fw_map *map, int z, int o, struct frame_set *bm,
 			      unsigned long *pages)
 {
 	const struct free_area *area = &zones[z].free_area[o];
@@ -122,7 +202,7 @@ static const char *check_list(const struct fw_map *map, int z, int o, unsigned l
 }
 
 /* Walks one hot list; adds its pages to *pages. NULL or the problem. */
-static const char *check_hot_list(const struct fw_map *map, int z, int o, unsigned long *bm,
+static const char *check_hot_list(const struct fw_map *map, int z, int o, struct frame_set *bm,
 				  unsigned long *pages)
 {
 	const struct hot_list *hot = &zones[z].hot[o];
@@ -148,23 +228,58 @@ static const char *check_hot_list(const struct fw_map *map, int z, int o, unsign
 	return NULL;
 }
 
-const char *mm_check_free_lists(const struct fw_map *map, unsigned long *free_bitmap)
+/* The free lists' check, adding each free frame to free_set (if not NULL). */
+static const char *check_free_lists(const struct fw_map *map, struct frame_set *free_set)
 {
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		unsigned long pages = 0;
 		const char *p;
 
 		for (int o = 0; o < NR_ORDERS; o++)
-			if ((p = check_list(map, z, o, free_bitmap, &pages)))
+			if ((p = check_list(map, z, o, free_set, &pages)))
 				return p;
 		for (int o = 0; o <= HOT_MAX_ORDER; o++)
-			if ((p = check_hot_list(map, z, o, free_bitmap, &pages)))
+			if ((p = check_hot_list(map, z, o, free_set, &pages)))
 				return p;
 		if (pages != zones[z].free_pages)
 			return FAIL("zone %s: free lists hold %lu pages, free_pages says %lu", zones[z].name,
 				    pages, zones[z].free_pages);
 	}
 	return NULL;
+}
+
+const char *mm_check_free_lists(const struct fw_map *map)
+{
+	return check_free_lists(map, NULL);
+}
+
+const char *mm_check_raw_map(const struct boot_memmap *raw)
+{
+	struct frame_set *free_set = frame_set_new();
+	const char *p = free_set ? check_free_lists(NULL, free_set) : FAIL("out of host memory");
+	struct fw_map_entry e;
+
+	for (uint32_t i = 0; i < raw->count && !p; i++) {
+		boot_memmap_entry(raw, i, &e);
+		if (e.type == FW_USABLE || !e.size)
+			continue;
+		phys_addr_t end = e.base + e.size < e.base ? UINT64_MAX : e.base + e.size;
+		unsigned int k = FIRST_ENDING_ABOVE(memblock.memory.regions, memblock.memory.cnt, e.base);
+
+		for (; k < memblock.memory.cnt && memblock.memory.regions[k].base < end && !p; k++) {
+			const struct memblock_region *r = &memblock.memory.regions[k];
+			unsigned long pfn = PFN_DOWN(MAX(e.base, r->base)), last = PFN_UP(MIN(end, r->base + r->size));
+
+			for (; pfn < last && !p; pfn++) {
+				long b = frame_bit(free_set, pfn);
+				if (b >= 0 && bit_test(free_set->bits, (unsigned long)b))
+					p = FAIL("free frame pfn %#lx lies in firmware entry %u [mem %#llx+%#llx] %s", pfn, i,
+						 (unsigned long long)e.base, (unsigned long long)e.size, fw_type_name(e.type));
+			}
+		}
+	}
+	frame_set_free(free_set);
+	return p;
 }
 
 const char *mm_check_reserved(void)
@@ -194,8 +309,8 @@ const char *mm_check_memmap_size(void)
 }
 
 /* Allocates at order, then each lower order, until nothing is left; links the blocks in *held. */
-static const char *exhaust_from(unsigned int order, const unsigned long *free_bm, unsigned long *got,
-				struct list_head *held)
+static const char *exhaust_from(unsigned int order, const struct frame_set *free_bm,
+				struct frame_set *got, struct list_head *held)
 {
 	for (int o = (int)order; o >= 0; o--) {
 		struct page *page;
@@ -224,50 +339,46 @@ static void free_held(struct list_head *held)
 	held->next = held;
 }
 
-static unsigned long popcount_bitmap(const unsigned long *bm)
-{
-	unsigned long n = 0;
-
-	for (unsigned long w = 0; w <= max_pfn / BITS; w++)
-		n += (unsigned long)__builtin_popcountl(bm[w]);
-	return n;
-}
-
 /* One round at order: exhaust, compare with the free frames, free, compare the shape. */
-static const char *exhaust_round(const struct fw_map *map, unsigned int order, const unsigned long *free_bm,
-				 unsigned long free0, const struct buddy_shape *shape0)
+static const char *exhaust_round(const struct fw_map *map, unsigned int order,
+				 const struct frame_set *free_bm, unsigned long free0,
+				 const struct buddy_shape *shape0)
 {
-	unsigned long *got = bitmap_new(), reports = bad_page_reports;
+	struct frame_set *got = frame_set_new();
+	unsigned long reports = bad_page_reports;
 	struct list_head held = { &held, &held };
 	struct buddy_shape shape;
 	const char *p = got ? exhaust_from(order, free_bm, got, &held) : FAIL("out of host memory");
 
 	if (!p && nr_free_pages() != 0)
 		p = FAIL("order %u: %lu pages still free after exhaustion", order, nr_free_pages());
-	if (!p && popcount_bitmap(got) != free0)
-		p = FAIL("order %u: %lu frames handed out, %lu were free", order, popcount_bitmap(got), free0);
+	if (!p && frame_set_count(got) != free0)
+		p = FAIL("order %u: %lu frames handed out, %lu were free", order, frame_set_count(got), free0);
 	free_held(&held);
-	free(got);
+	frame_set_free(got);
 	buddy_shape_take(&shape);
 	if (!p && !buddy_shape_equal(&shape, shape0))
 		p = FAIL("order %u: free lists differ from their first shape after freeing everything", order);
 	if (!p && bad_page_reports != reports)
 		p = FAIL("order %u: %lu bad_page reports", order, bad_page_reports - reports);
-	return p ? p : mm_check_free_lists(map, NULL);
+	return p ? p : mm_check_free_lists(map);
 }
 
 const char *mm_check_exhaustive(const struct fw_map *map)
 {
-	unsigned long *free_bm = bitmap_new(), free0 = nr_free_pages();
+	struct frame_set *free_bm;
+	unsigned long free0;
 	struct buddy_shape shape0;
 	const char *p;
 
 	buddy_shape_take(&shape0);
-	p = free_bm ? mm_check_free_lists(map, free_bm) : FAIL("out of host memory");
-	if (!p && popcount_bitmap(free_bm) != free0)
-		p = FAIL("free lists hold %lu frames, nr_free_pages() says %lu", popcount_bitmap(free_bm), free0);
+	free0 = nr_free_pages();
+	free_bm = frame_set_new();
+	p = free_bm ? check_free_lists(map, free_bm) : FAIL("out of host memory");
+	if (!p && frame_set_count(free_bm) != free0)
+		p = FAIL("free lists hold %lu frames, nr_free_pages() says %lu", frame_set_count(free_bm), free0);
 	for (unsigned int order = 0; order <= MAX_ORDER && !p; order++)
 		p = exhaust_round(map, order, free_bm, free0, &shape0);
-	free(free_bm);
+	frame_set_free(free_bm);
 	return p;
 }

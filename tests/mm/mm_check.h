@@ -2,7 +2,8 @@
  * Whole-allocator consistency checks for the host (map replay, fuzzer, host tests): every free
  * block is well formed and lies in usable, unreserved RAM; exhausting memory hands out every free
  * frame exactly once; freeing everything restores the free lists' shape. Page contents are never
- * touched, so a 128 GiB map is checked in seconds.
+ * touched, and the sets of frames cover present RAM only, so time and memory follow the RAM, not
+ * the highest address: a 128 GiB map is checked in seconds.
  */
 #ifndef TESTS_MM_MM_CHECK_H
 #define TESTS_MM_MM_CHECK_H
@@ -21,12 +22,18 @@ void buddy_shape_take(struct buddy_shape *s);
 bool buddy_shape_equal(const struct buddy_shape *a, const struct buddy_shape *b);
 
 /*
- * Checks every free block, on the buddy and the hot lists: its marks, aligned, in its zone, inside one usable entry
- * of map, clear of every memblock reservation, not overlapping another block; the lists' links
- * and counters. If free_bitmap is not NULL (max_pfn bits, zeroed) the free frames are set in it.
- * Returns NULL, or a description of the first problem.
+ * Checks every free block, on the buddy and the hot lists: its marks, aligned, in its zone,
+ * inside one usable entry of map, clear of every memblock reservation; the lists' links and
+ * counters. Returns NULL, or a description of the first problem.
  */
-const char *mm_check_free_lists(const struct fw_map *map, unsigned long *free_bitmap);
+const char *mm_check_free_lists(const struct fw_map *map);
+
+/*
+ * Checks that no free frame lies in an entry of raw that is not usable: the firmware's map as it
+ * came, before sanitizing, so that a reserved entry lost on the way shows. NULL or the problem.
+ */
+struct boot_memmap;
+const char *mm_check_raw_map(const struct boot_memmap *raw);
 
 /* Checks that every frame memblock reserved inside RAM is PG_reserved. NULL or the problem. */
 const char *mm_check_reserved(void);

@@ -1,10 +1,12 @@
 /*
- * The map replay: runs the boot path of mm/ on memory maps read from text files and checks the
- * result exhaustively (tests/mm/mm_check.h).
+ * The map replay: runs the kernel's own path (kernel/boot_memmap.h, then mm_init()) on memory
+ * maps read from text files and checks the result exhaustively (tests/mm/mm_check.h).
  *
  *   replay MAP          the boot report (sanitized map, zones, memmap bytes, usable/reserved/free
  *                       pages, buddyinfo), then each check and its verdict
  *   replay -q MAP...    one line per map
+ *   replay -x MAP...    maps that must be refused (too many entries, a memmap the host cannot
+ *                       hold ...): each passes when it is refused with a message
  *
  * Ends with "N passed, N failed"; exit status 0 only if every map passed. Poisoning is off and
  * page contents are never touched, so a 128 GiB map replays in seconds.
@@ -13,8 +15,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "mm/init.h"
+#include "mm/memblock.h"
 #include "tests/mm/host_mm.h"
+#include "tests/mm/map_text.h"
 #include "tests/mm/mm_check.h"
+
+static struct fw_map map;
+static struct map_text text; /* the map file's raw entries, kept for the checks */
+static struct boot_memmap raw;
+static char problem[200];
 
 static double now(void)
 {
@@ -24,55 +34,82 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Runs the checks in turn; NULL when all hold. */
-static const char *run_checks(const struct fw_map *map, bool quiet)
+static unsigned long present_pages(void)
 {
-	static const struct {
-		const char *what;
-		int kind;
-	} checks[] = {
-		{ "free lists well formed, in usable unreserved RAM", 0 },
-		{ "every reserved frame is PG_reserved", 1 },
-		{ "memmap holds only the chunks of usable RAM", 2 },
-		{ "exhaustion at every order hands out every free frame once; shape restored", 3 },
+	return zones[0].present_pages + zones[1].present_pages + zones[2].present_pages;
+}
+
+/* Every usable page of the sanitized map is in a zone: none was dropped on the way. */
+static const char *check_all_ram_present(void)
+{
+	unsigned long usable = (unsigned long)(fw_map_usable_bytes(&map) >> PAGE_SHIFT);
+
+	if (present_pages() == usable && !mm_unused_ram_bytes)
+		return NULL;
+	snprintf(problem, sizeof(problem), "%lu usable pages in the map, %lu present in zones, %llu KiB left unused",
+		 usable, present_pages(), (unsigned long long)(mm_unused_ram_bytes >> 10));
+	return problem;
+}
+
+/* Runs the checks in turn; NULL when all hold. */
+static const char *run_checks(bool quiet)
+{
+	static const char *const what[] = {
+		"every usable page of the map is present (nothing dropped)",
+		"no free frame in any non-usable entry of the firmware's own map",
+		"free lists well formed, in usable unreserved RAM",
+		"every reserved frame is PG_reserved",
+		"memmap holds only the chunks of usable RAM",
+		"exhaustion at every order hands out every free frame once; shape restored",
 	};
 
-	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
-		const char *p = checks[i].kind == 0 ? mm_check_free_lists(map, NULL)
-			      : checks[i].kind == 1 ? mm_check_reserved()
-			      : checks[i].kind == 2 ? mm_check_memmap_size()
-						    : mm_check_exhaustive(map);
+	for (size_t i = 0; i < ARRAY_SIZE(what); i++) {
+		const char *p = i == 0 ? check_all_ram_present()
+			      : i == 1 ? mm_check_raw_map(&raw)
+			      : i == 2 ? mm_check_free_lists(&map)
+			      : i == 3 ? mm_check_reserved()
+			      : i == 4 ? mm_check_memmap_size()
+				       : mm_check_exhaustive(&map);
 		if (!quiet)
-			printf("replay: check: %s: %s\n", checks[i].what, p ? "FAILED" : "ok");
+			printf("replay: check: %s: %s\n", what[i], p ? "FAILED" : "ok");
 		if (p)
 			return p;
 	}
 	return NULL;
 }
 
+/* Reads path into text and raw and boots on it: 0, or the error (the reason was printed). */
+static int boot(const char *path, bool quiet)
+{
+	int r;
+
+	map_text_free(&text);
+	r = map_text_read_file(&text, path);
+	if (r >= 0 && !map_text_raw(&text, &raw)) {
+		fprintf(stderr, "%s: no memory map lines in it\n", path);
+		r = -EINVAL;
+	}
+	if (r >= 0) {
+		if (!quiet)
+			printf("replay: %s: %u %s entries\n", path, raw.count, boot_memmap_name(&raw));
+		r = host_mm_boot(&raw, quiet, &map);
+	}
+	return r;
+}
+
 /* Replays one map file; returns true when every check held. */
 static bool replay(const char *path, bool quiet)
 {
-	static struct fw_map map;
 	double t0 = now();
-	const char *p = NULL;
-	int r;
+	const char *p;
 
 	host_console_quiet = quiet;
-	r = host_load_map_file(path, &map);
-	if (r >= 0 && (r = host_mm_init(&map, quiet)))
-		p = "mm_init failed";
-	else if (r < 0)
-		p = "cannot read the map";
-	else
-		p = run_checks(&map, quiet);
+	p = boot(path, quiet) ? "refused or could not boot (see above)" : run_checks(quiet);
 	host_console_quiet = false;
 	if (quiet && !p)
-		printf("ok   %s: usable %lu, reserved %lu, free %lu pages, memmap %lu bytes (%.2f s)\n", path,
-		       zones[0].present_pages + zones[1].present_pages + zones[2].present_pages,
-		       zones[0].present_pages + zones[1].present_pages + zones[2].present_pages -
-			       nr_free_pages(),
-		       nr_free_pages(), memmap_bytes, now() - t0);
+		printf("ok   %s: usable %lu, reserved %lu, free %lu pages, memmap %lu bytes, %u memory ranges (%.2f s)\n",
+		       path, present_pages(), present_pages() - nr_free_pages(), nr_free_pages(), memmap_bytes,
+		       memblock.memory.cnt, now() - t0);
 	else if (p)
 		printf("FAIL %s: %s\n", path, p);
 	else
@@ -81,19 +118,29 @@ static bool replay(const char *path, bool quiet)
 	return !p;
 }
 
+/* A map that must be refused: passes when booting on it fails (the kernel says why). */
+static bool expect_refusal(const char *path)
+{
+	bool refused = boot(path, true) != 0;
+
+	printf("%s %s: %s\n", refused ? "ok  " : "FAIL", path, refused ? "refused" : "accepted, but must be refused");
+	host_mm_release();
+	return refused;
+}
+
 int main(int argc, char **argv)
 {
-	bool quiet = argc > 1 && !strcmp(argv[1], "-q");
-	int passed = 0, failed = 0;
+	bool quiet = argc > 1 && !strcmp(argv[1], "-q"), refuse = argc > 1 && !strcmp(argv[1], "-x");
+	int first = 1 + (quiet || refuse), passed = 0, failed = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc < 2 + quiet) {
-		fprintf(stderr, "usage: %s [-q] MAP...\n", argv[0]);
+	if (argc <= first) {
+		fprintf(stderr, "usage: %s [-q | -x] MAP...\n", argv[0]);
 		return 2;
 	}
 	mm_debug_poison = false;
-	for (int i = 1 + quiet; i < argc; i++)
-		replay(argv[i], quiet) ? passed++ : failed++;
+	for (int i = first; i < argc; i++)
+		(refuse ? expect_refusal(argv[i]) : replay(argv[i], quiet)) ? passed++ : failed++;
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -1,0 +1,153 @@
+/*
+ * From the boot loader's memory map (e820 entries or EFI descriptors) to a struct fw_map whose
+ * storage is sized from the map and placed in RAM the map proves usable. See kernel/boot_memmap.h.
+ */
+#include "kernel/boot_memmap.h"
+
+#include "lib/printk.h"
+#include "mm/arch.h"
+
+bool boot_memmap_from_info(const struct boot_info *bi, struct boot_memmap *m)
+{
+	if (bi->efi_mmap && bi->efi_mmap_count)
+		*m = (struct boot_memmap){ BOOT_MEMMAP_EFI, bi->efi_mmap, bi->efi_mmap_count, bi->efi_desc_size };
+	else if (bi->mmap && bi->mmap_count)
+		*m = (struct boot_memmap){ BOOT_MEMMAP_E820, bi->mmap, bi->mmap_count, bi->mmap_entry_size };
+	else
+		return false;
+	return true;
+}
+
+const char *boot_memmap_name(const struct boot_memmap *m)
+{
+	return m->kind == BOOT_MEMMAP_EFI ? "EFI" : "multiboot2 (e820)";
+}
+
+void boot_memmap_entry(const struct boot_memmap *m, uint32_t i, struct fw_map_entry *e)
+{
+	const uint8_t *p = m->entries + (size_t)i * m->stride;
+
+	if (m->kind == BOOT_MEMMAP_EFI) {
+		const struct efi_memory_descriptor *d = (const void *)p;
+
+		e->base = d->phys_start;
+		e->size = d->num_pages > (UINT64_MAX >> PAGE_SHIFT) ? UINT64_MAX : d->num_pages << PAGE_SHIFT;
+		e->type = fw_type_from_efi(d->type, d->attribute);
+	} else {
+		const struct mb2_mmap_entry *x = (const void *)p;
+
+		e->base = x->base_addr;
+		e->size = x->length;
+		e->type = fw_type_from_e820(x->type);
+	}
+}
+
+static int add_entry(struct fw_map *map, const struct boot_memmap *m, uint32_t i)
+{
+	const uint8_t *p = m->entries + (size_t)i * m->stride;
+
+	if (m->kind == BOOT_MEMMAP_EFI) {
+		const struct efi_memory_descriptor *d = (const void *)p;
+		return fw_map_add_efi(map, d->type, d->attribute, d->phys_start, d->num_pages);
+	}
+	const struct mb2_mmap_entry *x = (const void *)p;
+	return fw_map_add_e820(map, x->base_addr, x->length, x->type);
+}
+
+/* ---- room for the map's storage ------------------------------------------------------------ */
+
+/* Exclusive end of [base, base + size), clipped at 2^64. */
+static phys_addr_t end_of(phys_addr_t base, uint64_t size)
+{
+	return base + size < base ? UINT64_MAX : base + size;
+}
+
+/*
+ * The lowest base of anything in the way of [lo, hi): a non-usable entry of m, a range of avoid,
+ * or the first MM_LOW_RESERVE bytes. hi when nothing is.
+ */
+static phys_addr_t lowest_obstacle(const struct boot_memmap *m, const struct mm_reservation *avoid,
+				   unsigned int navoid, phys_addr_t lo, phys_addr_t hi)
+{
+	phys_addr_t low = hi;
+	struct fw_map_entry e;
+
+	if (lo < MM_LOW_RESERVE)
+		low = 0;
+	for (uint32_t i = 0; i < m->count; i++) {
+		boot_memmap_entry(m, i, &e);
+		if (e.type != FW_USABLE && e.size && e.base < hi && end_of(e.base, e.size) > lo)
+			low = MIN(low, e.base);
+	}
+	for (unsigned int i = 0; i < navoid; i++)
+		if (avoid[i].size && avoid[i].base < hi && end_of(avoid[i].base, avoid[i].size) > lo)
+			low = MIN(low, avoid[i].base);
+	return low;
+}
+
+/*
+ * The highest page-aligned place for size bytes inside usable entry u, below limit, with nothing
+ * in the way; 0 if none. Each try that fails moves below an obstacle, so this ends.
+ */
+static phys_addr_t room_in_entry(const struct boot_memmap *m, const struct fw_map_entry *u,
+				 const struct mm_reservation *avoid, unsigned int navoid, uint64_t size,
+				 phys_addr_t limit)
+{
+	phys_addr_t top = ALIGN_DOWN(MIN(end_of(u->base, u->size), limit), PAGE_SIZE);
+
+	while (top > u->base && top - u->base >= size) {
+		phys_addr_t lo = ALIGN_DOWN(top - size, PAGE_SIZE), low;
+
+		if (lo < u->base || lo == 0)
+			return 0;
+		low = lowest_obstacle(m, avoid, navoid, lo, top);
+		if (low == top)
+			return lo;
+		top = ALIGN_DOWN(low, PAGE_SIZE);
+	}
+	return 0;
+}
+
+/* The highest room for size bytes over every usable entry; 0 if none. */
+static phys_addr_t find_room(const struct boot_memmap *m, const struct mm_reservation *avoid,
+			     unsigned int navoid, uint64_t size, phys_addr_t limit)
+{
+	phys_addr_t best = 0;
+	struct fw_map_entry u;
+
+	for (uint32_t i = 0; i < m->count; i++) {
+		boot_memmap_entry(m, i, &u);
+		if (u.type != FW_USABLE || u.size < size || u.base >= limit ||
+		    (best && end_of(u.base, u.size) <= best))
+			continue;
+		best = MAX(best, room_in_entry(m, &u, avoid, navoid, size, limit));
+	}
+	return best;
+}
+
+int boot_memmap_build(const struct boot_memmap *m, const struct mm_reservation *avoid,
+		      unsigned int navoid, phys_addr_t limit, struct fw_map *map,
+		      struct mm_reservation *storage)
+{
+	size_t bytes = ALIGN_UP(FW_MAP_STORAGE_BYTES(m->count), PAGE_SIZE);
+	phys_addr_t room;
+	int err;
+
+	if (m->count > FW_MAP_MAX_ENTRIES) {
+		printk("mm: the %s memory map has %u entries, more than the %u this kernel handles; refusing it\n",
+		       boot_memmap_name(m), m->count, FW_MAP_MAX_ENTRIES);
+		return -EINVAL;
+	}
+	room = find_room(m, avoid, navoid, bytes, MIN(limit, MAX_PHYS_ADDR));
+	if (!room) {
+		printk("mm: no usable range of the %s memory map (%u entries) below %#llx holds the %zu "
+		       "bytes needed to sanitize it; refusing it\n", boot_memmap_name(m), m->count,
+		       (unsigned long long)MIN(limit, MAX_PHYS_ADDR), bytes);
+		return -ENOMEM;
+	}
+	*storage = (struct mm_reservation){ room, bytes, "firmware memory map" };
+	err = fw_map_init(map, phys_to_virt(room), bytes);
+	for (uint32_t i = 0; i < m->count && !err; i++)
+		err = add_entry(map, m, i);
+	return err;
+}

@@ -1,0 +1,49 @@
+/*
+ * The firmware memory map as the boot loader passed it (multiboot2 tag 6: e820 entries, or tag
+ * 17: EFI descriptors), turned into a struct fw_map (mm/fw_map.h). The kernel and the host's map
+ * replay both build their map through here, so the replay sees what the kernel sees.
+ */
+#ifndef KERNEL_BOOT_MEMMAP_H
+#define KERNEL_BOOT_MEMMAP_H
+
+#include "kernel/bootinfo.h"
+#include "mm/fw_map.h"
+#include "mm/init.h"
+
+enum boot_memmap_kind { BOOT_MEMMAP_E820, BOOT_MEMMAP_EFI };
+
+/* A raw map: count entries of stride bytes (struct mb2_mmap_entry or efi_memory_descriptor first). */
+struct boot_memmap {
+	enum boot_memmap_kind kind;
+	const uint8_t *entries;
+	uint32_t count, stride;
+};
+
+/*
+ * The map the kernel uses: the EFI map when the loader passed one (Linux prefers it too), else
+ * the multiboot2 map. Returns false when bi has neither.
+ */
+bool boot_memmap_from_info(const struct boot_info *bi, struct boot_memmap *m);
+
+/* Linux's name of the map ("EFI", "multiboot2 (e820)"). */
+const char *boot_memmap_name(const struct boot_memmap *m);
+
+/* Entry i in our terms (type translated; a size that overflows 64 bits is UINT64_MAX). */
+void boot_memmap_entry(const struct boot_memmap *m, uint32_t i, struct fw_map_entry *e);
+
+/*
+ * Builds map from m, failing closed:
+ *   - a map of more than FW_MAP_MAX_ENTRIES entries is refused;
+ *   - the map's storage, FW_MAP_STORAGE_BYTES(m->count) bytes, goes in RAM the raw map itself
+ *     proves usable: inside one usable entry, touching no entry of another type, none of the
+ *     navoid ranges of avoid (what is in use: kernel image, boot information ...) and not the
+ *     first MM_LOW_RESERVE bytes, below limit (what the caller can reach), as high as possible;
+ *   - every entry is added.
+ * On success *storage is the range the caller must reserve. Returns 0, or -EINVAL / -ENOMEM with
+ * a message saying why.
+ */
+int boot_memmap_build(const struct boot_memmap *m, const struct mm_reservation *avoid,
+		      unsigned int navoid, phys_addr_t limit, struct fw_map *map,
+		      struct mm_reservation *storage);
+
+#endif
