@@ -108,9 +108,8 @@ static phys_addr_t room_in_entry(const struct boot_memmap *m, const struct fw_ma
 	return 0;
 }
 
-/* The highest room for size bytes over every usable entry; 0 if none. */
-static phys_addr_t find_room(const struct boot_memmap *m, const struct mm_reservation *avoid,
-			     unsigned int navoid, uint64_t size, phys_addr_t limit)
+phys_addr_t boot_memmap_find_room(const struct boot_memmap *m, const struct mm_reservation *avoid,
+				  unsigned int navoid, uint64_t size, phys_addr_t limit)
 {
 	phys_addr_t best = 0;
 	struct fw_map_entry u;
@@ -125,20 +124,33 @@ static phys_addr_t find_room(const struct boot_memmap *m, const struct mm_reserv
 	return best;
 }
 
+size_t boot_memmap_storage_bytes(const struct boot_memmap *m)
+{
+	return ALIGN_UP(FW_MAP_STORAGE_BYTES(m->count), PAGE_SIZE);
+}
+
+int boot_memmap_fill(const struct boot_memmap *m, struct fw_map *map, void *storage, size_t bytes)
+{
+	int err = fw_map_init(map, storage, bytes);
+
+	for (uint32_t i = 0; i < m->count && !err; i++)
+		err = add_entry(map, m, i);
+	return err;
+}
+
 int boot_memmap_build(const struct boot_memmap *m, const struct mm_reservation *avoid,
 		      unsigned int navoid, phys_addr_t limit, struct fw_map *map,
 		      struct mm_reservation *storage)
 {
-	size_t bytes = ALIGN_UP(FW_MAP_STORAGE_BYTES(m->count), PAGE_SIZE);
+	size_t bytes = boot_memmap_storage_bytes(m);
 	phys_addr_t room;
-	int err;
 
 	if (m->count > FW_MAP_MAX_ENTRIES) {
 		printk("mm: the %s memory map has %u entries, more than the %u this kernel handles; refusing it\n",
 		       boot_memmap_name(m), m->count, FW_MAP_MAX_ENTRIES);
 		return -EINVAL;
 	}
-	room = find_room(m, avoid, navoid, bytes, MIN(limit, MAX_PHYS_ADDR));
+	room = boot_memmap_find_room(m, avoid, navoid, bytes, MIN(limit, MAX_PHYS_ADDR));
 	if (!room) {
 		printk("mm: no usable range of the %s memory map (%u entries) below %#llx holds the %zu "
 		       "bytes needed to sanitize it; refusing it\n", boot_memmap_name(m), m->count,
@@ -146,8 +158,5 @@ int boot_memmap_build(const struct boot_memmap *m, const struct mm_reservation *
 		return -ENOMEM;
 	}
 	*storage = (struct mm_reservation){ room, bytes, "firmware memory map" };
-	err = fw_map_init(map, phys_to_virt(room), bytes);
-	for (uint32_t i = 0; i < m->count && !err; i++)
-		err = add_entry(map, m, i);
-	return err;
+	return boot_memmap_fill(m, map, phys_to_virt(room), bytes);
 }

@@ -31,13 +31,26 @@ const char *boot_memmap_name(const struct boot_memmap *m);
 /* Entry i in our terms (type translated; a size that overflows 64 bits is UINT64_MAX). */
 void boot_memmap_entry(const struct boot_memmap *m, uint32_t i, struct fw_map_entry *e);
 
+/* The bytes of storage (whole pages) a fw_map of m's entries takes, sanitizing included. */
+size_t boot_memmap_storage_bytes(const struct boot_memmap *m);
+
+/*
+ * The highest page-aligned address, below limit, of size bytes inside one usable entry of m that
+ * touch no entry of another type, none of the navoid ranges of avoid, and not the first
+ * MM_LOW_RESERVE bytes: RAM the map itself proves free. 0 when there is none.
+ */
+phys_addr_t boot_memmap_find_room(const struct boot_memmap *m, const struct mm_reservation *avoid,
+				  unsigned int navoid, uint64_t size, phys_addr_t limit);
+
+/* Gives map storage (bytes at storage) and adds every entry of m. Returns 0 or -errno. */
+int boot_memmap_fill(const struct boot_memmap *m, struct fw_map *map, void *storage, size_t bytes);
+
 /*
  * Builds map from m, failing closed:
  *   - a map of more than FW_MAP_MAX_ENTRIES entries is refused;
- *   - the map's storage, FW_MAP_STORAGE_BYTES(m->count) bytes, goes in RAM the raw map itself
- *     proves usable: inside one usable entry, touching no entry of another type, none of the
- *     navoid ranges of avoid (what is in use: kernel image, boot information ...) and not the
- *     first MM_LOW_RESERVE bytes, below limit (what the caller can reach), as high as possible;
+ *   - the map's storage, boot_memmap_storage_bytes(m), goes where boot_memmap_find_room() says,
+ *     avoid being what is in use (kernel image, boot information ...) and limit what the caller
+ *     can reach;
  *   - every entry is added.
  * On success *storage is the range the caller must reserve. Returns 0, or -EINVAL / -ENOMEM with
  * a message saying why.

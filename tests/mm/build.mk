@@ -68,6 +68,26 @@ test-fuzz-mm: $(FUZZ_MM)
 	@tests/fuzz/run-fuzzer.sh mm $(FUZZ_MM) 10 tests/fixtures/memmaps
 TEST_STEPS += test-fuzz-mm
 
+# ---- the map-conversion fuzzer: kernel/boot_memmap.c and the sanitizer on arbitrary raw maps ----
+FUZZ_MEMMAP_SRCS := tests/mm/fuzz_memmap.c kernel/boot_memmap.c mm/fw_map.c lib/printk.c tests/mm/fuzz_stubs.c
+FUZZ_MEMMAP := $(FUZZ_DIR)/fuzz_memmap
+
+$(FUZZ_MEMMAP): $(FUZZ_MEMMAP_SRCS) $(wildcard mm/*.h kernel/*.h lib/*.h) | deps
+	@mkdir -p $(@D)
+	@echo "  FUZZCC  $@"
+	$(Q)$(HOSTCC) $(FUZZ_CFLAGS) $(FUZZ_MEMMAP_SRCS) -o $@
+
+.PHONY: fuzz-memmap test-fuzz-memmap
+fuzz-memmap: $(FUZZ_MEMMAP)
+	@tests/fuzz/run-fuzzer.sh memmap $(FUZZ_MEMMAP) $(FUZZ_SECONDS)
+
+fuzz:: $(FUZZ_MEMMAP)
+	@tests/fuzz/run-fuzzer.sh memmap $(FUZZ_MEMMAP) $(FUZZ_SECONDS)
+
+test-fuzz-memmap: $(FUZZ_MEMMAP)
+	@tests/fuzz/run-fuzzer.sh memmap $(FUZZ_MEMMAP) 10
+TEST_STEPS += test-fuzz-memmap
+
 # ---- make bench: the page-allocator benchmark on the host (-O2, no sanitizers) -----------------
 BENCH := $(B)/host/bench
 $(BENCH): $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) tests/bench/page_alloc_bench.c tests/mm/bench_main.c)
