@@ -1,4 +1,7 @@
-/* The freestanding string functions; the compiler may also emit calls to memset/memcpy itself. */
+/*
+ * The freestanding string functions; the compiler may also emit calls to memset/memcpy itself.
+ * memmove is in lib/memmove.c.
+ */
 #include "lib/string.h"
 
 void *memset(void *dst, int c, size_t n)
@@ -15,17 +18,6 @@ void *memcpy(void *dst, const void *src, size_t n)
 	const unsigned char *s = src;
 	while (n--)
 		*d++ = *s++;
-	return dst;
-}
-
-void *memmove(void *dst, const void *src, size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-	if (d < s)
-		return memcpy(dst, src, n);
-	while (n--)
-		d[n] = s[n];
 	return dst;
 }
 

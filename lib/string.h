@@ -15,4 +15,9 @@ int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
 char *strstr(const char *haystack, const char *needle);
 
+#ifdef HOST_BUILD
+/* The host test binary builds lib/memmove.c under this name, beside the C library's memmove. */
+void *lib_memmove(void *dst, const void *src, size_t n);
+#endif
+
 #endif
