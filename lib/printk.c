@@ -13,6 +13,7 @@ struct out {
 	char *buf;
 	size_t size; /* capacity of buf, including the NUL */
 	size_t len;  /* characters produced so far; may exceed size */
+	char last;   /* the last character produced, stored or not */
 };
 
 struct spec {
@@ -26,6 +27,7 @@ static void put(struct out *o, char c)
 	if (o->len + 1 < o->size)
 		o->buf[o->len] = c;
 	o->len++;
+	o->last = c;
 }
 
 static void pad(struct out *o, char c, int n)
@@ -213,21 +215,28 @@ static const char *convert(struct out *o, const char *f, va_list *ap)
 	return f + 1;
 }
 
-int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+/* Formats fmt into o and NUL-terminates what was stored (when o->size is not 0). */
+static void format(struct out *o, const char *fmt, va_list ap)
 {
-	struct out o = { buf, size, 0 };
 	va_list args;
 
 	va_copy(args, ap);
 	while (*fmt) {
 		if (*fmt != '%')
-			put(&o, *fmt++);
+			put(o, *fmt++);
 		else
-			fmt = convert(&o, fmt + 1, &args);
+			fmt = convert(o, fmt + 1, &args);
 	}
 	va_end(args);
-	if (size)
-		buf[o.len < size ? o.len : size - 1] = '\0';
+	if (o->size)
+		o->buf[o->len < o->size ? o->len : o->size - 1] = '\0';
+}
+
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	struct out o = { buf, size, 0, 0 };
+
+	format(&o, fmt, ap);
 	return (int)o.len;
 }
 
@@ -240,14 +249,36 @@ int snprintf(char *buf, size_t size, const char *fmt, ...)
 	return n;
 }
 
+int printk_format(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	struct out o = { buf, size, 0, 0 };
+	const char *mark;
+	size_t keep, mark_len;
+
+	if (size == 0)
+		return 0;
+	format(&o, fmt, ap);
+	if (o.len < size)
+		return (int)o.len;
+	/* Cut: the mark replaces the end of what fits, keeping a final newline. */
+	mark = o.last == '\n' ? PRINTK_CUT_MARK "\n" : PRINTK_CUT_MARK;
+	mark_len = strlen(mark);
+	keep = size - 1;
+	if (mark_len > keep) {
+		mark += mark_len - keep;
+		mark_len = keep;
+	}
+	memcpy(buf + keep - mark_len, mark, mark_len);
+	return (int)keep;
+}
+
 int vprintk(const char *fmt, va_list ap)
 {
-	char buf[512];
-	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	size_t len = n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
+	char buf[PRINTK_BUF_SIZE];
+	int len = printk_format(buf, sizeof(buf), fmt, ap);
 
-	console_write(buf, len);
-	return (int)len;
+	console_write(buf, (size_t)len);
+	return len;
 }
 
 int printk(const char *fmt, ...)

@@ -20,9 +20,26 @@
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Formats and writes to every console; returns the number of bytes written. */
+/* printk formats each call in a buffer of this many bytes: it writes at most PRINTK_BUF_SIZE - 1. */
+#define PRINTK_BUF_SIZE 512
+
+/* What ends output that printk had to cut short (followed by "\n" when the output ended in one). */
+#define PRINTK_CUT_MARK "..."
+
+/*
+ * Formats and writes to every console; returns the number of bytes written. Output longer than
+ * PRINTK_BUF_SIZE - 1 bytes is cut to that length and ends in "...\n" ("..." when the full output
+ * had no final newline): a cut line says so, and the next printk still starts a line of its own.
+ */
 int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int vprintk(const char *fmt, va_list ap);
+
+/*
+ * The text printk writes, formatted into buf of size bytes: like vsnprintf, except that output
+ * that does not fit is cut the way printk cuts it (above), the mark taking the last bytes that
+ * fit. Returns the length stored (less than size; 0 when size is 0), buf NUL-terminated.
+ */
+int printk_format(char *buf, size_t size, const char *fmt, va_list ap);
 
 /* Provided by the environment (kernel: serial and screen; host: stdout). */
 void console_write(const char *s, size_t len);

@@ -1,8 +1,9 @@
 /*
  * Self-tests of the formatter behind printk (lib/printk.c): every conversion the kernel uses,
- * flags, widths and precisions, the limits of each integer type, and how snprintf truncates and
- * what it returns. Each expectation is the exact text C's printf would produce (%p excepted:
- * ours always prints "0x" and 16 digits).
+ * flags, widths and precisions, the limits of each integer type, how snprintf truncates and
+ * what it returns, and how printk cuts a line too long for its buffer. Each expectation of a
+ * conversion is the exact text C's printf would produce (%p excepted: ours always prints "0x"
+ * and 16 digits).
  */
 #include "kernel/ktest.h"
 #include "lib/printk.h"
@@ -167,6 +168,102 @@ static void snprintf_counts_a_nul_character(struct ktest *t)
 		  "got %02x %02x %02x %02x", buf[0], buf[1], buf[2], buf[3]);
 }
 
+/* printk_format() called the way printk calls it, through a va_list. */
+static int format_as_printk(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int format_as_printk(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = printk_format(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+#define LONG_LINE 600
+
+/* A line of n 'x' characters, without its newline. */
+static const char *x_line(size_t n)
+{
+	static char line[LONG_LINE + 1];
+
+	memset(line, 'x', n);
+	line[n] = '\0';
+	return line;
+}
+
+/* Expects buf[0..n) to be 'x' characters. */
+static void expect_xs(struct ktest *t, const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!KT_EXPECT(t, buf[i] == 'x', "byte %zu is %#x, want 'x'", i, buf[i]))
+			return;
+}
+
+static void printk_cuts_a_long_line_but_keeps_its_newline(struct ktest *t)
+{
+	static char out[PRINTK_BUF_SIZE];
+	int n = format_as_printk(out, sizeof(out), "%s\n", x_line(LONG_LINE));
+
+	KT_ASSERT(t, n == PRINTK_BUF_SIZE - 1, "wrote %d bytes, want %d", n, PRINTK_BUF_SIZE - 1);
+	KT_EXPECT_EQ(t, strlen(out), PRINTK_BUF_SIZE - 1);
+	KT_EXPECT(t, !strcmp(out + n - 4, "...\n"), "the line ends in \"%s\", want \"...\\n\"", out + n - 8);
+	expect_xs(t, out, (size_t)n - 4);
+
+	/* Without a newline at the end, the cut has none either. */
+	n = format_as_printk(out, sizeof(out), "%s", x_line(LONG_LINE));
+	KT_ASSERT(t, n == PRINTK_BUF_SIZE - 1, "wrote %d bytes, want %d", n, PRINTK_BUF_SIZE - 1);
+	KT_EXPECT(t, !strcmp(out + n - 3, "..."), "ends in \"%s\", want \"...\"", out + n - 8);
+	expect_xs(t, out, (size_t)n - 3);
+}
+
+static void printk_line_after_a_long_one_starts_a_line(struct ktest *t)
+{
+	/* What the console receives from a 600-byte line and then a short one. */
+	static char console[2 * PRINTK_BUF_SIZE];
+	int n1 = format_as_printk(console, PRINTK_BUF_SIZE, "%s\n", x_line(LONG_LINE));
+	int n2 = format_as_printk(console + n1, PRINTK_BUF_SIZE, "next line %d\n", 2);
+
+	KT_EXPECT(t, n1 > 0 && console[n1 - 1] == '\n', "the long line ends in %#x, not a newline",
+		  n1 > 0 ? console[n1 - 1] : 0);
+	KT_EXPECT(t, n2 == 12 && !strcmp(console + n1, "next line 2\n"), "then \"%s\"", console + n1);
+
+	/* The same through printk itself (as a KTAP diagnostic line). */
+	KT_EXPECT_EQ(t, printk("    # %s\n", x_line(LONG_LINE)), PRINTK_BUF_SIZE - 1);
+	printk("    # (the line above was cut to %d bytes)\n", PRINTK_BUF_SIZE - 1);
+}
+
+static void printk_leaves_lines_that_fit_alone(struct ktest *t)
+{
+	static char out[PRINTK_BUF_SIZE];
+
+	/* PRINTK_BUF_SIZE - 1 bytes with the newline: exactly what fits. */
+	KT_EXPECT_EQ(t, format_as_printk(out, sizeof(out), "%s\n", x_line(PRINTK_BUF_SIZE - 2)),
+		     PRINTK_BUF_SIZE - 1);
+	KT_EXPECT(t, out[PRINTK_BUF_SIZE - 2] == '\n', "a line that fits was changed");
+	expect_xs(t, out, PRINTK_BUF_SIZE - 2);
+	/* One byte more is cut. */
+	format_as_printk(out, sizeof(out), "%s\n", x_line(PRINTK_BUF_SIZE - 1));
+	KT_EXPECT(t, !strcmp(out + PRINTK_BUF_SIZE - 5, "...\n"), "ends in \"%s\"", out + PRINTK_BUF_SIZE - 8);
+}
+
+static void printk_format_cuts_into_tiny_buffers(struct ktest *t)
+{
+	char buf[8];
+
+	memset(buf, '#', sizeof(buf));
+	KT_EXPECT_EQ(t, format_as_printk(buf, 0, "hello\n"), 0);
+	KT_EXPECT(t, buf[0] == '#', "size 0 wrote buf[0] = %#x", buf[0]);
+	KT_EXPECT_EQ(t, format_as_printk(buf, 1, "hello\n"), 0);
+	KT_EXPECT(t, buf[0] == '\0', "size 1 must leave just the NUL");
+	KT_EXPECT_EQ(t, format_as_printk(buf, 3, "hello\n"), 2);
+	KT_EXPECT(t, !strcmp(buf, ".\n"), "size 3: got \"%s\"", buf);
+	KT_EXPECT_EQ(t, format_as_printk(buf, 7, "hello world\n"), 6);
+	KT_EXPECT(t, !strcmp(buf, "he...\n"), "size 7: got \"%s\"", buf);
+	KT_EXPECT_EQ(t, format_as_printk(buf, 7, "hello\n"), 6);
+	KT_EXPECT(t, !strcmp(buf, "hello\n"), "size 7, fits: got \"%s\"", buf);
+}
+
 KTEST_SUITE(printk,
 	    KTEST_CASE(printk_formats_signed_decimal),
 	    KTEST_CASE(printk_formats_unsigned_decimal),
@@ -177,4 +274,8 @@ KTEST_SUITE(printk,
 	    KTEST_CASE(printk_honours_precision),
 	    KTEST_CASE(printk_takes_width_and_precision_from_arguments),
 	    KTEST_CASE(snprintf_truncates_and_returns_full_length),
-	    KTEST_CASE(snprintf_counts_a_nul_character));
+	    KTEST_CASE(snprintf_counts_a_nul_character),
+	    KTEST_CASE(printk_cuts_a_long_line_but_keeps_its_newline),
+	    KTEST_CASE(printk_line_after_a_long_one_starts_a_line),
+	    KTEST_CASE(printk_leaves_lines_that_fit_alone),
+	    KTEST_CASE(printk_format_cuts_into_tiny_buffers));
