@@ -31,7 +31,9 @@ static void expect_compound(struct ktest *t, struct page *head, unsigned int ord
 
 static void compound_marks_at_every_order(struct ktest *t)
 {
-	for (unsigned int order = 1; order <= MAX_ORDER; order++) {
+	unsigned int top = mm_top_testable_order(t, GFP_COMP);
+
+	for (unsigned int order = 1; order <= top; order++) {
 		unsigned long before = test_free_pages();
 		struct page *head = alloc_pages(GFP_COMP, order);
 
@@ -71,15 +73,18 @@ static void refs_on_subpages(struct ktest *t, unsigned int order, unsigned long 
 static void compound_refs_on_random_subpages_free_once(struct ktest *t)
 {
 	unsigned long seed = 0x5eed0004;
+	unsigned int top = mm_top_testable_order(t, GFP_COMP);
 
-	for (unsigned int order = 1; order <= MAX_ORDER; order++)
+	for (unsigned int order = 1; order <= top; order++)
 		for (int round = 0; round < 4; round++)
 			refs_on_subpages(t, order, &seed);
 }
 
 static void plain_higher_order_block_has_no_metadata(struct ktest *t)
 {
-	for (unsigned int order = 1; order <= MAX_ORDER; order++) {
+	unsigned int top = mm_top_testable_order(t, GFP_KERNEL);
+
+	for (unsigned int order = 1; order <= top; order++) {
 		unsigned long before = test_free_pages();
 		struct page *page = alloc_pages(GFP_KERNEL, order);
 

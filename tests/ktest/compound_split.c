@@ -29,8 +29,9 @@ static void split_via(struct ktest *t, unsigned int order, unsigned long via)
 static void split_from_any_subpage_gives_order0_pages(struct ktest *t)
 {
 	unsigned long seed = 0x5eed5917;
+	unsigned int top = mm_top_testable_order(t, GFP_KERNEL | __GFP_COMP);
 
-	for (unsigned int order = 1; order <= MAX_ORDER; order++) {
+	for (unsigned int order = 1; order <= top; order++) {
 		split_via(t, order, 0);
 		split_via(t, order, (1UL << order) - 1);
 		split_via(t, order, mm_test_rand(&seed) % (1UL << order));
@@ -69,6 +70,8 @@ static void split_refuses_hugetlb_pages(struct ktest *t)
 	struct hugetlb_counters c0 = hugetlb_counters(HPAGE_ORDER);
 	struct page *head;
 
+	if (mm_skip_without_blocks(t, HPAGE_ORDER, c0.total - c0.surplus + 1, GFP_KERNEL))
+		return;
 	hugetlb_set_pool_size(c0.total - c0.surplus + 1);
 	head = alloc_huge_page();
 	KT_ASSERT(t, head != NULL, "no huge page to split");

@@ -58,6 +58,8 @@ static void init_fills_the_pool_to_the_request(struct ktest *t)
 		ktest_skip(t, "huge pages are in use outside the test");
 		return;
 	}
+	if (mm_skip_without_blocks(t, HPAGE_ORDER, 3, GFP_KERNEL))
+		return;
 	hugetlb_setup_cmdline("hugepages=3");
 	KT_EXPECT_EQ(t, hugetlb_init(), 0);
 	KT_EXPECT_EQ(t, hugetlb_counters(HPAGE_ORDER).total, 3);

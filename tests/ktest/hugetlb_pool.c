@@ -19,8 +19,11 @@ struct saved_pool {
 
 static struct hugetlb_counters pool(void) { return hugetlb_counters(HPAGE_ORDER); }
 
-/* Empties the pool; false (case skipped) if pages are handed out or reserved by someone else. */
-static bool pool_begin(struct ktest *t, struct saved_pool *s)
+/*
+ * Empties the pool; false (case skipped) if pages are handed out or reserved by someone else, or
+ * if the machine's RAM cannot hold the `need` huge pages the case uses at once.
+ */
+static bool pool_begin(struct ktest *t, struct saved_pool *s, unsigned long need)
 {
 	struct hugetlb_counters c = pool();
 
@@ -28,6 +31,8 @@ static bool pool_begin(struct ktest *t, struct saved_pool *s)
 		ktest_skip(t, "huge pages are in use outside the test");
 		return false;
 	}
+	if (mm_skip_without_blocks(t, HPAGE_ORDER, need, GFP_KERNEL))
+		return false;
 	s->persistent = c.total - c.surplus;
 	s->overcommit = c.overcommit;
 	hugetlb_set_overcommit(0);
@@ -59,7 +64,7 @@ static void pool_grows_from_buddy_and_shrinks_back(struct ktest *t)
 	struct saved_pool s;
 	unsigned long before;
 
-	if (!pool_begin(t, &s))
+	if (!pool_begin(t, &s, 4))
 		return;
 	before = test_free_pages();
 	KT_EXPECT_EQ(t, hugetlb_set_pool_size(4), 0);
@@ -79,7 +84,7 @@ static void pool_growth_stops_when_the_buddy_allocator_runs_out(struct ktest *t)
 	struct saved_pool s;
 	unsigned long before, want;
 
-	if (!pool_begin(t, &s))
+	if (!pool_begin(t, &s, 1))
 		return;
 	before = test_free_pages();
 	want = before / HPAGE_NR + 8;
@@ -97,7 +102,7 @@ static void huge_page_is_a_compound_page_freed_from_any_subpage(struct ktest *t)
 	struct saved_pool s;
 	struct page *head;
 
-	if (!pool_begin(t, &s))
+	if (!pool_begin(t, &s, 2))
 		return;
 	hugetlb_set_pool_size(2);
 	head = alloc_huge_page();
@@ -121,7 +126,7 @@ static void surplus_pages_come_from_buddy_and_go_back(struct ktest *t)
 	struct page *p[4];
 	unsigned long before;
 
-	if (!pool_begin(t, &s))
+	if (!pool_begin(t, &s, 3))
 		return;
 	before = test_free_pages();
 	hugetlb_set_pool_size(1);
@@ -145,7 +150,7 @@ static void shrinking_below_pages_in_use_makes_them_surplus(struct ktest *t)
 	struct saved_pool s;
 	struct page *a, *b;
 
-	if (!pool_begin(t, &s))
+	if (!pool_begin(t, &s, 3))
 		return;
 	hugetlb_set_pool_size(3);
 	a = alloc_huge_page();
@@ -167,7 +172,7 @@ static void reservations_guarantee_allocations(struct ktest *t)
 	struct saved_pool s;
 	struct page *a, *b;
 
-	if (!pool_begin(t, &s))
+	if (!pool_begin(t, &s, 2))
 		return;
 	hugetlb_set_pool_size(2);
 	KT_EXPECT_EQ(t, hugetlb_reserve_pages(2), 0);
@@ -193,7 +198,7 @@ static void reservations_beyond_the_pool_take_surplus(struct ktest *t)
 	struct saved_pool s;
 	unsigned long before;
 
-	if (!pool_begin(t, &s))
+	if (!pool_begin(t, &s, 3))
 		return;
 	before = test_free_pages();
 	hugetlb_set_pool_size(1);
@@ -214,7 +219,7 @@ static void meminfo_prints_linux_lines(struct ktest *t)
 	char buf[256];
 	struct page *p;
 
-	if (!pool_begin(t, &s))
+	if (!pool_begin(t, &s, 3))
 		return;
 	hugetlb_set_pool_size(3);
 	hugetlb_reserve_pages(1);
@@ -238,7 +243,7 @@ static void double_free_and_foreign_pages_are_refused(struct ktest *t)
 	struct page *head, *plain;
 	unsigned long reports = bad_page_reports;
 
-	if (!pool_begin(t, &s))
+	if (!pool_begin(t, &s, 2))
 		return;
 	hugetlb_set_pool_size(1);
 	head = alloc_huge_page();

@@ -9,7 +9,9 @@
 
 static void alloc_and_free_at_every_order(struct ktest *t)
 {
-	for (unsigned int order = 0; order <= MAX_ORDER; order++) {
+	unsigned int top = mm_top_testable_order(t, GFP_KERNEL);
+
+	for (unsigned int order = 0; order <= top; order++) {
 		unsigned long before = nr_free_pages();
 		struct page *page = alloc_pages(GFP_KERNEL, order);
 
@@ -89,6 +91,8 @@ static void exhaust_order_0_then_free_restores_everything(struct ktest *t)
 
 static void exhaust_max_order_then_free_restores_everything(struct ktest *t)
 {
+	if (mm_skip_without_blocks(t, MAX_ORDER, 1, GFP_KERNEL))
+		return;
 	exhaust_and_restore(t, MAX_ORDER);
 }
 

@@ -1,12 +1,14 @@
 /*
  * Helpers shared by the mm self-tests (tests/ktest/mm_*.c): a seeded random number generator,
- * a snapshot of the free lists' shape, a list of held blocks, and a way to switch poisoning off
- * around tests that move a lot of memory.
+ * a snapshot of the free lists' shape, a list of held blocks, a way to switch poisoning off
+ * around tests that move a lot of memory, and the checks that let a case skip on a machine too
+ * small for the blocks it needs.
  */
 #ifndef TESTS_KTEST_MM_HELPERS_H
 #define TESTS_KTEST_MM_HELPERS_H
 
 #include "kernel/ktest.h"
+#include "lib/printk.h"
 #include "mm/page_alloc.h"
 
 /* xorshift64: the same sequence in the kernel and on the host for a given seed. */
@@ -94,6 +96,89 @@ static inline void mm_exhaust(struct mm_held *h, unsigned int order, unsigned in
 		while ((page = alloc_pages(gfp | __GFP_NOWARN, (unsigned int)o)))
 			mm_held_add(h, page, (unsigned int)o);
 	}
+}
+
+/* The highest zone an allocation with these flags may come from. */
+static inline enum zone_type mm_gfp_top_zone(gfp_t gfp)
+{
+	return gfp & __GFP_DMA ? ZONE_DMA : gfp & __GFP_DMA32 ? ZONE_DMA32 : ZONE_NORMAL;
+}
+
+/* Are the n frames from pfn all handed to the buddy allocator (backed and not reserved)? */
+static inline bool mm_frames_managed(unsigned long pfn, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		if (!pfn_valid(pfn + i) || PageReserved(pfn_to_page(pfn + i)))
+			return false;
+	return true;
+}
+
+/*
+ * How many blocks of 2^order pages (counting up to max) this machine could hand out at once to
+ * gfp: the naturally aligned runs of 2^order frames that the buddy allocator manages in the zones
+ * gfp allows. What is free at the moment does not count, so a case skips for want of memory only
+ * on a machine whose RAM is too small or too cut up, and still fails on one that has the memory.
+ */
+static inline unsigned long mm_possible_blocks(unsigned int order, gfp_t gfp, unsigned long max)
+{
+	unsigned long n = 0, size = 1UL << order;
+
+	for (int z = 0; z <= (int)mm_gfp_top_zone(gfp) && n < max; z++)
+		for (unsigned long pfn = ALIGN_UP(zones[z].start_pfn, size);
+		     pfn + size <= zones[z].end_pfn && n < max; pfn += size)
+			if (mm_frames_managed(pfn, size))
+				n++;
+	return n;
+}
+
+/* Frames the buddy allocator manages in the zones gfp allows. */
+static inline unsigned long mm_managed_pages(gfp_t gfp)
+{
+	unsigned long n = 0;
+
+	for (int z = 0; z <= (int)mm_gfp_top_zone(gfp); z++)
+		n += zones[z].managed_pages;
+	return n;
+}
+
+/*
+ * Skips the case and returns true when this machine cannot have count free blocks of the order
+ * for gfp (mm_possible_blocks); the reason says what the case needs and what the machine has.
+ */
+static inline bool mm_skip_without_blocks(struct ktest *t, unsigned int order, unsigned long count, gfp_t gfp)
+{
+	static char reason[160]; /* the runner prints it as soon as the case returns */
+	unsigned long have = mm_possible_blocks(order, gfp, count);
+
+	if (have >= count)
+		return false;
+	snprintf(reason, sizeof(reason),
+		 "needs %lu block%s of order %u (%lu KiB), RAM here can hold %lu (%lu pages managed)",
+		 count, count == 1 ? "" : "s", order, (PAGE_SIZE << order) >> 10, have,
+		 mm_managed_pages(gfp));
+	ktest_skip(t, reason);
+	return true;
+}
+
+/*
+ * For a case that goes through every order up to MAX_ORDER: the highest order this machine could
+ * hand out a block of for gfp. When that is below MAX_ORDER the case is marked skipped, with the
+ * orders left out and why; it still runs the lower orders, and a failure there still fails it.
+ */
+static inline unsigned int mm_top_testable_order(struct ktest *t, gfp_t gfp)
+{
+	static char reason[160]; /* the runner prints it as soon as the case returns */
+	unsigned int top = MAX_ORDER;
+
+	while (top > 0 && !mm_possible_blocks(top, gfp, 1))
+		top--;
+	if (top < MAX_ORDER) {
+		snprintf(reason, sizeof(reason),
+			 "orders %u..%u untested: RAM here has no aligned %lu KiB for a block (%lu pages managed); tested up to order %u",
+			 top + 1, MAX_ORDER, (PAGE_SIZE << (top + 1)) >> 10, mm_managed_pages(gfp), top);
+		ktest_skip(t, reason);
+	}
+	return top;
 }
 
 #endif
