@@ -38,3 +38,36 @@ fuzz:: $(FUZZ_DIR)/fuzz_mb2 $(FUZZ_MB2_SEEDS)/.stamp
 test-fuzz-mb2: $(FUZZ_DIR)/fuzz_mb2 $(FUZZ_MB2_SEEDS)/.stamp
 	@tests/fuzz/run-fuzzer.sh mb2 $(FUZZ_DIR)/fuzz_mb2 10 $(FUZZ_MB2_SEEDS)
 TEST_STEPS += test-fuzz-mb2
+
+# ---- the EFI loader's ELF checks -----------------------------------------------------------------
+FUZZ_ELF_SRCS := tests/fuzz/fuzz_elf.c boot/efi/elf_load.c
+FUZZ_ELF_SEEDS := $(FUZZ_DIR)/seeds/elf
+
+$(FUZZ_DIR)/fuzz_elf: $(FUZZ_ELF_SRCS) $(wildcard boot/efi/*.h lib/*.h) | deps
+	@mkdir -p $(@D)
+	@echo "  FUZZCC  $@"
+	$(Q)$(HOSTCC) $(FUZZ_CFLAGS) $(FUZZ_ELF_SRCS) -o $@
+
+# The seeds: the start of the real kernel, its headers with the segments packed small, and
+# hand-made headers, written by a small program (nothing binary is kept in the tree).
+$(FUZZ_DIR)/elf_seeds: tests/fuzz/elf_seeds.c boot/efi/elf_load.h | deps
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) tests/fuzz/elf_seeds.c -o $@
+
+$(FUZZ_ELF_SEEDS)/.stamp: $(FUZZ_DIR)/elf_seeds $(KERNEL)
+	@rm -rf $(@D) && mkdir -p $(@D)
+	$(Q)$< $(@D) $(KERNEL) && touch $@
+
+.PHONY: fuzz-elf test-fuzz-elf
+fuzz-elf: $(FUZZ_DIR)/fuzz_elf $(FUZZ_ELF_SEEDS)/.stamp
+	@tests/fuzz/run-fuzzer.sh elf $(FUZZ_DIR)/fuzz_elf $(FUZZ_SECONDS) $(FUZZ_ELF_SEEDS)
+
+fuzz:: $(FUZZ_DIR)/fuzz_elf $(FUZZ_ELF_SEEDS)/.stamp
+	@tests/fuzz/run-fuzzer.sh elf $(FUZZ_DIR)/fuzz_elf $(FUZZ_SECONDS) $(FUZZ_ELF_SEEDS)
+
+# In `make test`: a short run.
+test-fuzz-elf: $(FUZZ_DIR)/fuzz_elf $(FUZZ_ELF_SEEDS)/.stamp
+	@tests/fuzz/run-fuzzer.sh elf $(FUZZ_DIR)/fuzz_elf 10 $(FUZZ_ELF_SEEDS)
+TEST_STEPS += test-fuzz-elf
+
