@@ -37,6 +37,7 @@ struct loader {
 	UINTN map_cap;
 	EFI_PHYSICAL_ADDRESS mbi;
 	UINTN mbi_pages;
+	const char *map_refused;  /* why the final memory map cannot be passed (mbi_input_error) */
 };
 
 /* Opens the root directory of the volume this loader was read from. */
@@ -291,6 +292,8 @@ static EFI_STATUS try_exit_boot_services(struct loader *ld, int *tried)
 		ld->mbi_in.efi_map_size = size;
 		ld->mbi_in.efi_desc_size = (UINT32)dsize;
 		ld->mbi_in.efi_desc_version = dver;
+		if ((ld->map_refused = mbi_input_error(&ld->mbi_in)) != NULL)
+			return EFI_UNSUPPORTED;
 		if (!mbi_build((void *)(UINTN)ld->mbi, ld->mbi_pages * EFI_PAGE_SIZE, &ld->mbi_in))
 			return EFI_BUFFER_TOO_SMALL;
 		*tried = 1;
@@ -319,7 +322,10 @@ static EFI_STATUS exit_boot_services(struct loader *ld)
 		return st;
 	if (tried)
 		say_serial_only();
-	say(L"loader: %a failed: %r\n", tried ? "ExitBootServices" : "GetMemoryMap", st);
+	if (ld->map_refused)
+		say(L"loader: the firmware's memory map cannot be passed to the kernel: %a\n", ld->map_refused);
+	else
+		say(L"loader: %a failed: %r\n", tried ? "ExitBootServices" : "GetMemoryMap", st);
 	return st;
 }
 

@@ -133,14 +133,18 @@ static void sort_entries(struct mb2_mmap_entry *e, size_t n)
 	}
 }
 
-/* Merges each entry into the one before it when they touch and have one type; returns the count. */
+/*
+ * Merges each entry into the one before it when they touch and have one type, unless the length
+ * would not fit in 64 bits; returns the count.
+ */
 static size_t merge_entries(struct mb2_mmap_entry *e, size_t n)
 {
 	size_t out = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		struct mb2_mmap_entry *last = out ? &e[out - 1] : NULL;
-		if (last && last->type == e[i].type && last->base_addr + last->length == e[i].base_addr)
+		if (last && last->type == e[i].type && last->base_addr + last->length == e[i].base_addr &&
+		    e[i].length <= UINT64_MAX - last->length)   /* [0, 2^64) has no 64-bit length */
 			last->length += e[i].length;
 		else
 			e[out++] = e[i];
@@ -173,18 +177,40 @@ static void put_mmap(struct writer *w, const struct mbi_input *in)
 	tag_end(w, t);
 }
 
-/* Tag 17: the firmware's map, descriptor size and version as it gave them. */
+/* Tag 17: the firmware's whole descriptors, descriptor size and version as it gave them. */
 static void put_efi_mmap(struct writer *w, const struct mbi_input *in)
 {
+	size_t bytes = in->efi_map_size / in->efi_desc_size * in->efi_desc_size;
 	struct mb2_tag_efi_mmap *t = tag_begin(w, MB2_TAG_EFI_MMAP, sizeof(*t));
-	void *p = reserve(w, in->efi_map_size);
+	void *p = reserve(w, bytes);
 
 	if (!t || !p)
 		return;
 	t->desc_size = in->efi_desc_size;
 	t->desc_version = in->efi_desc_version;
-	memcpy(p, in->efi_map, in->efi_map_size);
+	memcpy(p, in->efi_map, bytes);
 	tag_end(w, t);
+}
+
+/* The most pages a range from start can have: it ends at or below 2^64, its length fits 64 bits. */
+static uint64_t max_pages_from(uint64_t start)
+{
+	return (start ? 0 - start : UINT64_MAX) / EFI_PAGE_SIZE;
+}
+
+const char *mbi_input_error(const struct mbi_input *in)
+{
+	if (in->efi_desc_size < sizeof(struct efi_memory_descriptor))
+		return "the EFI memory descriptor size is smaller than a descriptor";
+	if (in->efi_desc_size % 8)
+		return "the EFI memory descriptor size is not a multiple of 8 (the kernel reads no other)";
+	for (size_t i = 0; i < in->efi_map_size / in->efi_desc_size; i++) {
+		struct efi_memory_descriptor d;
+		memcpy(&d, (const uint8_t *)in->efi_map + i * in->efi_desc_size, sizeof(d));
+		if (d.num_pages > max_pages_from(d.phys_start))
+			return "an EFI memory descriptor's range runs past 2^64 (its length cannot be passed)";
+	}
+	return NULL;
 }
 
 size_t mbi_size_bound(size_t cmdline_len, size_t name_len, size_t efi_map_size, uint32_t rsdp_size)
@@ -196,10 +222,11 @@ size_t mbi_size_bound(size_t cmdline_len, size_t name_len, size_t efi_map_size, 
 size_t mbi_build(void *buf, size_t cap, const struct mbi_input *in)
 {
 	struct writer w = { .buf = buf, .cap = cap };
-	struct mb2_info_header *h = reserve(&w, sizeof(*h));
+	struct mb2_info_header *h;
 
-	if (in->efi_desc_size < sizeof(struct efi_memory_descriptor))
+	if (mbi_input_error(in))
 		return 0;
+	h = reserve(&w, sizeof(*h));
 	put_string_tag(&w, MB2_TAG_CMDLINE, in->cmdline);
 	put_string_tag(&w, MB2_TAG_LOADER_NAME, in->loader_name);
 	put_efi64(&w, in->efi_system_table);

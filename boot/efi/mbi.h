@@ -32,11 +32,19 @@ size_t mbi_size_bound(size_t cmdline_len, size_t name_len, size_t efi_map_size, 
 /*
  * Writes the information structure into buf (8-byte aligned, cap bytes): tags 1, 2, 12, 8, 14/15,
  * 6 (the EFI map converted to multiboot2 types, sorted, adjacent ranges of one type merged), 17
- * (the EFI map as given) and the end tag. Returns total_size, or 0 when it does not fit in cap or
- * efi_desc_size is smaller than a descriptor. Makes no firmware calls, so it may run between the
- * final GetMemoryMap and ExitBootServices.
+ * (the EFI map as given) and the end tag. A partial descriptor at the end of the map (efi_map_size
+ * not a multiple of efi_desc_size) is left out of both maps. Returns total_size, or 0 when it does
+ * not fit in cap or when mbi_input_error() refuses the input. Makes no firmware calls, so it may
+ * run between the final GetMemoryMap and ExitBootServices.
  */
 size_t mbi_build(void *buf, size_t cap, const struct mbi_input *in);
+
+/*
+ * Why the kernel cannot be given this input, or NULL when it can: a descriptor size smaller than
+ * a descriptor or not a multiple of 8 (the kernel's parser reads no other), or a descriptor whose
+ * range runs past 2^64 (tag 6 could not hold its length).
+ */
+const char *mbi_input_error(const struct mbi_input *in);
 
 /* The multiboot2 memory type (tag 6) for an EFI memory type: 1 usable, 2 reserved, 3 ACPI, ... */
 uint32_t mbi_mem_type(uint32_t efi_type);

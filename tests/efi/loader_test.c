@@ -191,6 +191,71 @@ static void mbi_fits_in_its_size_bound_and_not_in_less(struct ktest *t)
 	KT_EXPECT_EQ(t, mbi_build(mbi_buf, sizeof(mbi_buf), &in), 0);
 }
 
+/* Builds and parses back; expects success and returns the parser's view in *bi. */
+static bool build_and_parse(struct ktest *t, const struct mbi_input *in, struct boot_info *bi)
+{
+	const char *err = "";
+	size_t n = mbi_build(mbi_buf, sizeof(mbi_buf), in);
+
+	if (!KT_EXPECT(t, n > 0, "mbi_build refused: %s", mbi_input_error(in) ? mbi_input_error(in) : "(no reason)"))
+		return false;
+	return KT_EXPECT(t, mb2_parse(mbi_buf, n, bi, &err) == 0, "the kernel's parser refused it: %s", err);
+}
+
+static void mbi_refuses_descriptor_sizes_the_kernel_cannot_read(struct ktest *t)
+{
+	struct mbi_input in = make_input();
+	const char *why;
+
+	in.efi_desc_size = 44; /* a descriptor and 4 bytes: not a multiple of 8 */
+	in.efi_map_size = 8 * 44;
+	KT_EXPECT_EQ(t, mbi_build(mbi_buf, sizeof(mbi_buf), &in), 0);
+	why = mbi_input_error(&in);
+	KT_EXPECT(t, why && strstr(why, "multiple of 8"), "reason \"%s\"", why ? why : "(none)");
+	in.efi_desc_size = 32;
+	KT_EXPECT_EQ(t, mbi_build(mbi_buf, sizeof(mbi_buf), &in), 0);
+	KT_EXPECT(t, mbi_input_error(&in) != NULL, "a descriptor size of 32 is not refused");
+}
+
+static void mbi_leaves_a_partial_descriptor_out(struct ktest *t)
+{
+	struct mbi_input in = make_input();
+	struct boot_info bi;
+
+	in.efi_map_size = 7 * DESC_SIZE + 8; /* the eighth descriptor cut short */
+	if (!build_and_parse(t, &in, &bi))
+		return;
+	KT_EXPECT_EQ(t, bi.efi_mmap_count, 7);
+	KT_EXPECT(t, !memcmp(bi.efi_mmap, efi_map, 7 * DESC_SIZE), "tag 17 differs");
+	KT_EXPECT_EQ(t, bi.mmap_count, 5); /* descriptor 7 (unusable, type 5) is the one cut */
+}
+
+static void mbi_refuses_a_range_past_2_64_and_keeps_lengths_in_64_bits(struct ktest *t)
+{
+	struct mbi_input in = make_input();
+	struct boot_info bi;
+	const char *why;
+
+	/* 2^52 pages from 0 is 2^64 bytes: no 64-bit length; 2 pages from the last one run past. */
+	put_desc(7, 0, 0x0, 1ull << 52);
+	KT_EXPECT_EQ(t, mbi_build(mbi_buf, sizeof(mbi_buf), &in), 0);
+	put_desc(7, 0, 0xfffffffffffff000ull, 2);
+	KT_EXPECT_EQ(t, mbi_build(mbi_buf, sizeof(mbi_buf), &in), 0);
+	why = mbi_input_error(&in);
+	KT_EXPECT(t, why && strstr(why, "2^64"), "reason \"%s\"", why ? why : "(none)");
+
+	/* Up to 2^64 exactly is taken; two halves of one type are not merged into 2^64 bytes. */
+	in = make_input();
+	in.efi_map_size = 2 * DESC_SIZE;
+	put_desc(0, 0, 0x0, 1ull << 51);
+	put_desc(1, 0, 1ull << 63, 1ull << 51);
+	if (!build_and_parse(t, &in, &bi))
+		return;
+	KT_ASSERT(t, bi.mmap_count == 2, "tag 6 has %u entries, expected 2", bi.mmap_count);
+	expect_entry(t, &bi, 0, 0, 1ull << 63, 2);
+	expect_entry(t, &bi, 1, 1ull << 63, 1ull << 63, 2);
+}
+
 static void mbi_converts_every_efi_memory_type(struct ktest *t)
 {
 	/* EFI types 0..15 -> multiboot2: usable 1, reserved 2, ACPI 3, NVS 4, bad 5, persistent 7. */
@@ -205,4 +270,7 @@ KTEST_SUITE(efi_loader,
 	    KTEST_CASE(elf_refuses_what_it_cannot_load),
 	    KTEST_CASE(mbi_is_read_back_by_the_kernel_parser),
 	    KTEST_CASE(mbi_fits_in_its_size_bound_and_not_in_less),
+	    KTEST_CASE(mbi_refuses_descriptor_sizes_the_kernel_cannot_read),
+	    KTEST_CASE(mbi_leaves_a_partial_descriptor_out),
+	    KTEST_CASE(mbi_refuses_a_range_past_2_64_and_keeps_lengths_in_64_bits),
 	    KTEST_CASE(mbi_converts_every_efi_memory_type));
