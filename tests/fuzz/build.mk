@@ -71,3 +71,34 @@ test-fuzz-elf: $(FUZZ_DIR)/fuzz_elf $(FUZZ_ELF_SEEDS)/.stamp
 	@tests/fuzz/run-fuzzer.sh elf $(FUZZ_DIR)/fuzz_elf 10 $(FUZZ_ELF_SEEDS)
 TEST_STEPS += test-fuzz-elf
 
+# ---- the EFI loader's multiboot2 builder, read back by the kernel's parser ----------------------
+FUZZ_MBI_SRCS := tests/fuzz/fuzz_mbi.c boot/efi/mbi.c kernel/multiboot2.c lib/printk.c
+FUZZ_MBI_SEEDS := $(FUZZ_DIR)/seeds/mbi
+FUZZ_MBI_FIXTURES := tests/fixtures/memmaps/qemu-q35-ovmf-256m.txt tests/fixtures/memmaps/efi-format-example.txt
+
+$(FUZZ_DIR)/fuzz_mbi: $(FUZZ_MBI_SRCS) $(wildcard boot/efi/*.h kernel/*.h lib/*.h) | deps
+	@mkdir -p $(@D)
+	@echo "  FUZZCC  $@"
+	$(Q)$(HOSTCC) $(FUZZ_CFLAGS) $(FUZZ_MBI_SRCS) -o $@
+
+# The seeds: loader inputs made by a small program, and the EFI memory maps of the fixtures.
+$(FUZZ_DIR)/mbi_seeds: tests/fuzz/mbi_seeds.c kernel/bootinfo.h | deps
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) tests/fuzz/mbi_seeds.c -o $@
+
+$(FUZZ_MBI_SEEDS)/.stamp: $(FUZZ_DIR)/mbi_seeds $(FUZZ_MBI_FIXTURES)
+	@rm -rf $(@D) && mkdir -p $(@D)
+	$(Q)$< $(@D) $(FUZZ_MBI_FIXTURES) && touch $@
+
+.PHONY: fuzz-mbi test-fuzz-mbi
+fuzz-mbi: $(FUZZ_DIR)/fuzz_mbi $(FUZZ_MBI_SEEDS)/.stamp
+	@tests/fuzz/run-fuzzer.sh mbi $(FUZZ_DIR)/fuzz_mbi $(FUZZ_SECONDS) $(FUZZ_MBI_SEEDS)
+
+fuzz:: $(FUZZ_DIR)/fuzz_mbi $(FUZZ_MBI_SEEDS)/.stamp
+	@tests/fuzz/run-fuzzer.sh mbi $(FUZZ_DIR)/fuzz_mbi $(FUZZ_SECONDS) $(FUZZ_MBI_SEEDS)
+
+# In `make test`: a short run.
+test-fuzz-mbi: $(FUZZ_DIR)/fuzz_mbi $(FUZZ_MBI_SEEDS)/.stamp
+	@tests/fuzz/run-fuzzer.sh mbi $(FUZZ_DIR)/fuzz_mbi 10 $(FUZZ_MBI_SEEDS)
+TEST_STEPS += test-fuzz-mbi
