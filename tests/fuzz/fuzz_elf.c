@@ -4,8 +4,9 @@
  * it accepts, everything elf_load.h promises is checked again here, independently: every PT_LOAD
  * segment lies inside the file and inside [KERNEL_MIN_PHYS, 4 GiB) and inside the image's span,
  * no two overlap, the entry is in an executable segment, the span is the tightest page-aligned
- * one. Then elf_load() copies into a buffer of exactly the span, which must come out as the
- * segments' file bytes at their places and zeroes everywhere else.
+ * one. Then, for spans up to MAX_LOAD_SPAN, elf_load() copies into exactly the span (AddressSanitizer
+ * catches a write outside it), which must come out as the segments' file bytes at their places and
+ * zeroes everywhere else.
  */
 #include <stdint.h>
 #include <stdio.h>
