@@ -108,11 +108,16 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	return page;
 }
 
+/* The order a plain block was allocated at, from its first page (0 for an order-0 page). */
+static unsigned int alloc_order(const struct page *page)
+{
+	return (page->flags & PAGE_ORDER_MASK) >> PAGE_ORDER_SHIFT;
+}
+
 /* What is wrong with freeing the block at page with this order, or NULL if nothing is. */
 static const char *free_problem(const struct page *page, unsigned int order)
 {
 	static char msg[120];
-	unsigned int alloc_order = (page->flags & PAGE_ORDER_MASK) >> PAGE_ORDER_SHIFT;
 
 	if (order > MAX_ORDER)
 		snprintf(msg, sizeof(msg), "freed at order %u, above MAX_ORDER %d", order, MAX_ORDER);
@@ -132,8 +137,9 @@ static const char *free_problem(const struct page *page, unsigned int order)
 	else if (page->_refcount != 1)
 		snprintf(msg, sizeof(msg), "freeing with reference count %d: other references are held",
 			 (int)page->_refcount);
-	else if (!PageHead(page) && alloc_order != order)
-		snprintf(msg, sizeof(msg), "freed at order %u but allocated at order %u", order, alloc_order);
+	else if (!PageHead(page) && alloc_order(page) != order)
+		snprintf(msg, sizeof(msg), "freed at order %u but allocated at order %u", order,
+			 alloc_order(page));
 	else
 		return NULL;
 	return msg;
@@ -228,7 +234,7 @@ void put_page(struct page *page)
 		return;
 	}
 	head->_refcount = 1; /* the reference __free_pages() drops */
-	__free_pages(head, 0);
+	__free_pages(head, alloc_order(head));
 }
 
 unsigned long nr_free_pages(void)

@@ -42,12 +42,21 @@ void free_pages(unsigned long addr, unsigned int order);
 #define alloc_page(gfp) alloc_pages(gfp, 0)
 #define __free_page(page) __free_pages(page, 0)
 
+/*
+ * References: a compound page counts them on its head, and get_page()/put_page() on any of its
+ * sub-pages act on the head's count. A plain block (order >= 1 without __GFP_COMP) counts them on
+ * its first page only; its other pages keep a count of 0, so get_page()/put_page() on one of them
+ * is reported like a call on a free page (Linux would count on each page; here only a compound
+ * page lets callers hold a block by any of its pages).
+ */
+
 /* Takes a reference: on the head when page is part of a compound page. Reported on a free page. */
 void get_page(struct page *page);
 
 /*
  * Drops a reference (on the head for a compound page). At zero: a compound page's destructor
- * runs, an ordinary page is freed. Reported when the count is already zero.
+ * runs, a plain block is freed whole, at the order it was allocated at. Reported when the count
+ * is already zero.
  */
 void put_page(struct page *page);
 
