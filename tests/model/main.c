@@ -1,0 +1,305 @@
+/*
+ * The long random test of mm/ against a reference model (make test-model): boots mm/ over the
+ * host's default simulated machine (128 MiB plus 512 MiB above 4 GiB, every zone), then runs
+ * --ops random operations over every public call, checking the allocator against the model
+ * (tests/model/model.h) after each one and comparing the whole state every --check-every
+ * operations. Memory use swings in phases between light and exhausted. At the end everything is
+ * given back and the free lists must have their first shape again.
+ *
+ *   mm-model [--seed N] [--ops N] [--check-every N] [--poison] [--verbose]
+ *
+ * --poison turns mm/'s page poisoning on; --verbose shows mm/'s console messages (the bad_page
+ * reports the misuse causes, refused calls), which are dropped otherwise.
+ *
+ * A failure names the operation number, the seed and what differed, lists the operations before
+ * it, prints the command that reproduces it, and exits with status 1.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tests/mm/host_mm.h"
+#include "tests/mm/mm_check.h"
+#include "tests/model/model.h"
+
+#define DEFAULT_SEED 0x6d6f64656cUL /* "model" */
+#define HISTORY 16
+
+struct model_stats stats;
+
+static struct {
+	unsigned long seed, ops, check_every;
+	bool poison, verbose;
+	const char *argv0;
+} opt = { DEFAULT_SEED, 10000000, 100000, false, false, "mm-model" };
+
+static uint64_t rng_state;
+static unsigned long op_number;
+
+/* The last operations, for a failure's report. */
+static struct {
+	unsigned long n;
+	const char *name;
+	unsigned long pfn, arg;
+	unsigned int order;
+} history[HISTORY];
+
+uint64_t rnd(void)
+{
+	uint64_t x = rng_state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return rng_state = x;
+}
+
+void note(const char *name, unsigned long pfn, unsigned int order, unsigned long arg)
+{
+	history[op_number % HISTORY].n = op_number;
+	history[op_number % HISTORY].name = name;
+	history[op_number % HISTORY].pfn = pfn;
+	history[op_number % HISTORY].order = order;
+	history[op_number % HISTORY].arg = arg;
+}
+
+static void print_history(void)
+{
+	fprintf(stderr, "model: the last operations (pfn, order, argument), oldest first:\n");
+	for (unsigned long i = 1; i <= HISTORY; i++) {
+		unsigned long slot = (op_number + i) % HISTORY;
+
+		if (history[slot].name && history[slot].n + HISTORY > op_number)
+			fprintf(stderr, "    #%lu %s pfn %#lx order %u arg %#lx\n", history[slot].n,
+				history[slot].name, history[slot].pfn, history[slot].order, history[slot].arg);
+	}
+}
+
+void model_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	const char *name = history[op_number % HISTORY].n == op_number ? history[op_number % HISTORY].name : NULL;
+
+	fflush(stdout);
+	fprintf(stderr, "model: FAILED at operation %lu of %lu (%s; seed %#lx): ", op_number, opt.ops,
+		name ? name : "checks", opt.seed);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	print_history();
+	fprintf(stderr, "model: reproduce with: %s --seed %#lx --ops %lu%s (--verbose shows mm/'s messages)\n",
+		opt.argv0, opt.seed, op_number + 1, opt.poison ? " --poison" : "");
+	exit(1);
+}
+
+const char *gfp_name(gfp_t gfp, char *buf, size_t size)
+{
+	static const struct {
+		gfp_t bit;
+		const char *name;
+	} names[] = { { __GFP_DMA, "DMA" }, { __GFP_DMA32, "DMA32" }, { __GFP_ZERO, "ZERO" },
+		      { __GFP_NOWARN, "NOWARN" }, { __GFP_COMP, "COMP" } };
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (gfp & names[i].bit)
+			len += (size_t)snprintf(buf + len, size - MIN(len, size), "%s%s", len ? "|" : "", names[i].name);
+	if (gfp & ~__GFP_ALL)
+		len += (size_t)snprintf(buf + len, size - MIN(len, size), "%s%#x", len ? "|" : "", gfp & ~__GFP_ALL);
+	if (!len)
+		snprintf(buf, size, "GFP_KERNEL");
+	return buf;
+}
+
+/* ---- choosing operations --------------------------------------------------------------------- */
+
+/*
+ * How full memory should get in the current phase, in per mille of what was free at boot. Above
+ * 1000 the test allocates until allocations fail: memory is exhausted and stays near empty.
+ */
+static unsigned long target_fill;
+static unsigned long boot_free;
+
+static void new_phase(void)
+{
+	static const unsigned long fills[] = { 0, 200, 500, 800, 950, 1100, 1100 };
+
+	target_fill = fills[rnd_below(ARRAY_SIZE(fills))];
+}
+
+/* Allocate rather than free while memory is below the phase's target. */
+static void alloc_or_free(void)
+{
+	unsigned long used = (boot_free - model.free_pages) * 1000 / boot_free;
+
+	if (chance(used < target_fill ? 70 : 30))
+		op_alloc();
+	else
+		op_free();
+}
+
+static void run_one(void)
+{
+	unsigned long r = rnd_below(1000);
+
+	if (r < 700)
+		alloc_or_free();
+	else if (r < 780)
+		op_get();
+	else if (r < 860)
+		op_put();
+	else if (r < 900)
+		op_split();
+	else if (r < 960)
+		op_hugetlb();
+	else if (r < 965)
+		op_hot();
+	else if (r < 970)
+		op_refused();
+	else
+		op_misuse();
+}
+
+/* ---- checks ------------------------------------------------------------------------------------ */
+
+/* After every operation: the free counts and the reports. */
+static void check_counts(void)
+{
+	if (bad_page_reports != model.expected_reports)
+		model_fail("%lu bad_page reports, the misuse so far accounts for %lu", bad_page_reports,
+			   model.expected_reports);
+	if (nr_free_pages() != model.free_pages)
+		model_fail("nr_free_pages() is %lu, the model says %lu", nr_free_pages(), model.free_pages);
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		if (zones[z].free_pages != model.zone_free[z])
+			model_fail("zone %s has %lu free pages, the model %lu", zone_name(z), zones[z].free_pages,
+				   model.zone_free[z]);
+	if (poison_errors)
+		model_fail("%lu poison errors: a free page was written to", poison_errors);
+}
+
+static void check_all(const struct fw_map *map)
+{
+	const char *p = model_compare_all(map);
+
+	if (p)
+		model_fail("whole-state comparison: %s", p);
+	stats.full_checks++;
+}
+
+/* Gives everything back; the free lists must then have their shape after boot. */
+static void teardown(const struct fw_map *map, const struct buddy_shape *shape0)
+{
+	struct buddy_shape shape;
+
+	note("teardown", 0, 0, nr_blocks);
+	while (nr_blocks)
+		block_release(&blocks[nr_blocks - 1]);
+	hugetlb_teardown();
+	if (!model.hot_on) {
+		set_hot_pages(true);
+		model.hot_on = true;
+	}
+	check_counts();
+	check_all(map);
+	buddy_shape_take(&shape);
+	if (model.free_pages != boot_free || !buddy_shape_equal(&shape, shape0))
+		model_fail("after giving everything back: %lu free pages (%lu at boot), the free lists %s their "
+			   "first shape", model.free_pages, boot_free,
+			   buddy_shape_equal(&shape, shape0) ? "have" : "do not have");
+}
+
+static void print_stats(double seconds)
+{
+	printf("model: %lu allocations (%lu failed, %lu of them at order 0; %lu from a lower zone than "
+	       "asked first), %lu refused as they must be\n", stats.allocs, stats.alloc_failures,
+	       stats.exhausted, stats.fallbacks, stats.refused);
+	printf("model: %lu frees, %lu get_page, %lu put_page, %lu splits (%lu refused as busy), most "
+	       "frames held at once %lu of %lu\n", stats.frees, stats.gets, stats.puts, stats.splits,
+	       stats.split_busy, stats.max_held_frames, boot_free);
+	printf("model: %lu hugetlb operations (%lu huge pages handed out; pool up to %lu pages, surplus %lu, "
+	       "reserved %lu; %lu resizes short of memory)\n", stats.pool_ops, stats.huge_allocs,
+	       stats.max_pool, stats.max_surplus, stats.max_reserved, stats.pool_grow_failures);
+	printf("model: %lu misuses, each reported once:", stats.misuse);
+	for (unsigned int i = 0; i < NR_MISUSE_CASES; i++)
+		printf("%s %s %lu", i ? "," : "", misuse_name(i), stats.misuse_by_case[i]);
+	printf("\nmodel: %lu whole-state comparisons; %.1f s, %.0f operations/s\n", stats.full_checks,
+	       seconds, (double)opt.ops / seconds);
+}
+
+/* ---- main ------------------------------------------------------------------------------------- */
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: %s [--seed N] [--ops N] [--check-every N] [--poison] [--verbose]\n", opt.argv0);
+	exit(2);
+}
+
+static void parse_args(int argc, char **argv)
+{
+	opt.argv0 = argv[0];
+	for (int i = 1; i < argc; i++) {
+		unsigned long *v = !strcmp(argv[i], "--seed") ? &opt.seed : !strcmp(argv[i], "--ops") ? &opt.ops
+				  : !strcmp(argv[i], "--check-every") ? &opt.check_every : NULL;
+		char *end;
+
+		if (!strcmp(argv[i], "--poison") || !strcmp(argv[i], "--verbose")) {
+			*(argv[i][2] == 'p' ? &opt.poison : &opt.verbose) = true;
+			continue;
+		}
+		if (!v || i + 1 == argc)
+			usage();
+		*v = strtoul(argv[++i], &end, 0);
+		if (*end || !*argv[i])
+			usage();
+	}
+	if (!opt.check_every)
+		opt.check_every = 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct buddy_shape shape0;
+	static struct fw_map map; /* zeroed: host_default_map() gives it storage */
+	struct timespec t0, t1;
+	double seconds;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	parse_args(argc, argv);
+	rng_state = opt.seed ? opt.seed : DEFAULT_SEED;
+	host_default_map(&map);
+	host_console_quiet = !opt.verbose; /* the expected bad_page reports would flood the log */
+	if (host_mm_init(&map, true)) {
+		fprintf(stderr, "model: mm_init failed on the default map\n");
+		return 1;
+	}
+	mm_debug_poison = opt.poison;
+	model_init(&map);
+	hugetlb_model_init();
+	model.expected_reports = bad_page_reports;
+	buddy_shape_take(&shape0);
+	boot_free = model.free_pages;
+	printf("model: seed %#lx, %lu operations, poisoning %s, %lu free pages (DMA %lu, DMA32 %lu, Normal %lu)\n",
+	       opt.seed, opt.ops, opt.poison ? "on" : "off", boot_free, model.zone_free[ZONE_DMA],
+	       model.zone_free[ZONE_DMA32], model.zone_free[ZONE_NORMAL]);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (op_number = 0; op_number < opt.ops; op_number++) {
+		if (op_number % 65536 == 0)
+			new_phase();
+		run_one();
+		check_counts();
+		if ((op_number + 1) % opt.check_every == 0)
+			check_all(&map);
+	}
+	teardown(&map, &shape0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	print_stats(seconds);
+	printf("model: ok: %lu operations matched the model (seed %#lx)\n", opt.ops, opt.seed);
+	return 0;
+}
