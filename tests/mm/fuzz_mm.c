@@ -5,7 +5,10 @@
  * Any broken check aborts (a crash for libFuzzer); sanitizers catch the rest.
  *
  * Input: either a text map (tests/mm/map_text.h; the fixture maps are the seeds), or binary entries;
- * after a NUL byte (text) or the entries (binary), one byte per operation.
+ * after a NUL byte (text) or the entries (binary), two bytes per operation: an opcode and an
+ * argument. The operations cover every public call: allocations with any gfp flags (a zeroed
+ * block is checked), the three ways to free, get_page()/put_page() on any sub-page,
+ * split_huge_page(), the hugetlb pool, the hot lists, and misuse that must be reported once.
  *   binary: byte 0: number of entries (low 5 bits), poisoning on (bit 7)
  *           each entry: kind (1 byte), base (8 bytes), size (4 bytes), scale (1 byte)
  */
@@ -13,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mm/compound.h"
+#include "mm/hugetlb.h"
 #include "tests/mm/map_text.h"
 #include "tests/mm/host_mm.h"
 #include "tests/mm/mm_check.h"
@@ -81,13 +86,24 @@ static size_t read_text_map(const uint8_t *data, size_t size)
 	return !ok ? 0 : nul ? len + 1 : len;
 }
 
+/* ---- the operations: two bytes each, an opcode byte and an argument byte ---------------------- */
+
+enum held_kind { PLAIN, COMPOUND, HUGE };
+
+/* A block the fuzzer holds: its first page, its order, the references it holds on it. */
 struct held {
 	struct page *page;
 	unsigned int order;
+	int refs;
+	enum held_kind kind;
 };
 
 static struct held held[MAX_HELD];
 static unsigned int nheld;
+static struct page *last_freed;          /* the first page of the block given back last */
+static unsigned long reserved;           /* hugetlb reservations the fuzzer holds */
+static unsigned long free_at_start;      /* nr_free_pages() before the first operation */
+static unsigned long reports_expected;   /* bad_page reports the misuse so far accounts for */
 
 /* Is pfn inside a block the fuzzer holds? */
 static bool is_held(unsigned long pfn)
@@ -100,69 +116,372 @@ static bool is_held(unsigned long pfn)
 	return false;
 }
 
-static void op_alloc(uint8_t b)
+/* After every operation: what is free, held and in the pool adds up; the pool is consistent. */
+static void check_accounting(void)
 {
-	static const gfp_t gfps[] = { GFP_KERNEL, __GFP_DMA32, __GFP_DMA, GFP_KERNEL | __GFP_COMP };
-	unsigned int order = (b >> 2) % (MAX_ORDER + 2); /* MAX_ORDER + 1 must be refused */
-	struct page *page = alloc_pages(gfps[b & 3] | __GFP_NOWARN, order);
+	struct hugetlb_counters c = hugetlb_counters(HPAGE_ORDER);
+	unsigned long pages = 0, huge = 0;
 
-	check(!page || order <= MAX_ORDER, "alloc_pages above MAX_ORDER succeeded", NULL);
-	if (page && nheld < MAX_HELD)
-		held[nheld++] = (struct held){ page, order };
-	else if (page)
-		__free_pages(page, order);
+	for (unsigned int i = 0; i < nheld; i++) {
+		if (held[i].kind == HUGE)
+			huge++;
+		else
+			pages += 1UL << held[i].order;
+	}
+	check(bad_page_reports == reports_expected, "a bad_page report without misuse", NULL);
+	check(nr_free_pages() + pages + (c.total << HPAGE_ORDER) == free_at_start,
+	      "free + held + pool pages differ from the free pages at the start", NULL);
+	check(c.in_use == huge && c.reserved == reserved, "hugetlb pool: pages in use or reserved", NULL);
+	check(!hugetlb_check(), "hugetlb invariants", hugetlb_check());
 }
 
-static void op_free(uint8_t b, struct page **last_freed)
+/* Sub-page number b (spread over the block) of held block h: any page of a compound page. */
+static struct page *sub_page(const struct held *h, uint8_t b)
 {
-	unsigned int i = b % nheld;
+	if (h->kind == PLAIN)
+		return h->page;
+	return h->page + ((unsigned long)b * 2654435761UL) % (1UL << h->order);
+}
 
-	*last_freed = held[i].page;
-	if (held[i].order && PageHead(held[i].page))
-		put_page(held[i].page);
-	else
-		__free_pages(held[i].page, held[i].order);
+/* Forgets held block i (given back). */
+static void forget(unsigned int i)
+{
+	if (held[i].kind != HUGE)
+		last_freed = held[i].page;
 	held[i] = held[--nheld];
 }
 
-/* A misuse that must be reported and change nothing. */
-static void op_misuse(uint8_t b, struct page *last_freed)
+/* Holds a block just handed out, or gives it straight back when the table is full. */
+static void hold(struct page *page, unsigned int order, enum held_kind kind)
+{
+	if (nheld == MAX_HELD) {
+		put_page(page);
+		if (kind != HUGE)
+			last_freed = page;
+		return;
+	}
+	held[nheld++] = (struct held){ page, order, 1, kind };
+}
+
+/*
+ * Nonzero words in the first and the last page of a block, so that a later __GFP_ZERO allocation
+ * of them is checked for real. (Touching every page would make each run fault in all of memory.)
+ */
+static void scribble(struct page *page, unsigned int order)
+{
+	uint64_t *first = page_address(page), *last = page_address(page + (1UL << order) - 1);
+
+	first[0] = last[PAGE_SIZE / 8 - 1] = 0x5a5a5a5a5a5a5a5aULL;
+}
+
+static void check_zeroed(struct page *page, unsigned int order)
+{
+	const uint64_t *first = page_address(page), *last = page_address(page + (1UL << order) - 1);
+
+	check(!first[0] && !last[PAGE_SIZE / 8 - 1], "__GFP_ZERO block not zeroed", NULL);
+}
+
+/*
+ * op bits 4..7: __GFP_ZERO, __GFP_COMP, __GFP_DMA32, __GFP_DMA; b: order, bit 7 by address.
+ * __GFP_ZERO only up to order 4: zeroing larger blocks (fresh simulated memory each run) is what
+ * the runs would spend their time on; the model test (tests/model/) zeroes every order.
+ */
+static void op_alloc(uint8_t op, uint8_t b)
+{
+	unsigned int order = (b & 0x7f) % (MAX_ORDER + 2); /* MAX_ORDER + 1 must be refused */
+	bool zero = (op & 0x10) && order <= 4;
+	gfp_t gfp = (zero ? __GFP_ZERO : 0) | (op & 0x20 ? __GFP_COMP : 0) |
+		    (op & 0x40 ? __GFP_DMA32 : 0) | (op & 0x80 ? __GFP_DMA : 0) | __GFP_NOWARN;
+	struct page *page;
+
+	if (b & 0x80) {
+		unsigned long addr = __get_free_pages(gfp, order);
+		page = addr ? virt_to_page((void *)addr) : NULL;
+	} else {
+		page = alloc_pages(gfp, order);
+	}
+	check(!page || order <= MAX_ORDER, "alloc_pages above MAX_ORDER succeeded", NULL);
+	if (!page)
+		return;
+	if (gfp & __GFP_ZERO)
+		check_zeroed(page, order);
+	scribble(page, order);
+	hold(page, order, (gfp & __GFP_COMP) && order ? COMPOUND : PLAIN);
+}
+
+/* Drops one reference on held block i through a sub-page; the last one gives the block back. */
+static void put_ref(unsigned int i, uint8_t b)
+{
+	put_page(sub_page(&held[i], b));
+	if (--held[i].refs == 0)
+		forget(i);
+	else
+		check(page_count(held[i].page) == held[i].refs, "put_page: count", NULL);
+}
+
+/* op bits 4..5 pick the way: put_page, free_pages or __free_pages (only with one reference). */
+static void op_free(uint8_t op, uint8_t b)
+{
+	unsigned int i = b % nheld;
+	struct held *h = &held[i];
+
+	if (h->kind == HUGE || h->refs > 1 || (op & 0x30) == 0)
+		return put_ref(i, b);
+	if (op & 0x10)
+		free_pages((unsigned long)page_address(h->page), h->order);
+	else
+		__free_pages(h->page, h->order);
+	forget(i);
+}
+
+static void op_get(uint8_t b)
+{
+	struct held *h = &held[b % nheld];
+
+	if (h->refs >= 16)
+		return;
+	get_page(sub_page(h, b));
+	h->refs++;
+	check(page_count(h->page) == h->refs, "get_page: count", NULL);
+}
+
+/* split_huge_page() through a sub-page: 0 only for a compound page with one reference. */
+static void op_split(uint8_t b)
+{
+	unsigned int i = b % nheld;
+	struct held h = held[i];
+	int want = h.kind != COMPOUND ? -EINVAL : h.refs > 1 ? -EBUSY : 0;
+
+	check(split_huge_page(sub_page(&h, b)) == want, "split_huge_page: result", NULL);
+	if (want)
+		return;
+	held[i] = (struct held){ h.page, 0, 1, PLAIN };
+	for (unsigned long p = 1; p < (1UL << h.order); p++) {
+		check(page_count(h.page + p) == 1 && !PageCompound(h.page + p), "split page: count or marks", NULL);
+		hold(h.page + p, 0, PLAIN);
+	}
+}
+
+/* The hugetlb pool: op bits 4..6 pick the call. */
+static void op_pool(uint8_t op, uint8_t b)
+{
+	struct page *page = NULL;
+
+	switch ((op >> 4) & 7) {
+	case 0: hugetlb_set_pool_size(b % 8); break;
+	case 1: hugetlb_set_overcommit(b % 4); break;
+	case 2: case 3: page = alloc_huge_page(); break;
+	case 4:
+		page = alloc_huge_page_reserved();
+		check(!page == !reserved, "alloc_huge_page_reserved: result", NULL);
+		reserved -= page != NULL;
+		break;
+	case 5:
+		if (hugetlb_reserve_pages(1 + b % 3) == 0)
+			reserved += 1 + b % 3;
+		break;
+	case 6: /* more than is reserved is reported and clamped */
+		hugetlb_unreserve_pages(b % 4);
+		reserved -= MIN(reserved, (unsigned long)(b % 4));
+		break;
+	default: check(!alloc_gigantic_page(), "a gigantic page without a gigantic pool", NULL);
+	}
+	if (page) {
+		check(PageHugeTLB(page) && compound_order(page) == HPAGE_ORDER, "huge page: marks", NULL);
+		hold(page, HPAGE_ORDER, HUGE);
+	}
+}
+
+static void op_hot(uint8_t b)
+{
+	if (b & 1)
+		drain_hot_pages();
+	else
+		set_hot_pages(b & 2);
+}
+
+static unsigned long reserved_found; /* find_reserved() this run: 0 not yet, ~0 none, else pfn + 1 */
+
+/*
+ * A reserved frame with a struct page: the first after a point b picks, searched once per run
+ * (wrapping around, a chunk without a struct page skipped at once), or NULL if there is none.
+ */
+static struct page *find_reserved(uint8_t b)
+{
+	unsigned long start = b * (max_pfn / 256), steps = 0;
+
+	for (unsigned long n = 0; !reserved_found && n < max_pfn && steps < (1UL << 20); n++, steps++) {
+		unsigned long pfn = (start + n) % max_pfn;
+
+		if (!pfn_valid(pfn))
+			n += MEMMAP_CHUNK_PAGES - 1 - pfn % MEMMAP_CHUNK_PAGES; /* the rest of the chunk */
+		else if (PageReserved(pfn_to_page(pfn)))
+			reserved_found = pfn + 1;
+	}
+	if (!reserved_found)
+		reserved_found = ~0UL;
+	return reserved_found != ~0UL ? pfn_to_page(reserved_found - 1) : NULL;
+}
+
+/* The misuse cases: each returns false when it does not apply to what is held now. */
+
+static bool last_freed_is_free(void)
+{
+	return last_freed && !is_held(page_to_pfn(last_freed));
+}
+
+static bool double_free(struct held *h, uint8_t b)
+{
+	(void)h, (void)b;
+	if (!last_freed_is_free())
+		return false;
+	__free_pages(last_freed, 0);
+	return true;
+}
+
+static bool wrong_order(struct held *h, uint8_t b)
+{
+	(void)b;
+	if (!h || h->kind == HUGE || h->order == MAX_ORDER)
+		return false;
+	__free_pages(h->page, h->order + 1);
+	return true;
+}
+
+static bool tail_or_inner_page(struct held *h, uint8_t b)
+{
+	(void)b;
+	if (!h || !h->order)
+		return false;
+	__free_pages(h->page + 1, 0);
+	return true;
+}
+
+static bool reference_on_free_page(struct held *h, uint8_t b)
+{
+	(void)h;
+	if (!last_freed_is_free())
+		return false;
+	if (b & 1)
+		get_page(last_freed);
+	else
+		put_page(last_freed);
+	return true;
+}
+
+/* A plain block counts references on its first page only: the others must be refused. */
+static bool reference_on_inner_page(struct held *h, uint8_t b)
+{
+	struct page *inner;
+
+	if (!h || h->kind != PLAIN || !h->order)
+		return false;
+	inner = h->page + 1 + b % ((1UL << h->order) - 1);
+	if (b & 1)
+		get_page(inner);
+	else
+		put_page(inner);
+	return true;
+}
+
+static bool huge_page_freed_directly(struct held *h, uint8_t b)
+{
+	(void)b;
+	if (!h || h->kind != HUGE)
+		return false;
+	__free_pages(h->page, h->order);
+	return true;
+}
+
+static bool reserved_page(struct held *h, uint8_t b)
+{
+	struct page *p = find_reserved(b);
+
+	(void)h;
+	if (!p)
+		return false;
+	if (b & 1)
+		__free_pages(p, 0);
+	else
+		get_page(p);
+	return true;
+}
+
+/* __free_pages() while the fuzzer holds another reference (which it keeps). */
+static bool references_held(struct held *h, uint8_t b)
+{
+	(void)b;
+	if (!h || h->kind == HUGE || h->refs >= 16)
+		return false;
+	get_page(h->page);
+	h->refs++;
+	__free_pages(h->page, h->order);
+	return true;
+}
+
+static bool (*const misuse_cases[8])(struct held *h, uint8_t b) = {
+	double_free, wrong_order, tail_or_inner_page, reference_on_free_page,
+	reference_on_inner_page, huge_page_freed_directly, reserved_page, references_held,
+};
+
+/* A misuse (op bits 4..6 pick the case) that must be reported exactly once and change nothing. */
+static void op_misuse(uint8_t op, uint8_t b)
 {
 	unsigned long reports = bad_page_reports, free0 = nr_free_pages();
-	struct page *target = nheld ? held[b % nheld].page : NULL;
+	struct hugetlb_counters c0 = hugetlb_counters(HPAGE_ORDER), c;
 
-	if ((b & 3) == 0 && last_freed && !is_held(page_to_pfn(last_freed)))
-		__free_pages(last_freed, 0); /* double free */
-	else if ((b & 3) == 1 && target && held[b % nheld].order < MAX_ORDER)
-		__free_pages(target, held[b % nheld].order + 1); /* wrong order */
-	else if ((b & 3) == 2 && target && held[b % nheld].order)
-		__free_pages(target + 1, 0); /* tail or inner page */
-	else
+	if (!misuse_cases[(op >> 4) & 7](nheld ? &held[b % nheld] : NULL, b))
 		return;
+	c = hugetlb_counters(HPAGE_ORDER);
 	check(bad_page_reports == reports + 1, "misuse not reported exactly once", NULL);
 	check(nr_free_pages() == free0, "misuse changed the free count", NULL);
+	check(c.total == c0.total && c.free == c0.free && c.in_use == c0.in_use, "misuse changed the pool", NULL);
+	reports_expected++;
+}
+
+/* Gives everything back: every reference, the reservations, the pool; the hot lists on again. */
+static void release_all(void)
+{
+	while (nheld)
+		put_ref(nheld - 1, 0);
+	hugetlb_unreserve_pages(reserved);
+	reserved = 0;
+	hugetlb_set_overcommit(0);
+	hugetlb_set_pool_size(0);
+	set_hot_pages(true);
+	check(hugetlb_counters(HPAGE_ORDER).total == 0, "hugetlb pool not empty at the end", NULL);
+	check_accounting();
+}
+
+/* op bits 0..3 pick the operation (see the opcodes below); b is its argument. */
+static void run_op(uint8_t op, uint8_t b)
+{
+	switch (op & 15) {
+	case 0: case 1: case 2: case 3: op_alloc(op, b); break;
+	case 4: case 5: if (nheld) op_free(op, b); break;
+	case 6: if (nheld) op_get(b); break;
+	case 7: if (nheld) put_ref(b % nheld, b); break;
+	case 8: if (nheld) op_split(b); break;
+	case 9: case 10: op_pool(op, b); break;
+	case 11: op_hot(b); break;
+	default: op_misuse(op, b);
+	}
 }
 
 static void run_ops(const uint8_t *ops, size_t n)
 {
-	struct page *last_freed = NULL;
-
 	nheld = 0;
+	last_freed = NULL;
+	reserved = 0;
+	reserved_found = 0;
+	free_at_start = nr_free_pages();
+	reports_expected = bad_page_reports;
+	check(hugetlb_counters(HPAGE_ORDER).total == 0, "hugetlb pool not empty at the start", NULL);
 	for (size_t i = 0; i + 1 < n; i += 2) {
-		switch (ops[i] & 3) {
-		case 0: case 1:
-			op_alloc(ops[i + 1]);
-			break;
-		case 2:
-			if (nheld)
-				op_free(ops[i + 1], &last_freed);
-			break;
-		default:
-			op_misuse(ops[i + 1], last_freed);
-		}
+		run_op(ops[i], ops[i + 1]);
+		check_accounting();
 	}
-	while (nheld)
-		op_free(0, &last_freed);
+	release_all();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
