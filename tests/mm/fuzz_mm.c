@@ -9,8 +9,13 @@
  * argument. The operations cover every public call: allocations with any gfp flags (a zeroed
  * block is checked), the three ways to free, get_page()/put_page() on any sub-page,
  * split_huge_page(), the hugetlb pool, the hot lists, and misuse that must be reported once.
- *   binary: byte 0: number of entries (low 5 bits), poisoning on (bit 7)
- *           each entry: kind (1 byte), base (8 bytes), size (4 bytes), scale (1 byte)
+ * Either way the map goes through the kernel's own path (kernel/boot_memmap.h, host_mm_boot()):
+ * up to MAX_ENTRIES entries, anywhere below 2^64, with up to MAX_RAM of RAM, sparse or not.
+ *   binary: byte 0: number of entries (low 6 bits), EFI descriptors rather than e820 (bit 6),
+ *           poisoning on (bit 7); byte 1: number of entries (bits 6-8 of it, low 3 bits)
+ *           each entry: kind (1 byte: e820 type in bits 0-2, or EFI type in bits 0-3 and the
+ *           runtime attribute in bit 6), base (8 bytes, shifted right by scale's low 6 bits),
+ *           size (4 bytes, shifted left by 8 * (scale >> 6)), scale (1 byte)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +27,8 @@
 #include "tests/mm/host_mm.h"
 #include "tests/mm/mm_check.h"
 
-#define MAX_RAM (1ULL << 30) /* larger maps cost memmap memory and time; the replay covers them */
+#define MAX_RAM (32ULL << 30) /* larger maps cost memmap memory and time; the replay covers them */
+#define MAX_ENTRIES 400
 #define MAX_HELD 64
 #define ENTRY_BYTES 14
 
@@ -45,45 +51,46 @@ static uint64_t get_le(const uint8_t *p, int n)
 	return v;
 }
 
-/* Binary entries: returns the bytes used. */
+/* The raw map of this input (e820 entries or EFI descriptors), as a boot loader passes it. */
+static struct map_text raw_text;
+static struct boot_memmap raw;
+
+/* Binary entries into raw: returns the bytes used, or 0 if there is no entry. */
 static size_t read_binary_map(const uint8_t *data, size_t size)
 {
-	unsigned int n = data[0] & 31;
-	size_t used = 1;
+	unsigned int n = MIN((data[0] & 63) | (size > 1 ? data[1] & 7 : 0) << 6, MAX_ENTRIES);
+	bool efi = data[0] & 0x40;
+	size_t used = 2;
 
-	host_fw_map_init(&map, 32);
+	map_text_free(&raw_text);
+	raw_text.e820 = calloc(n + 1, sizeof(*raw_text.e820));
+	raw_text.efi = calloc(n + 1, sizeof(*raw_text.efi));
 	for (unsigned int i = 0; i < n && used + ENTRY_BYTES <= size; i++, used += ENTRY_BYTES) {
 		const uint8_t *e = data + used;
 		unsigned int kind = e[0], scale = e[13];
 		uint64_t base = get_le(e + 1, 8) >> (scale & 63), len = get_le(e + 9, 4) << (scale >> 6 << 3);
 
-		if (kind & 0x80)
-			fw_map_add_efi(&map, kind & 15, (uint64_t)(kind & 0x40) << 57, base, len >> PAGE_SHIFT);
+		if (efi)
+			raw_text.efi[raw_text.nefi++] = (struct efi_memory_descriptor){
+				.type = kind & 15, .phys_start = base, .num_pages = len >> PAGE_SHIFT,
+				.attribute = (uint64_t)(kind & 0x40) << 57 };
 		else
-			fw_map_add_e820(&map, base, len, kind & 7);
+			raw_text.e820[raw_text.ne820++] = (struct mb2_mmap_entry){ base, len, kind & 7, 0 };
 	}
-	return used;
+	return map_text_raw(&raw_text, &raw) ? used : 0;
 }
 
-/* Text map up to the first NUL: returns the bytes used, or 0 if it is not a map. */
+/* Text map up to the first NUL into raw: returns the bytes used, or 0 if it is not a map. */
 static size_t read_text_map(const uint8_t *data, size_t size)
 {
 	const uint8_t *nul = memchr(data, 0, size);
 	size_t len = nul ? (size_t)(nul - data) : size;
 
-	struct map_text mt = { 0 };
-	struct boot_memmap raw;
-	struct fw_map_entry e;
-	bool ok = map_text_parse(&mt, (const char *)data, len) >= 0 && map_text_raw(&mt, &raw) &&
-		  raw.count <= 512;
-
-	host_fw_map_init(&map, ok ? raw.count : 1);
-	for (uint32_t i = 0; ok && i < raw.count; i++) {
-		boot_memmap_entry(&raw, i, &e);
-		fw_map_add_range(&map, e.base, e.size, e.type);
-	}
-	map_text_free(&mt);
-	return !ok ? 0 : nul ? len + 1 : len;
+	map_text_free(&raw_text);
+	if (map_text_parse(&raw_text, (const char *)data, len) < 0 || !map_text_raw(&raw_text, &raw) ||
+	    raw.count > MAX_ENTRIES)
+		return 0;
+	return nul ? len + 1 : len;
 }
 
 /* ---- the operations: two bytes each, an opcode byte and an argument byte ---------------------- */
@@ -495,9 +502,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	used = (data[0] == '#' || data[0] == 'B' || data[0] == 'e') ? read_text_map(data, size)
 								  : read_binary_map(data, size);
 	mm_debug_poison = data[0] & 0x80;
-	fw_map_sanitize(&map);
-	if (!used || fw_map_usable_bytes(&map) > MAX_RAM || host_mm_init(&map, true))
-		return 0; /* a map with no RAM, too much, or not enough for the memmap */
+	host_mm_max_ram = MAX_RAM;
+	if (!used || host_mm_boot(&raw, true, &map))
+		return 0; /* a map refused: no RAM, too much, no room for it or its memmap */
+	check(!mm_check_raw_map(&raw), "free frame in a non-usable firmware entry", mm_check_raw_map(&raw));
 	check(!mm_check_free_lists(&map), "free lists after boot", mm_check_free_lists(&map));
 	check(!mm_check_reserved(), "reserved frames", mm_check_reserved());
 	check(!mm_check_memmap_size(), "memmap size", mm_check_memmap_size());

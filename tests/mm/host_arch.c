@@ -219,6 +219,8 @@ static int size_raw_map(const struct boot_memmap *raw, phys_addr_t *usable_end, 
 	return err;
 }
 
+uint64_t host_mm_max_ram;
+
 int host_mm_boot(const struct boot_memmap *raw, bool quiet, struct fw_map *map)
 {
 	struct mm_reservation storage;
@@ -233,6 +235,11 @@ int host_mm_boot(const struct boot_memmap *raw, bool quiet, struct fw_map *map)
 		if (!usable_end) {
 			printk("mm: the firmware memory map has no usable RAM\n");
 			return -ENOMEM;
+		}
+		if (host_mm_max_ram && usable > host_mm_max_ram) {
+			printk("host_mm: %llu MiB of RAM is more than the %llu MiB allowed here\n",
+			       (unsigned long long)(usable >> 20), (unsigned long long)(host_mm_max_ram >> 20));
+			return -E2BIG;
 		}
 		if (avail && need > avail / 4 * 3) {
 			printk("host_mm: this map needs about %llu MiB of host memory (memmap and checks for "

@@ -47,6 +47,9 @@ void host_mm_release(void);
 struct boot_memmap;
 int host_mm_boot(const struct boot_memmap *raw, bool quiet, struct fw_map *map);
 
+/* When not 0, host_mm_boot() refuses (-E2BIG) a map with more usable RAM than this (the fuzzer). */
+extern uint64_t host_mm_max_ram;
+
 /* host_mm_boot() on a map in the text forms of tests/mm/map_text.h. */
 int host_mm_boot_text(const char *text, bool quiet, struct fw_map *map);
 
