@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "boot/efi/elf_load.h"
+#include "tests/fuzz/fuzz_util.h"
 
 #define PT_LOAD 1
 #define PT_NOTE 4
@@ -21,18 +22,6 @@
 
 static int errors;
 
-static void write_seed(const char *dir, const char *name, const void *data, size_t len)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s.bin", dir, name);
-	f = fopen(path, "wb");
-	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-		perror(path);
-		errors++;
-	}
-}
 
 /* A hand-made file: header, program headers right after it, then segment bytes. */
 struct seed {
@@ -71,7 +60,7 @@ static void seed_write(const char *dir, const char *name, struct seed *s)
 {
 	memcpy(s->bytes, &s->eh, sizeof(s->eh));
 	memcpy(s->bytes + sizeof(s->eh), s->ph, s->eh.phnum * sizeof(struct elf64_phdr));
-	write_seed(dir, name, s->bytes, s->len);
+	errors += fuzz_write_seed(dir, name, s->bytes, s->len);
 }
 
 static void hand_made(const char *dir)
@@ -145,7 +134,7 @@ static void kernel_packed(const char *dir, const uint8_t *k, size_t size)
 		}
 		memcpy(out + sizeof(eh) + (size_t)i * eh.phentsize, &ph, sizeof(ph));
 	}
-	write_seed(dir, "kernel-packed", out, len);
+	errors += fuzz_write_seed(dir, "kernel-packed", out, len);
 }
 
 int main(int argc, char **argv)
@@ -166,7 +155,7 @@ int main(int argc, char **argv)
 	}
 	size = fread(kernel, 1, sizeof(kernel), f);
 	fclose(f);
-	write_seed(argv[1], "kernel-head", kernel, size < SEED_MAX ? size : SEED_MAX);
+	errors += fuzz_write_seed(argv[1], "kernel-head", kernel, size < SEED_MAX ? size : SEED_MAX);
 	kernel_packed(argv[1], kernel, size);
 	return errors != 0;
 }

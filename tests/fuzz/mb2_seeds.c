@@ -4,23 +4,10 @@
  */
 #include <stdio.h>
 
+#include "tests/fuzz/fuzz_util.h"
 #include "tests/ktest/mb2_samples.h"
 
 static struct mb2_buf b;
-
-static int write_seed(const char *dir, const char *name, const void *data, size_t len)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s.bin", dir, name);
-	f = fopen(path, "wb");
-	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-		perror(path);
-		return 1;
-	}
-	return 0;
-}
 
 int main(int argc, char **argv)
 {
@@ -32,7 +19,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < mb2_nsamples; i++) {
 		mb2_samples[i].build(&b);
-		errors += write_seed(argv[1], mb2_samples[i].name, b.words, mb2_total_size(&b));
+		errors += fuzz_write_seed(argv[1], mb2_samples[i].name, b.words, mb2_total_size(&b));
 	}
 	return errors != 0;
 }

@@ -23,6 +23,7 @@
 
 #include "mm/compound.h"
 #include "mm/hugetlb.h"
+#include "tests/fuzz/fuzz_util.h"
 #include "tests/mm/map_text.h"
 #include "tests/mm/host_mm.h"
 #include "tests/mm/mm_check.h"
@@ -42,14 +43,6 @@ static void check(bool ok, const char *what, const char *detail)
 	}
 }
 
-static uint64_t get_le(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-
-	for (int i = n - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
 
 /* The raw map of this input (e820 entries or EFI descriptors), as a boot loader passes it. */
 static struct map_text raw_text;
@@ -68,7 +61,7 @@ static size_t read_binary_map(const uint8_t *data, size_t size)
 	for (unsigned int i = 0; i < n && used + ENTRY_BYTES <= size; i++, used += ENTRY_BYTES) {
 		const uint8_t *e = data + used;
 		unsigned int kind = e[0], scale = e[13];
-		uint64_t base = get_le(e + 1, 8) >> (scale & 63), len = get_le(e + 9, 4) << (scale >> 6 << 3);
+		uint64_t base = fuzz_le(e + 1, 8) >> (scale & 63), len = fuzz_le(e + 9, 4) << (scale >> 6 << 3);
 
 		if (efi)
 			raw_text.efi[raw_text.nefi++] = (struct efi_memory_descriptor){
