@@ -97,14 +97,38 @@ static bool run_suite(const struct ktest_suite *s, int num, struct totals *all)
 	return tot.fail == 0;
 }
 
+int ktest_count_selected(const char *filter)
+{
+	int n = 0;
+
+	for (const struct ktest_suite *const *p = __start_ktest_suites; p < __stop_ktest_suites; p++)
+		n += suite_selected((*p)->name, filter);
+	return n;
+}
+
+/* Says that filter selects nothing, and which suites there are. */
+static void report_no_suite(const char *filter)
+{
+	printk("ktest: no suite matches \"%s\"; the suites are:", filter);
+	for (const struct ktest_suite *const *p = __start_ktest_suites; p < __stop_ktest_suites; p++)
+		printk(" %s", (*p)->name);
+	printk("\n");
+}
+
 int ktest_run(const char *filter, int *ran, int *skipped)
 {
 	struct totals all = { 0, 0, 0 };
-	int nsuites = 0, num = 0;
+	int nsuites = ktest_count_selected(filter), num = 0;
 	const struct ktest_suite *const *p;
 
-	for (p = __start_ktest_suites; p < __stop_ktest_suites; p++)
-		nsuites += suite_selected((*p)->name, filter);
+	if (ran)
+		*ran = 0;
+	if (skipped)
+		*skipped = 0;
+	if (!nsuites) {
+		report_no_suite(filter ? filter : "");
+		return -1;
+	}
 	printk("KTAP version 1\n1..%d\n", nsuites);
 	for (p = __start_ktest_suites; p < __stop_ktest_suites; p++)
 		if (suite_selected((*p)->name, filter))

@@ -72,9 +72,15 @@ void ktest_skip(struct ktest *t, const char *reason);
 	})
 
 /*
- * Runs every suite whose name matches filter (NULL or "" runs all; otherwise a comma-separated
- * list of suite names, each may end in '*' as a prefix match), printing KTAP to the console.
- * Returns the number of failed cases; *ran (if not NULL) receives the number of cases run.
+ * The number of suites filter selects: NULL or "" selects all; otherwise filter is a
+ * comma-separated list of suite names, each of which may end in '*' to match a prefix.
+ */
+int ktest_count_selected(const char *filter);
+
+/*
+ * Runs every suite filter selects, printing KTAP to the console. Returns the number of failed
+ * cases; *ran and *skipped (if not NULL) receive the numbers of cases run and skipped. When filter
+ * selects no suite, nothing runs: it prints a line naming the suites there are and returns -1.
  */
 int ktest_run(const char *filter, int *ran, int *skipped);
 

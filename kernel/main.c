@@ -53,7 +53,10 @@ static void start_screen_console(void)
 	screen_console_init(&boot_info);
 }
 
-/* Runs the self-tests the command line selects ("ktest=a,b*"; all by default) and ends the run. */
+/*
+ * Runs the self-tests the command line selects ("ktest=a,b*"; all by default) and ends the run.
+ * A filter that selects no suite fails the run.
+ */
 static void run_selftests(const char *cmdline)
 {
 	char filter[256] = "";
@@ -65,6 +68,8 @@ static void run_selftests(const char *cmdline)
 		halt_forever();
 	}
 	int failed = ktest_run(filter, &ran, &skipped);
+	if (failed < 0)
+		machine_exit(false);
 	printk("ktest: summary: %d passed, %d failed, %d skipped\n", ran - failed - skipped, failed,
 	       skipped);
 	machine_exit(failed == 0);
