@@ -1,18 +1,43 @@
-/* The kernel command line: space-separated words, "key" or "key=value". */
+/*
+ * The kernel command line: words separated by spaces, each a bare word ("bench") or key=value
+ * ("ktest=printk"); there is no quoting. Every option the kernel reads is in one table in
+ * kernel/cmdline.c, which says whether it is a bare word or takes a value; any other word is
+ * listed in one warning and ignored.
+ */
 #ifndef KERNEL_CMDLINE_H
 #define KERNEL_CMDLINE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/*
- * Finds key in cmdline and copies its value (after '=') into buf, NUL-terminated and truncated to
- * len. Returns true when the key is present (a bare "key" gives an empty value); the last occurrence
- * wins, as on Linux.
- */
-bool cmdline_get(const char *cmdline, const char *key, char *buf, size_t len);
+/* True when the bare word is on the command line: "bench", not "bench=off" nor "benchmark". */
+bool cmdline_has(const char *cmdline, const char *word);
 
-/* True when the bare word or key is present. */
-bool cmdline_has(const char *cmdline, const char *key);
+/*
+ * The value of the last key=value word for key ("ktest=a,b" gives "a,b"; the last one wins, as on
+ * Linux), as a pointer into cmdline with its length in *len; NULL when there is none. A bare "key"
+ * has no value; "key=" has the empty one.
+ */
+const char *cmdline_value(const char *cmdline, const char *key, size_t *len);
+
+/*
+ * Copies what cmdline_value() finds into buf, NUL-terminated. Returns true when there is a value
+ * and it fits in size bytes; false (buf then holds "") when there is none or it is too long, so a
+ * cut value is never taken for the real one.
+ */
+bool cmdline_get(const char *cmdline, const char *key, char *buf, size_t size);
+
+/* True when the word s[0..len) is a known option in its known form (bare, or key=value). */
+bool cmdline_word_known(const char *s, size_t len);
+
+/* Where warnings about the command line go: printk in the kernel, a buffer in the tests. */
+typedef int cmdline_warn_fn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Writes one line listing every word that is not a known option, as Linux does:
+ *   Unknown kernel command line parameters "foo bar=1", will be ignored.
+ * and nothing when there is none. Returns the number of unknown words.
+ */
+int cmdline_warn_unknown(const char *cmdline, cmdline_warn_fn *warn);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * kmain(): the kernel after the switch to long mode. Brings up the console and the exception
- * handler, reads the boot information, sets up memory, runs the self-tests the command line asks
- * for, and reports the verdict.
+ * handler, reads the boot information, lists the command line options it does not know, sets up
+ * memory, runs the self-tests the command line asks for, and reports the verdict.
  */
 #include "kernel/bootinfo.h"
 #include "kernel/cmdline.h"
@@ -55,13 +55,19 @@ static void start_screen_console(void)
 
 /*
  * Runs the self-tests the command line selects ("ktest=a,b*"; all by default) and ends the run.
- * A filter that selects no suite fails the run.
+ * A filter that selects no suite, or one too long to read whole, fails the run.
  */
 static void run_selftests(const char *cmdline)
 {
-	char filter[256] = "";
+	char filter[256];
+	size_t len;
 	int ran = 0, skipped = 0;
 
+	if (cmdline_value(cmdline, "ktest", &len) && len >= sizeof(filter)) {
+		printk("ktest: the ktest= value has %zu characters, more than the %zu this kernel reads\n",
+		       len, sizeof(filter) - 1);
+		machine_exit(false);
+	}
 	cmdline_get(cmdline, "ktest", filter, sizeof(filter));
 	if (!strcmp(filter, "off")) {
 		printk("ktest: self-tests off (ktest=off); halting\n");
@@ -83,6 +89,7 @@ void kmain(uint32_t magic, uint64_t mbi_phys)
 	printk("\nminimal x86-64 kernel: physical memory allocator\n");
 	read_boot_info(magic, mbi_phys);
 	bootinfo_print(&boot_info);
+	cmdline_warn_unknown(boot_info.cmdline, printk);
 	mm_setup(&boot_info);
 	start_screen_console();
 	if (cmdline_has(boot_info.cmdline, "bench")) {

@@ -1,0 +1,102 @@
+/*
+ * Self-tests of the kernel command line (kernel/cmdline.c): bare words and key=value options
+ * matched as whole words, and the one-line list of unknown options.
+ */
+#include <stdarg.h>
+
+#include "kernel/cmdline.h"
+#include "kernel/ktest.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/types.h"
+
+/* What the parsers warned, collected by capture() in place of printk. */
+static char warned[1024];
+static size_t warned_len;
+
+static int capture(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(warned + warned_len, sizeof(warned) - warned_len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		warned_len += MIN((size_t)n, sizeof(warned) - 1 - warned_len);
+	return n;
+}
+
+static void forget_warnings(void)
+{
+	warned[0] = '\0';
+	warned_len = 0;
+}
+
+#define EXPECT_WARNED(t, want) \
+	KT_EXPECT(t, !strcmp(warned, want), "warned \"%s\", want \"%s\"", warned, want)
+
+static void has_matches_only_the_bare_word(struct ktest *t)
+{
+	KT_EXPECT(t, cmdline_has("bench", "bench"), "bench alone");
+	KT_EXPECT(t, cmdline_has("  ktest=off   bench  ", "bench"), "bench among spaces");
+	KT_EXPECT(t, !cmdline_has("bench=off", "bench"), "bench=off is not bench");
+	KT_EXPECT(t, !cmdline_has("bench=", "bench"), "bench= is not bench");
+	KT_EXPECT(t, !cmdline_has("benchmark xbench", "bench"), "longer words are not bench");
+	KT_EXPECT(t, !cmdline_has("", "bench") && !cmdline_has(NULL, "bench"), "empty command line");
+}
+
+static void value_needs_key_equals_and_the_last_one_wins(struct ktest *t)
+{
+	size_t len = 99;
+	const char *line = "ktest ktestx=1 xktest=2 ktest=a,b ktest=c*";
+	const char *v = cmdline_value(line, "ktest", &len);
+
+	KT_ASSERT(t, v != NULL, "ktest=c* is there");
+	KT_EXPECT(t, v == line + strlen(line) - 2 && len == 2, "value \"%.*s\"", (int)len, v);
+	KT_EXPECT(t, cmdline_value("ktest", "ktest", &len) == NULL && len == 0, "a bare word has no value");
+	v = cmdline_value("a ktest= b", "ktest", &len);
+	KT_EXPECT(t, v != NULL && len == 0 && *v == ' ', "ktest= has the empty value");
+	KT_EXPECT(t, cmdline_value("ktestx=1 xktest=2", "ktest", &len) == NULL, "other keys");
+}
+
+static void get_refuses_a_value_that_does_not_fit(struct ktest *t)
+{
+	char buf[4] = "xyz";
+
+	KT_EXPECT(t, cmdline_get("screen=off", "screen", buf, sizeof(buf)) && !strcmp(buf, "off"),
+		  "screen=off gave \"%s\"", buf);
+	KT_EXPECT(t, !cmdline_get("screen=offx", "screen", buf, sizeof(buf)) && !strcmp(buf, ""),
+		  "a cut value is not returned: \"%s\"", buf);
+	KT_EXPECT(t, !cmdline_get("screen", "screen", buf, sizeof(buf)) && !strcmp(buf, ""),
+		  "a bare word has no value: \"%s\"", buf);
+}
+
+static void every_option_the_kernel_reads_is_known(struct ktest *t)
+{
+	const char *line = "bench ktest=printk hugepagesz=2M hugepages=1 screen=off";
+
+	forget_warnings();
+	KT_EXPECT_EQ(t, cmdline_warn_unknown(line, capture), 0);
+	EXPECT_WARNED(t, "");
+}
+
+static void unknown_options_are_listed_in_one_line(struct ktest *t)
+{
+	forget_warnings();
+	KT_EXPECT_EQ(t, cmdline_warn_unknown("  foo ktest=printk  bar=1 bench=off ktest bench ", capture), 4);
+	EXPECT_WARNED(t, "Unknown kernel command line parameters \"foo bar=1 bench=off ktest\", will be ignored.\n");
+	forget_warnings();
+	KT_EXPECT_EQ(t, cmdline_warn_unknown("'$HOME;\\\"", capture), 1);
+	EXPECT_WARNED(t, "Unknown kernel command line parameters \"'$HOME;\\\"\", will be ignored.\n");
+	forget_warnings();
+	KT_EXPECT_EQ(t, cmdline_warn_unknown("   ", capture), 0);
+	EXPECT_WARNED(t, "");
+}
+
+KTEST_SUITE(cmdline,
+	    KTEST_CASE(has_matches_only_the_bare_word),
+	    KTEST_CASE(value_needs_key_equals_and_the_last_one_wins),
+	    KTEST_CASE(get_refuses_a_value_that_does_not_fit),
+	    KTEST_CASE(every_option_the_kernel_reads_is_known),
+	    KTEST_CASE(unknown_options_are_listed_in_one_line));
