@@ -1,11 +1,13 @@
 /*
- * The kernel command line: finding words and key=value options, and the table of every option the
- * kernel knows (anything else is reported as unknown).
+ * The kernel command line: finding words and key=value options, the table of every option the
+ * kernel knows (anything else is reported as unknown), and the hugetlb options hugepagesz= and
+ * hugepages=, which are parsed here and handed to mm/hugetlb.c as numbers.
  */
 #include "kernel/cmdline.h"
 
+#include "lib/printk.h"
 #include "lib/string.h"
-#include "mm/types.h"
+#include "mm/hugetlb.h"
 
 enum option_form { BARE, VALUE };
 
@@ -15,8 +17,8 @@ static const struct option {
 	enum option_form form;
 } options[] = {
 	{ "bench", BARE },       /* kernel/main.c: run the page-allocator benchmark */
-	{ "hugepages", VALUE },  /* mm/hugetlb.c: how many huge pages to put in the pool at boot */
-	{ "hugepagesz", VALUE }, /* mm/hugetlb.c: which size the hugepages= after it is for */
+	{ "hugepages", VALUE },  /* here: how many huge pages to put in the pool at boot */
+	{ "hugepagesz", VALUE }, /* here: which size the hugepages= after it is for */
 	{ "ktest", VALUE },      /* kernel/main.c: which self-test suites run, or "off" */
 	{ "screen", VALUE },     /* kernel/console/screen.c: screen=off */
 };
@@ -114,4 +116,129 @@ int cmdline_warn_unknown(const char *cmdline, cmdline_warn_fn *warn)
 	if (n)
 		warn("\", will be ignored.\n");
 	return n;
+}
+
+/* ---- hugepagesz= and hugepages= ----------------------------------------------------------- */
+
+/* Where the hugetlb options stand while they are read from left to right. */
+struct hugetlb_opts {
+	unsigned int order;   /* the pool the next hugepages= is for */
+	const char *bad_size; /* the invalid hugepagesz= word in force (NULL when none), */
+	size_t bad_len;       /* and its length */
+	cmdline_warn_fn *warn;
+};
+
+/* Parses the decimal number s[0..len); false when it is not one or does not fit. */
+static bool parse_ulong(const char *s, size_t len, unsigned long *out)
+{
+	unsigned long v = 0;
+
+	if (!len)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned int d = (unsigned int)(s[i] - '0');
+		if (d > 9 || v > (~0UL - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+/* The order of the huge page size s[0..len) ("2M", "2048K", "1G", "1073741824"), or -1. */
+static int parse_size_order(const char *s, size_t len)
+{
+	unsigned long bytes, pages;
+	unsigned int shift = 0;
+
+	if (len && (s[len - 1] | 0x20) == 'k')
+		shift = 10;
+	else if (len && (s[len - 1] | 0x20) == 'm')
+		shift = 20;
+	else if (len && (s[len - 1] | 0x20) == 'g')
+		shift = 30;
+	if (!parse_ulong(s, len - (shift != 0), &bytes) || bytes > (~0UL >> shift))
+		return -1;
+	bytes <<= shift;
+	pages = bytes / PAGE_SIZE;
+	if (!pages || bytes % PAGE_SIZE || (pages & (pages - 1)))
+		return -1;
+	return hugetlb_has_order((unsigned int)__builtin_ctzl(pages)) ? __builtin_ctzl(pages) : -1;
+}
+
+/* "2M", "1G": the size of a huge page of the given order, for messages. */
+static const char *size_name(unsigned int order, char *buf, size_t size)
+{
+	unsigned long kb = (PAGE_SIZE << order) >> 10;
+
+	if (kb >= (1UL << 20) && !(kb & ((1UL << 20) - 1)))
+		snprintf(buf, size, "%luG", kb >> 20);
+	else if (kb >= 1024 && !(kb & 1023))
+		snprintf(buf, size, "%luM", kb >> 10);
+	else
+		snprintf(buf, size, "%luK", kb);
+	return buf;
+}
+
+/* hugepagesz=SIZE: the pool for the hugepages= that follow. Returns the number of warnings. */
+static int set_size(struct hugetlb_opts *o, const char *w, size_t len)
+{
+	int order = parse_size_order(w + 11, len - 11);
+	char a[16], b[16];
+
+	if (order >= 0) {
+		o->order = (unsigned int)order;
+		o->bad_size = NULL;
+		return 0;
+	}
+	o->bad_size = w;
+	o->bad_len = len;
+	o->warn("hugetlb: ignoring %.*s: not a huge page size (%s or %s); the hugepages= after it "
+		"are ignored too\n", (int)len, w, size_name(HPAGE_ORDER, a, sizeof(a)),
+		size_name(GIGANTIC_ORDER, b, sizeof(b)));
+	return 1;
+}
+
+/* hugepages=N: asks the pool in force for N pages. Returns the number of warnings. */
+static int request_pages(struct hugetlb_opts *o, const char *w, size_t len)
+{
+	unsigned long n, kept;
+	char name[16];
+
+	if (o->bad_size) {
+		o->warn("hugetlb: ignoring %.*s: it follows %.*s, which is not a huge page size\n",
+			(int)len, w, (int)o->bad_len, o->bad_size);
+		return 1;
+	}
+	if (!parse_ulong(w + 10, len - 10, &n)) {
+		o->warn("hugetlb: ignoring %.*s: not a number of pages\n", (int)len, w);
+		return 1;
+	}
+	kept = hugetlb_request(o->order, n);
+	if (kept == n)
+		return 0;
+	o->warn("hugetlb: %.*s asks for %lu pages of %s; using %lu, the most that pool takes\n",
+		(int)len, w, n, size_name(o->order, name, sizeof(name)), kept);
+	return 1;
+}
+
+int cmdline_setup_hugetlb(const char *cmdline, cmdline_warn_fn *warn)
+{
+	struct hugetlb_opts o = { .order = HPAGE_ORDER, .warn = warn };
+	const char *w;
+	size_t len;
+	int warnings = 0;
+
+	for_each_word(w, len, cmdline) {
+		if (word_has_key(w, len, "hugepagesz", 10))
+			warnings += set_size(&o, w, len);
+		else if (word_has_key(w, len, "hugepages", 9))
+			warnings += request_pages(&o, w, len);
+	}
+	return warnings;
+}
+
+int hugetlb_setup_cmdline(const char *cmdline)
+{
+	return cmdline_setup_hugetlb(cmdline, printk) ? -EINVAL : 0;
 }

@@ -2,7 +2,8 @@
  * The kernel command line: words separated by spaces, each a bare word ("bench") or key=value
  * ("ktest=printk"); there is no quoting. Every option the kernel reads is in one table in
  * kernel/cmdline.c, which says whether it is a bare word or takes a value; any other word is
- * listed in one warning and ignored.
+ * listed in one warning and ignored. The hugetlb options are parsed here too, and handed to
+ * mm/ through hugetlb_request().
  */
 #ifndef KERNEL_CMDLINE_H
 #define KERNEL_CMDLINE_H
@@ -30,7 +31,7 @@ bool cmdline_get(const char *cmdline, const char *key, char *buf, size_t size);
 /* True when the word s[0..len) is a known option in its known form (bare, or key=value). */
 bool cmdline_word_known(const char *s, size_t len);
 
-/* Where warnings about the command line go: printk in the kernel, a buffer in the tests. */
+/* Where the option parsers write their warnings: printk in the kernel, a buffer in the tests. */
 typedef int cmdline_warn_fn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
@@ -39,5 +40,19 @@ typedef int cmdline_warn_fn(const char *fmt, ...) __attribute__((format(printf, 
  * and nothing when there is none. Returns the number of unknown words.
  */
 int cmdline_warn_unknown(const char *cmdline, cmdline_warn_fn *warn);
+
+/*
+ * Hands the hugetlb options to mm/ in their order: hugepages=N asks for N pages of the size of the
+ * last valid hugepagesz= before it (2M when none), through hugetlb_request(). hugepagesz= takes a
+ * size in bytes with an optional K, M or G suffix (2M, 2048K, 1G) that must be a huge page size.
+ * A warning line is written for each option ignored or changed: an invalid hugepagesz= (and each
+ * hugepages= after it, up to the next valid hugepagesz=), a hugepages= that is not a number, and
+ * a count the pool clamped (it says the count asked for and the count used). Returns the number
+ * of warnings. cmdline may be NULL.
+ */
+int cmdline_setup_hugetlb(const char *cmdline, cmdline_warn_fn *warn);
+
+/* Boot: cmdline_setup_hugetlb() with printk. Returns 0, or -EINVAL when it warned. */
+int hugetlb_setup_cmdline(const char *cmdline);
 
 #endif

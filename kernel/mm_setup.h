@@ -3,10 +3,12 @@
 #define KERNEL_MM_SETUP_H
 
 #include "kernel/bootinfo.h"
+#include "kernel/cmdline.h" /* hugetlb_setup_cmdline(): the hugetlb pool's size */
 
 /*
  * Builds the firmware map from bi, reserves the kernel image, the boot information and modules,
- * maps all RAM into the direct map, and starts the page allocator and the hugetlb pool.
+ * maps all RAM into the direct map, and starts the page allocator and the hugetlb pool (sized by
+ * hugepagesz= and hugepages=, read through hugetlb_setup_cmdline()).
  * Panics with a message when memory cannot be set up.
  */
 void mm_setup(const struct boot_info *bi);

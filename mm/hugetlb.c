@@ -1,7 +1,7 @@
 /*
  * The hugetlb pool: 2 MiB huge pages from the buddy allocator and 1 GiB gigantic pages reserved
- * at boot, their counters, their destructor free_huge_page(), and the kernel command line that
- * sizes them. See mm/hugetlb.h for what the counters mean and which invariants hold.
+ * at boot, their counters, their destructor free_huge_page(), and the boot-time requests that
+ * size them. See mm/hugetlb.h for what the counters mean and which invariants hold.
  */
 #include "mm/hugetlb.h"
 
@@ -363,80 +363,23 @@ void hugetlb_report(void)
 	       hstate_1g->free);
 }
 
-/* ---- boot: the command line, gigantic pages, the initial pool --------------------------------- */
+/* ---- boot: the requests, gigantic pages, the initial pool ------------------------------------ */
 
-/* Parses a decimal number ending at a space or the end; returns false on anything else. */
-static bool parse_ulong(const char *s, unsigned long *out)
+bool hugetlb_has_order(unsigned int order)
 {
-	unsigned long v = 0;
-
-	if (*s < '0' || *s > '9')
-		return false;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (v > (~0UL - 9) / 10)
-			return false;
-		v = v * 10 + (unsigned long)(*s - '0');
-	}
-	*out = v;
-	return *s == '\0' || *s == ' ';
+	return hstate_of_order(order) != NULL;
 }
 
-/* The pool named by the value of hugepagesz= ("2M", "1G"), or NULL. */
-static struct hstate *parse_size(const char *s)
+unsigned long hugetlb_request(unsigned int order, unsigned long count)
 {
-	if ((s[0] == '2') && (s[1] == 'M' || s[1] == 'm') && (s[2] == ' ' || !s[2]))
-		return hstate_2m;
-	if ((s[0] == '1') && (s[1] == 'G' || s[1] == 'g') && (s[2] == ' ' || !s[2]))
-		return hstate_1g;
-	return NULL;
-}
+	struct hstate *h = hstate_of_order(order);
 
-static bool starts_with(const char *s, const char *prefix)
-{
-	while (*prefix)
-		if (*s++ != *prefix++)
-			return false;
-	return true;
-}
-
-/* Handles one word of the command line; returns false if it was a bad hugetlb option. */
-static bool parse_word(const char *w, struct hstate **cur)
-{
-	unsigned long n;
-
-	if (starts_with(w, "hugepagesz=")) {
-		struct hstate *h = parse_size(w + 11);
-		if (!h)
-			return false;
-		*cur = h;
-	} else if (starts_with(w, "hugepages=")) {
-		if (!parse_ulong(w + 10, &n))
-			return false;
-		if (*cur == hstate_1g && n > HUGETLB_MAX_GIGANTIC)
-			n = HUGETLB_MAX_GIGANTIC;
-		(*cur)->requested = n;
-	}
-	return true;
-}
-
-int hugetlb_setup_cmdline(const char *cmdline)
-{
-	struct hstate *cur = hstate_2m;
-	int ret = 0;
-
-	for (const char *w = cmdline; w && *w;) {
-		if (*w == ' ') {
-			w++;
-			continue;
-		}
-		if (!parse_word(w, &cur)) {
-			printk("hugetlb: ignoring bad option '%.24s' (want hugepagesz=2M|1G, hugepages=N)\n", w);
-			ret = -EINVAL;
-		}
-		while (*w && *w != ' ')
-			w++;
-	}
-	return ret;
+	if (!h)
+		panic("hugetlb_request: no pool of order %u", order);
+	if (h == hstate_1g && count > HUGETLB_MAX_GIGANTIC)
+		count = HUGETLB_MAX_GIGANTIC;
+	h->requested = count;
+	return count;
 }
 
 unsigned long hugetlb_reserve_gigantic_early(void)

@@ -33,25 +33,29 @@ struct hugetlb_counters {
 	unsigned long total, free, reserved, surplus;
 	unsigned long in_use;     /* handed out: total - free */
 	unsigned long overcommit; /* most surplus pages allowed */
-	unsigned long requested;  /* hugepages=N from the command line for this size */
+	unsigned long requested;  /* what hugetlb_request() asked for (hugepages=N at boot) */
 };
 
+/* True when there is a pool of huge pages of this order (HPAGE_ORDER, GIGANTIC_ORDER). */
+bool hugetlb_has_order(unsigned int order);
+
 /*
- * Parses hugepagesz=2M|1G and hugepages=N from the kernel command line. hugepages=N applies to
- * the size named by the last hugepagesz= before it (2M when none). Unknown sizes and bad numbers
- * are reported and ignored. Returns 0, or -EINVAL when something was ignored.
+ * Boot, before hugetlb_reserve_gigantic_early(): asks for count pages in the pool of the given
+ * order at boot (the kernel's command line parser calls it for hugepages=N), replacing an earlier
+ * request for that pool. The gigantic pool takes at most HUGETLB_MAX_GIGANTIC pages. Returns the
+ * count recorded, which is less than count when it was clamped. Panics when no pool has that order.
  */
-int hugetlb_setup_cmdline(const char *cmdline);
+unsigned long hugetlb_request(unsigned int order, unsigned long count);
 
 /*
  * Boot, before the early allocator hands its memory to the buddy allocator: reserves the 1 GiB
- * pages that hugepagesz=1G hugepages=N asked for, 1 GiB aligned. Returns the number reserved.
+ * pages hugetlb_request() asked for, 1 GiB aligned. Returns the number reserved.
  */
 unsigned long hugetlb_reserve_gigantic_early(void);
 
 /*
  * Boot, once the memmap and the buddy allocator are up: turns the gigantic reservations into
- * compound pages in their pool, and fills the 2 MiB pool to hugepages=N. Returns 0, or -ENOMEM
+ * compound pages in their pool, and fills the 2 MiB pool to the request. Returns 0, or -ENOMEM
  * (reported) when fewer pages than asked could be had.
  */
 int hugetlb_init(void);

@@ -1,6 +1,7 @@
 /*
  * Self-tests of the kernel command line (kernel/cmdline.c): bare words and key=value options
- * matched as whole words, and the one-line list of unknown options.
+ * matched as whole words, the one-line list of unknown options, and the hugetlb options and their
+ * warnings.
  */
 #include <stdarg.h>
 
@@ -8,7 +9,7 @@
 #include "kernel/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
-#include "mm/types.h"
+#include "mm/hugetlb.h"
 
 /* What the parsers warned, collected by capture() in place of printk. */
 static char warned[1024];
@@ -94,9 +95,82 @@ static void unknown_options_are_listed_in_one_line(struct ktest *t)
 	EXPECT_WARNED(t, "");
 }
 
+static unsigned long requested(unsigned int order) { return hugetlb_counters(order).requested; }
+
+static void hugepages_after_an_invalid_hugepagesz_are_ignored(struct ktest *t)
+{
+	unsigned long r2m = requested(HPAGE_ORDER), r1g = requested(GIGANTIC_ORDER);
+
+	hugetlb_request(HPAGE_ORDER, 0);
+	hugetlb_request(GIGANTIC_ORDER, 0);
+	forget_warnings();
+	KT_EXPECT_EQ(t, cmdline_setup_hugetlb("hugepagesz=1G hugepagesz=4M hugepages=3 hugepages=5 "
+					      "hugepagesz=2M hugepages=7", capture), 3);
+	KT_EXPECT_EQ(t, requested(GIGANTIC_ORDER), 0);
+	KT_EXPECT_EQ(t, requested(HPAGE_ORDER), 7);
+	EXPECT_WARNED(t, "hugetlb: ignoring hugepagesz=4M: not a huge page size (2M or 1G); the hugepages= "
+			 "after it are ignored too\n"
+			 "hugetlb: ignoring hugepages=3: it follows hugepagesz=4M, which is not a huge page size\n"
+			 "hugetlb: ignoring hugepages=5: it follows hugepagesz=4M, which is not a huge page size\n");
+	hugetlb_request(HPAGE_ORDER, r2m);
+	hugetlb_request(GIGANTIC_ORDER, r1g);
+}
+
+static void hugepagesz_takes_sizes_with_suffixes(struct ktest *t)
+{
+	unsigned long r2m = requested(HPAGE_ORDER), r1g = requested(GIGANTIC_ORDER);
+
+	forget_warnings();
+	KT_EXPECT_EQ(t, cmdline_setup_hugetlb("hugepagesz=2048K hugepages=4 hugepagesz=1g hugepages=1", capture), 0);
+	KT_EXPECT_EQ(t, requested(HPAGE_ORDER), 4);
+	KT_EXPECT_EQ(t, requested(GIGANTIC_ORDER), 1);
+	KT_EXPECT_EQ(t, cmdline_setup_hugetlb("hugepagesz=1073741824 hugepages=2 hugepagesz=2m hugepages=6", capture), 0);
+	KT_EXPECT_EQ(t, requested(GIGANTIC_ORDER), 2);
+	KT_EXPECT_EQ(t, requested(HPAGE_ORDER), 6);
+	EXPECT_WARNED(t, "");
+	KT_EXPECT_EQ(t, cmdline_setup_hugetlb("hugepagesz= hugepagesz=2 hugepagesz=M hugepagesz=4K "
+					      "hugepagesz=99999999999999999999G hugepagesz=3M", capture), 6);
+	hugetlb_request(HPAGE_ORDER, r2m);
+	hugetlb_request(GIGANTIC_ORDER, r1g);
+}
+
+static void a_clamped_count_is_reported(struct ktest *t)
+{
+	unsigned long r2m = requested(HPAGE_ORDER), r1g = requested(GIGANTIC_ORDER);
+	char want[256];
+
+	forget_warnings();
+	KT_EXPECT_EQ(t, cmdline_setup_hugetlb("hugepagesz=1G hugepages=1000", capture), 1);
+	KT_EXPECT_EQ(t, requested(GIGANTIC_ORDER), HUGETLB_MAX_GIGANTIC);
+	snprintf(want, sizeof(want), "hugetlb: hugepages=1000 asks for 1000 pages of 1G; using %d, "
+		 "the most that pool takes\n", HUGETLB_MAX_GIGANTIC);
+	EXPECT_WARNED(t, want);
+	hugetlb_request(HPAGE_ORDER, r2m);
+	hugetlb_request(GIGANTIC_ORDER, r1g);
+}
+
+static void a_count_that_is_not_a_number_is_reported(struct ktest *t)
+{
+	unsigned long r2m = requested(HPAGE_ORDER), r1g = requested(GIGANTIC_ORDER);
+
+	hugetlb_request(HPAGE_ORDER, 3);
+	forget_warnings();
+	KT_EXPECT_EQ(t, cmdline_setup_hugetlb("hugepages=12x hugepages= hugepages=-1 "
+					      "hugepages=99999999999999999999999", capture), 4);
+	KT_EXPECT_EQ(t, requested(HPAGE_ORDER), 3);
+	KT_EXPECT(t, strstr(warned, "hugetlb: ignoring hugepages=12x: not a number of pages\n") == warned,
+		  "warned \"%s\"", warned);
+	hugetlb_request(HPAGE_ORDER, r2m);
+	hugetlb_request(GIGANTIC_ORDER, r1g);
+}
+
 KTEST_SUITE(cmdline,
 	    KTEST_CASE(has_matches_only_the_bare_word),
 	    KTEST_CASE(value_needs_key_equals_and_the_last_one_wins),
 	    KTEST_CASE(get_refuses_a_value_that_does_not_fit),
 	    KTEST_CASE(every_option_the_kernel_reads_is_known),
-	    KTEST_CASE(unknown_options_are_listed_in_one_line));
+	    KTEST_CASE(unknown_options_are_listed_in_one_line),
+	    KTEST_CASE(hugepages_after_an_invalid_hugepagesz_are_ignored),
+	    KTEST_CASE(hugepagesz_takes_sizes_with_suffixes),
+	    KTEST_CASE(a_clamped_count_is_reported),
+	    KTEST_CASE(a_count_that_is_not_a_number_is_reported));

@@ -1,10 +1,12 @@
 /*
- * Self-tests of the hugetlb boot path: the command-line options hugepagesz= and hugepages=,
+ * Self-tests of the hugetlb boot path: the command-line options hugepagesz= and hugepages= (their
+ * warnings are tested with the rest of the command line in cmdline_test.c), hugetlb_request(),
  * hugetlb_init() filling the 2 MiB pool, and the 1 GiB gigantic pages reserved at boot (run when
  * the kernel was booted with hugepagesz=1G hugepages=N and had the memory for them).
  */
 #include "tests/ktest/compound_helpers.h"
 
+#include "kernel/cmdline.h"
 #include "lib/printk.h"
 #include "mm/hugetlb.h"
 
@@ -13,10 +15,8 @@ static unsigned long requested(unsigned int order) { return hugetlb_counters(ord
 /* Puts the requests back to what they were. */
 static void restore_requests(unsigned long r2m, unsigned long r1g)
 {
-	char buf[96];
-
-	snprintf(buf, sizeof(buf), "hugepagesz=1G hugepages=%lu hugepagesz=2M hugepages=%lu", r1g, r2m);
-	hugetlb_setup_cmdline(buf);
+	hugetlb_request(GIGANTIC_ORDER, r1g);
+	hugetlb_request(HPAGE_ORDER, r2m);
 }
 
 static void cmdline_sets_counts_per_size(struct ktest *t)
@@ -46,6 +46,20 @@ static void cmdline_reports_bad_options(struct ktest *t)
 	KT_EXPECT_EQ(t, hugetlb_setup_cmdline("hugepages="), -EINVAL);
 	KT_EXPECT_EQ(t, hugetlb_setup_cmdline("hugepages=99999999999999999999999"), -EINVAL);
 	KT_EXPECT_EQ(t, requested(HPAGE_ORDER), 3);
+	restore_requests(r2m, r1g);
+}
+
+static void request_records_counts_and_clamps_gigantic(struct ktest *t)
+{
+	unsigned long r2m = requested(HPAGE_ORDER), r1g = requested(GIGANTIC_ORDER);
+
+	KT_EXPECT_EQ(t, hugetlb_request(HPAGE_ORDER, 100000), 100000);
+	KT_EXPECT_EQ(t, requested(HPAGE_ORDER), 100000);
+	KT_EXPECT_EQ(t, hugetlb_request(GIGANTIC_ORDER, HUGETLB_MAX_GIGANTIC), HUGETLB_MAX_GIGANTIC);
+	KT_EXPECT_EQ(t, hugetlb_request(GIGANTIC_ORDER, HUGETLB_MAX_GIGANTIC + 1), HUGETLB_MAX_GIGANTIC);
+	KT_EXPECT_EQ(t, requested(GIGANTIC_ORDER), HUGETLB_MAX_GIGANTIC);
+	KT_EXPECT(t, hugetlb_has_order(HPAGE_ORDER) && hugetlb_has_order(GIGANTIC_ORDER), "both pools");
+	KT_EXPECT(t, !hugetlb_has_order(0) && !hugetlb_has_order(10), "no pool of order 0 or 10");
 	restore_requests(r2m, r1g);
 }
 
@@ -98,5 +112,6 @@ static void gigantic_pages_are_compound_pool_pages(struct ktest *t)
 KTEST_SUITE(hugetlb_boot,
 	    KTEST_CASE(cmdline_sets_counts_per_size),
 	    KTEST_CASE(cmdline_reports_bad_options),
+	    KTEST_CASE(request_records_counts_and_clamps_gigantic),
 	    KTEST_CASE(init_fills_the_pool_to_the_request),
 	    KTEST_CASE(gigantic_pages_are_compound_pool_pages));
