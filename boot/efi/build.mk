@@ -1,7 +1,7 @@
 # boot/efi/: the direct UEFI loader, a PE application built with Debian's gnu-efi as gnu-efi
 # documents: objects compiled position-independent against its headers, linked as a shared ELF
 # with its crt0 and linker script, then turned into PE32+ by objcopy. Output: build/efi/BOOTX64.EFI.
-EFI_SRCS := boot/efi/loader.c boot/efi/say.c boot/efi/elf_load.c boot/efi/mbi.c
+EFI_SRCS := boot/efi/loader.c boot/efi/say.c boot/efi/elf_load.c boot/efi/mbi.c boot/efi/cmdline_file.c
 EFI_OBJ  := $(B)/efi
 EFI_APP  := $(EFI_OBJ)/BOOTX64.EFI
 GNUEFI_INC := /usr/include/efi

@@ -8,6 +8,7 @@
  */
 #include <efi.h>
 #include <efilib.h>
+#include "boot/efi/cmdline_file.h"
 #include "boot/efi/elf_load.h"
 #include "boot/efi/mbi.h"
 #include "boot/efi/say.h"
@@ -152,12 +153,17 @@ static EFI_STATUS load_kernel(struct loader *ld)
 	return EFI_SUCCESS;
 }
 
-/* Reads the command line file, if there is one; line ends become spaces, trailing blanks go. */
+/*
+ * Reads the command line file, if there is one: its bytes are the command line, exactly (one line
+ * end at its very end aside). A file that is not one line of printable ASCII is refused.
+ */
 static EFI_STATUS read_cmdline(struct loader *ld)
 {
 	char *text;
-	UINTN size, n = 0;
-	EFI_STATUS st = read_file(ld, CMDLINE_PATH, CMDLINE_MAX - 1, (void **)&text, &size);
+	UINTN size;
+	size_t bad = (size_t)-1;
+	const char *err;
+	EFI_STATUS st = read_file(ld, CMDLINE_PATH, CMDLINE_MAX + 1, (void **)&text, &size);
 
 	ld->cmdline[0] = 0;
 	if (st == EFI_NOT_FOUND)
@@ -166,13 +172,14 @@ static EFI_STATUS read_cmdline(struct loader *ld)
 		say(L"loader: cannot read the command line %s: %r\n", CMDLINE_PATH, st);
 		return st;
 	}
-	for (; n < size && text[n]; n++)
-		ld->cmdline[n] = (text[n] == '\r' || text[n] == '\n' || text[n] == '\t') ? ' ' : text[n];
-	while (n > 0 && ld->cmdline[n - 1] == ' ')
-		n--;
-	ld->cmdline[n] = 0;
+	err = cmdline_from_file(text, size, ld->cmdline, sizeof(ld->cmdline), &bad);
+	if (err && bad < size)
+		say(L"loader: %s: %a (byte %d is 0x%x)\n", CMDLINE_PATH, err, (int)bad,
+		    (unsigned)(UINT8)text[bad]);
+	else if (err)
+		say(L"loader: %s: %a\n", CMDLINE_PATH, err);
 	FreePool(text);
-	return EFI_SUCCESS;
+	return err ? EFI_INVALID_PARAMETER : EFI_SUCCESS;
 }
 
 /* Position and width of a colour field given as a bit mask. */
