@@ -14,6 +14,14 @@ ACCEL    ?= tcg
 CMDLINE  ?=
 TIMEOUT  ?= 120
 COMPOUND_FLAGS ?= 64
+IMG_DIR  ?= $(B)
+
+# The kernel command line reaches the recipes as its exact bytes, in the environment variable
+# KERNEL_CMDLINE: make expands nothing in it ($ stays $), and recipes only use it as
+# "$$KERNEL_CMDLINE", so no shell parses it either. (make itself drops the leading spaces of
+# CMDLINE=... on its command line; CMDLINE given in the environment keeps them.)
+override CMDLINE := $(value CMDLINE)
+export KERNEL_CMDLINE := $(CMDLINE)
 
 # ---- toolchains -----------------------------------------------------------------------------
 CC      := gcc
@@ -44,7 +52,7 @@ include $(wildcard boot/build.mk kernel/build.mk lib/build.mk mm/build.mk) tests
 
 KERNEL_OBJS := $(KERNEL_ASM:%.asm=$(KOBJ)/%.o) $(KERNEL_SRCS:%.c=$(KOBJ)/%.o)
 
-all: $(KERNEL) $(B)/os.iso
+all: $(KERNEL) $(IMG_DIR)/os.iso
 
 Q := @
 $(KOBJ)/%.o: %.c
@@ -69,13 +77,15 @@ $(KERNEL): $(B)/kernel-$(COMPOUND_FLAGS).elf
 # ---- boot image -----------------------------------------------------------------------------
 # One ISO for everything GRUB boots: grub-mkrescue makes it a hybrid that boots from CD-ROM or USB
 # stick, on BIOS (i386-pc) and on UEFI (x86_64-efi). The command line is baked into grub.cfg.
-$(B)/cmdline.txt: FORCE
-	@mkdir -p $(B)
-	@printf '%s' '$(CMDLINE)' | cmp -s - $@ || printf '%s' '$(CMDLINE)' > $@
+# The images go to IMG_DIR (build/; the command line test builds its own elsewhere);
+# cmdline.txt changes when the command line does, and the images are rebuilt then.
+$(IMG_DIR)/cmdline.txt: boot/mkcmdline.sh FORCE
+	@mkdir -p $(@D)
+	$(Q)boot/mkcmdline.sh "$$KERNEL_CMDLINE" $@
 
-$(B)/os.iso: $(KERNEL) $(B)/cmdline.txt boot/grub.cfg.in boot/mkiso.sh | deps
+$(IMG_DIR)/os.iso: $(KERNEL) $(IMG_DIR)/cmdline.txt boot/grub.cfg.in boot/mkgrubcfg.sh boot/mkiso.sh | deps
 	@echo "  ISO     $@"
-	$(Q)boot/mkiso.sh $(KERNEL) '$(CMDLINE)' $@
+	$(Q)boot/mkiso.sh $(KERNEL) "$$KERNEL_CMDLINE" $@
 
 FORCE:
 
@@ -111,18 +121,18 @@ deps:
 
 # ---- running and debugging ----------------------------------------------------------------
 # make run: boot in QEMU with the serial console on this terminal; exits with the kernel's verdict.
-run: $(B)/os.iso
+run: $(IMG_DIR)/os.iso
 	tests/qemu/run.sh --interactive --firmware $(FIRMWARE) --medium $(MEDIUM) --mem $(MEM) \
-		--machine $(MACHINE) --accel $(ACCEL) --timeout $(TIMEOUT) --image $(B)/os.iso \
+		--machine $(MACHINE) --accel $(ACCEL) --timeout $(TIMEOUT) --image $(IMG_DIR)/os.iso \
 		--log $(B)/logs/run.log
 
 # make debug: QEMU halted with a gdb stub on :1234 (serial in build/logs/debug.log), and gdb attached
 # with the kernel's symbols and a breakpoint on kmain. Quit gdb to stop QEMU.
-debug: $(B)/os.iso
+debug: $(IMG_DIR)/os.iso
 	@mkdir -p $(B)/logs
 	@printf '%s\n' 'file $(KERNEL)' 'set architecture i386:x86-64' 'target remote localhost:1234' \
 		'hbreak kmain' 'echo Stopped before the kernel ran. "continue" runs to kmain.\n' > $(B)/gdbinit
-	qemu-system-x86_64 -M $(MACHINE) -m $(MEM) -cdrom $(B)/os.iso -display none -no-reboot \
+	qemu-system-x86_64 -M $(MACHINE) -m $(MEM) -cdrom $(IMG_DIR)/os.iso -display none -no-reboot \
 		-serial file:$(B)/logs/debug.log -device isa-debug-exit,iobase=0xf4,iosize=0x04 -s -S & \
 	qpid=$$!; gdb -q -x $(B)/gdbinit; kill $$qpid 2>/dev/null; true
 
