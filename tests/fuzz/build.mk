@@ -102,3 +102,26 @@ fuzz:: $(FUZZ_DIR)/fuzz_mbi $(FUZZ_MBI_SEEDS)/.stamp
 test-fuzz-mbi: $(FUZZ_DIR)/fuzz_mbi $(FUZZ_MBI_SEEDS)/.stamp
 	@tests/fuzz/run-fuzzer.sh mbi $(FUZZ_DIR)/fuzz_mbi 10 $(FUZZ_MBI_SEEDS)
 TEST_STEPS += test-fuzz-mbi
+
+# ---- kernel command line parser ---------------------------------------------------------------
+# kernel/cmdline.c against the reference model in fuzz_cmdline.c (which stands in for mm/hugetlb.c's
+# hugetlb_request()); the seeds are command lines in tests/fuzz/seeds/cmdline/.
+FUZZ_CMDLINE_SRCS := tests/fuzz/fuzz_cmdline.c kernel/cmdline.c lib/printk.c
+FUZZ_CMDLINE_SEEDS := tests/fuzz/seeds/cmdline
+
+$(FUZZ_DIR)/fuzz_cmdline: $(FUZZ_CMDLINE_SRCS) $(wildcard kernel/*.h lib/*.h mm/*.h) | deps
+	@mkdir -p $(@D)
+	@echo "  FUZZCC  $@"
+	$(Q)$(HOSTCC) $(FUZZ_CFLAGS) $(FUZZ_CMDLINE_SRCS) -o $@
+
+.PHONY: fuzz-cmdline test-fuzz-cmdline
+fuzz-cmdline: $(FUZZ_DIR)/fuzz_cmdline
+	@tests/fuzz/run-fuzzer.sh cmdline $(FUZZ_DIR)/fuzz_cmdline $(FUZZ_SECONDS) $(FUZZ_CMDLINE_SEEDS)
+
+fuzz:: $(FUZZ_DIR)/fuzz_cmdline
+	@tests/fuzz/run-fuzzer.sh cmdline $(FUZZ_DIR)/fuzz_cmdline $(FUZZ_SECONDS) $(FUZZ_CMDLINE_SEEDS)
+
+# In `make test`: a short run.
+test-fuzz-cmdline: $(FUZZ_DIR)/fuzz_cmdline
+	@tests/fuzz/run-fuzzer.sh cmdline $(FUZZ_DIR)/fuzz_cmdline 10 $(FUZZ_CMDLINE_SEEDS)
+TEST_STEPS += test-fuzz-cmdline
