@@ -6,6 +6,7 @@
 #include "kernel/mm_setup.h"
 
 #include "kernel/boot_memmap.h"
+#include "kernel/cmdline.h"
 #include "kernel/paging.h"
 #include "kernel/panic.h"
 #include "kernel/x86.h"

@@ -3,7 +3,6 @@
 #define KERNEL_MM_SETUP_H
 
 #include "kernel/bootinfo.h"
-#include "kernel/cmdline.h" /* hugetlb_setup_cmdline(): the hugetlb pool's size */
 
 /*
  * Builds the firmware map from bi, reserves the kernel image, the boot information and modules,
