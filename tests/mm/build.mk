@@ -45,48 +45,18 @@ test-replay: $(REPLAY) $(MAPS_DIR)/entries-10000.txt $(MAPS_DIR)/entries-16385.t
 	   tests/mm/sum-counts.sh
 TEST_STEPS += test-replay
 
-# ---- the mm fuzzer (libFuzzer; tests/fuzz/build.mk has the flags and the runner) ---------------
+# ---- the mm fuzzer (libFuzzer; tests/fuzz/build.mk has the flags, the macros and the runner) ----
+# Seeded with the fixture maps.
 FUZZ_MM_SRCS := tests/mm/fuzz_mm.c $(wildcard mm/*.c) lib/printk.c tests/mm/host_arch.c tests/mm/mm_check.c \
                 tests/mm/map_text.c kernel/boot_memmap.c
-FUZZ_MM := $(FUZZ_DIR)/fuzz_mm
-
-$(FUZZ_MM): $(FUZZ_MM_SRCS) $(wildcard mm/*.h tests/mm/*.h lib/*.h kernel/*.h) | deps
-	@mkdir -p $(@D)
-	@echo "  FUZZCC  $@"
-	$(Q)$(HOSTCC) $(FUZZ_CFLAGS) -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) -DMM_DEBUG=1 $(FUZZ_MM_SRCS) -o $@
-
-# make fuzz-mm [FUZZ_SECONDS=60]: seeded with the fixture maps.
-.PHONY: fuzz-mm test-fuzz-mm
-fuzz-mm: $(FUZZ_MM)
-	@tests/fuzz/run-fuzzer.sh mm $(FUZZ_MM) $(FUZZ_SECONDS) tests/fixtures/memmaps
-
-fuzz:: $(FUZZ_MM)
-	@tests/fuzz/run-fuzzer.sh mm $(FUZZ_MM) $(FUZZ_SECONDS) tests/fixtures/memmaps
-
-# In `make test`: a short run.
-test-fuzz-mm: $(FUZZ_MM)
-	@tests/fuzz/run-fuzzer.sh mm $(FUZZ_MM) 10 tests/fixtures/memmaps
-TEST_STEPS += test-fuzz-mm
+$(eval $(call fuzz_binary,mm,$(FUZZ_MM_SRCS),$(wildcard mm/*.h tests/mm/*.h tests/fuzz/*.h lib/*.h kernel/*.h),\
+	-DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) -DMM_DEBUG=1))
+$(eval $(call fuzz_runs,mm,,tests/fixtures/memmaps))
 
 # ---- the map-conversion fuzzer: kernel/boot_memmap.c and the sanitizer on arbitrary raw maps ----
 FUZZ_MEMMAP_SRCS := tests/mm/fuzz_memmap.c kernel/boot_memmap.c mm/fw_map.c lib/printk.c tests/mm/fuzz_stubs.c
-FUZZ_MEMMAP := $(FUZZ_DIR)/fuzz_memmap
-
-$(FUZZ_MEMMAP): $(FUZZ_MEMMAP_SRCS) $(wildcard mm/*.h kernel/*.h lib/*.h) | deps
-	@mkdir -p $(@D)
-	@echo "  FUZZCC  $@"
-	$(Q)$(HOSTCC) $(FUZZ_CFLAGS) $(FUZZ_MEMMAP_SRCS) -o $@
-
-.PHONY: fuzz-memmap test-fuzz-memmap
-fuzz-memmap: $(FUZZ_MEMMAP)
-	@tests/fuzz/run-fuzzer.sh memmap $(FUZZ_MEMMAP) $(FUZZ_SECONDS)
-
-fuzz:: $(FUZZ_MEMMAP)
-	@tests/fuzz/run-fuzzer.sh memmap $(FUZZ_MEMMAP) $(FUZZ_SECONDS)
-
-test-fuzz-memmap: $(FUZZ_MEMMAP)
-	@tests/fuzz/run-fuzzer.sh memmap $(FUZZ_MEMMAP) 10
-TEST_STEPS += test-fuzz-memmap
+$(eval $(call fuzz_binary,memmap,$(FUZZ_MEMMAP_SRCS),$(wildcard mm/*.h kernel/*.h lib/*.h tests/fuzz/*.h)))
+$(eval $(call fuzz_runs,memmap,,))
 
 # ---- make bench: the page-allocator benchmark on the host (-O2, no sanitizers) -----------------
 BENCH := $(B)/host/bench
