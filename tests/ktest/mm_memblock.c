@@ -7,16 +7,37 @@
 #include "mm/memblock.h"
 
 static struct memblock saved;
+/* The lists' ranges: memblock_reset() reuses the static arrays the boot may have left them in. */
+static struct memblock_region saved_ranges[2][MEMBLOCK_INIT_REGIONS];
 
 static void begin(void)
 {
 	memcpy(&saved, &memblock, sizeof(saved));
+	memcpy(saved_ranges[0], saved.memory.regions, MIN(saved.memory.cnt, MEMBLOCK_INIT_REGIONS) * sizeof(saved_ranges[0][0]));
+	memcpy(saved_ranges[1], saved.reserved.regions, MIN(saved.reserved.cnt, MEMBLOCK_INIT_REGIONS) * sizeof(saved_ranges[0][0]));
 	memblock_reset();
 }
 
 static void end(void)
 {
 	memcpy(&memblock, &saved, sizeof(saved));
+	if (memblock.memory.max == MEMBLOCK_INIT_REGIONS)
+		memcpy(memblock.memory.regions, saved_ranges[0], memblock.memory.cnt * sizeof(saved_ranges[0][0]));
+	if (memblock.reserved.max == MEMBLOCK_INIT_REGIONS)
+		memcpy(memblock.reserved.regions, saved_ranges[1], memblock.reserved.cnt * sizeof(saved_ranges[0][0]));
+}
+
+/* The boot's lists come back whole after a case: what mm_check and later reports read. */
+static void saved_lists_are_restored(struct ktest *t)
+{
+	phys_addr_t base = memblock.reserved.cnt ? memblock.reserved.regions[0].base : 0;
+	unsigned int cnt = memblock.reserved.cnt;
+
+	begin();
+	memblock_reserve(0x12345000, 0x1000, "test");
+	end();
+	KT_EXPECT_EQ(t, memblock.reserved.cnt, cnt);
+	KT_EXPECT_EQ(t, cnt ? memblock.reserved.regions[0].base : 0, base);
 }
 
 /* Expects region i of type to be [base, base + size). */
@@ -136,4 +157,5 @@ KTEST_SUITE(mm_memblock,
 	    KTEST_CASE(allocation_below_a_limit),
 	    KTEST_CASE(allocation_failure_returns_zero),
 	    KTEST_CASE(free_ranges_are_memory_minus_reserved),
-	    KTEST_CASE(full_memory_list_refuses_a_range));
+	    KTEST_CASE(full_memory_list_refuses_a_range),
+	    KTEST_CASE(saved_lists_are_restored));
