@@ -7,6 +7,39 @@
 #include "lib/printk.h"
 #include "mm/arch.h"
 
+enum fw_type e820_to_fw_type(uint32_t t)
+{
+	switch (t) {
+	case E820_USABLE: return FW_USABLE;
+	case E820_RESERVED: return FW_RESERVED;
+	case E820_ACPI: return FW_ACPI;
+	case E820_NVS: return FW_NVS;
+	case E820_UNUSABLE: return FW_UNUSABLE;
+	case E820_PERSISTENT: return FW_PERSISTENT;
+	default: return FW_RESERVED;
+	}
+}
+
+enum fw_type efi_to_fw_type(uint32_t efi_type, uint64_t attr)
+{
+	if (attr & EFI_MEMORY_RUNTIME)
+		return FW_RESERVED;
+	switch (efi_type) {
+	case 1: case 2: case 3: case 4: case 7: /* loader code/data, boot services code/data, conventional */
+		return FW_USABLE;
+	case 8:
+		return FW_UNUSABLE;
+	case 9:
+		return FW_ACPI;
+	case 10:
+		return FW_NVS;
+	case 14:
+		return FW_PERSISTENT;
+	default:
+		return FW_RESERVED;
+	}
+}
+
 bool boot_memmap_from_info(const struct boot_info *bi, struct boot_memmap *m)
 {
 	if (bi->efi_mmap && bi->efi_mmap_count)
@@ -32,26 +65,14 @@ void boot_memmap_entry(const struct boot_memmap *m, uint32_t i, struct fw_map_en
 
 		e->base = d->phys_start;
 		e->size = d->num_pages > (UINT64_MAX >> PAGE_SHIFT) ? UINT64_MAX : d->num_pages << PAGE_SHIFT;
-		e->type = fw_type_from_efi(d->type, d->attribute);
+		e->type = efi_to_fw_type(d->type, d->attribute);
 	} else {
 		const struct mb2_mmap_entry *x = (const void *)p;
 
 		e->base = x->base_addr;
 		e->size = x->length;
-		e->type = fw_type_from_e820(x->type);
+		e->type = e820_to_fw_type(x->type);
 	}
-}
-
-static int add_entry(struct fw_map *map, const struct boot_memmap *m, uint32_t i)
-{
-	const uint8_t *p = m->entries + (size_t)i * m->stride;
-
-	if (m->kind == BOOT_MEMMAP_EFI) {
-		const struct efi_memory_descriptor *d = (const void *)p;
-		return fw_map_add_efi(map, d->type, d->attribute, d->phys_start, d->num_pages);
-	}
-	const struct mb2_mmap_entry *x = (const void *)p;
-	return fw_map_add_e820(map, x->base_addr, x->length, x->type);
 }
 
 /* ---- room for the map's storage ------------------------------------------------------------ */
@@ -64,7 +85,7 @@ static phys_addr_t end_of(phys_addr_t base, uint64_t size)
 
 /*
  * The lowest base of anything in the way of [lo, hi): a non-usable entry of m, a range of avoid,
- * or the first MM_LOW_RESERVE bytes. hi when nothing is.
+ * or the first PC_LOW_RESERVE bytes. hi when nothing is.
  */
 static phys_addr_t lowest_obstacle(const struct boot_memmap *m, const struct mm_reservation *avoid,
 				   unsigned int navoid, phys_addr_t lo, phys_addr_t hi)
@@ -72,7 +93,7 @@ static phys_addr_t lowest_obstacle(const struct boot_memmap *m, const struct mm_
 	phys_addr_t low = hi;
 	struct fw_map_entry e;
 
-	if (lo < MM_LOW_RESERVE)
+	if (lo < PC_LOW_RESERVE)
 		low = 0;
 	for (uint32_t i = 0; i < m->count; i++) {
 		boot_memmap_entry(m, i, &e);
@@ -132,9 +153,12 @@ size_t boot_memmap_storage_bytes(const struct boot_memmap *m)
 int boot_memmap_fill(const struct boot_memmap *m, struct fw_map *map, void *storage, size_t bytes)
 {
 	int err = fw_map_init(map, storage, bytes);
+	struct fw_map_entry e;
 
-	for (uint32_t i = 0; i < m->count && !err; i++)
-		err = add_entry(map, m, i);
+	for (uint32_t i = 0; i < m->count && !err; i++) {
+		boot_memmap_entry(m, i, &e);
+		err = fw_map_add_range(map, e.base, e.size, e.type);
+	}
 	return err;
 }
 

@@ -7,10 +7,28 @@
 #define KERNEL_BOOT_MEMMAP_H
 
 #include "kernel/bootinfo.h"
+#include "kernel/pc_layout.h"
 #include "mm/fw_map.h"
 #include "mm/init.h"
 
 enum boot_memmap_kind { BOOT_MEMMAP_E820, BOOT_MEMMAP_EFI };
+
+/* e820 type numbers: 1 usable, 2 reserved, 3 ACPI data, 4 ACPI NVS, 5 unusable, 7 persistent. */
+enum e820_type {
+	E820_USABLE = 1, E820_RESERVED = 2, E820_ACPI = 3, E820_NVS = 4, E820_UNUSABLE = 5,
+	E820_PERSISTENT = 7,
+};
+
+/* The fw_type of an e820 type; numbers it does not know are reserved. */
+enum fw_type e820_to_fw_type(uint32_t e820_type);
+
+/*
+ * The fw_type of an EFI memory type and attributes: types 1-4 (loader, boot services) and 7
+ * (conventional) are usable, 9 (ACPI reclaim) ACPI data, 10 ACPI NVS, 8 unusable, 14 persistent,
+ * the rest reserved; a descriptor with EFI_MEMORY_RUNTIME stays reserved whatever its type.
+ */
+#define EFI_MEMORY_RUNTIME (1ULL << 63)
+enum fw_type efi_to_fw_type(uint32_t efi_type, uint64_t attr);
 
 /* A raw map: count entries of stride bytes (struct mb2_mmap_entry or efi_memory_descriptor first). */
 struct boot_memmap {
@@ -37,7 +55,7 @@ size_t boot_memmap_storage_bytes(const struct boot_memmap *m);
 /*
  * The highest page-aligned address, below limit, of size bytes inside one usable entry of m that
  * touch no entry of another type, none of the navoid ranges of avoid, and not the first
- * MM_LOW_RESERVE bytes: RAM the map itself proves free. 0 when there is none.
+ * PC_LOW_RESERVE bytes: RAM the map itself proves free. 0 when there is none.
  */
 phys_addr_t boot_memmap_find_room(const struct boot_memmap *m, const struct mm_reservation *avoid,
 				  unsigned int navoid, uint64_t size, phys_addr_t limit);

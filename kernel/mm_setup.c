@@ -52,12 +52,15 @@ static int map_all_ram(void)
 }
 
 /*
- * The ranges in use before mm/ runs: the kernel image (with its boot page tables), the boot
- * information structure (which holds the firmware's map), and every module.
+ * The ranges in use before mm/ runs, or never to be trusted: the first 1 MiB, the kernel image
+ * (with its boot page tables), the boot information structure (which holds the firmware's map),
+ * and every module.
  */
 static unsigned int boot_reservations(const struct boot_info *bi, struct mm_reservation *r)
 {
 	unsigned int n = 0;
+
+	r[n++] = (struct mm_reservation){ 0, PC_LOW_RESERVE, "first 1 MiB" };
 	phys_addr_t kstart = (uintptr_t)__kernel_phys_start, kend = (uintptr_t)__kernel_phys_end;
 
 	r[n++] = (struct mm_reservation){ kstart, kend - kstart, "kernel image" };
@@ -70,7 +73,7 @@ static unsigned int boot_reservations(const struct boot_info *bi, struct mm_rese
 
 void mm_setup(const struct boot_info *bi)
 {
-	struct mm_reservation reserve[3 + BOOT_MAX_MODULES];
+	struct mm_reservation reserve[4 + BOOT_MAX_MODULES];
 	struct boot_memmap raw;
 	unsigned int nreserve = boot_reservations(bi, reserve);
 
@@ -89,6 +92,8 @@ void mm_setup(const struct boot_info *bi)
 		.reserve = reserve,
 		.nreserve = nreserve,
 		.before_memmap = map_all_ram,
+		.zone_dma_end = PC_ZONE_DMA_END,
+		.zone_dma32_end = PC_ZONE_DMA32_END,
 		.early_limit = BOOT_TABLE_LIMIT,
 		.cycles = rdtsc,
 	};

@@ -1,12 +1,11 @@
 /*
- * The firmware memory map: adding e820 and EFI entries, sanitizing them into sorted, disjoint,
- * page-trimmed ranges, and printing them the way Linux does.
+ * The firmware memory map: adding entries, sanitizing them into sorted, disjoint, page-trimmed
+ * ranges, and printing them the way Linux does.
  */
 #include "mm/fw_map.h"
 
 #include "lib/printk.h"
 
-#define EFI_MEMORY_RUNTIME (1ULL << 63)
 #define NR_FW_TYPES 8
 
 int fw_map_init(struct fw_map *map, void *storage, size_t bytes)
@@ -25,36 +24,6 @@ int fw_map_init(struct fw_map *map, void *storage, size_t bytes)
 	return 0;
 }
 
-enum fw_type fw_type_from_e820(uint32_t t)
-{
-	switch (t) {
-	case FW_USABLE: case FW_RESERVED: case FW_ACPI: case FW_NVS: case FW_UNUSABLE: case FW_PERSISTENT:
-		return (enum fw_type)t;
-	default:
-		return FW_RESERVED;
-	}
-}
-
-enum fw_type fw_type_from_efi(uint32_t efi_type, uint64_t attr)
-{
-	if (attr & EFI_MEMORY_RUNTIME)
-		return FW_RESERVED;
-	switch (efi_type) {
-	case 1: case 2: case 3: case 4: case 7:
-		return FW_USABLE;
-	case 8:
-		return FW_UNUSABLE;
-	case 9:
-		return FW_ACPI;
-	case 10:
-		return FW_NVS;
-	case 14:
-		return FW_PERSISTENT;
-	default:
-		return FW_RESERVED;
-	}
-}
-
 int fw_map_add_range(struct fw_map *map, phys_addr_t base, uint64_t size, enum fw_type type)
 {
 	if (map->nr >= map->cap) {
@@ -64,21 +33,6 @@ int fw_map_add_range(struct fw_map *map, phys_addr_t base, uint64_t size, enum f
 	}
 	map->entry[map->nr++] = (struct fw_map_entry){ base, size, type };
 	return 0;
-}
-
-int fw_map_add_e820(struct fw_map *map, phys_addr_t base, uint64_t size, uint32_t e820_type)
-{
-	return fw_map_add_range(map, base, size, fw_type_from_e820(e820_type));
-}
-
-int fw_map_add_efi(struct fw_map *map, uint32_t efi_type, uint64_t attr, phys_addr_t base,
-		   uint64_t num_pages)
-{
-	uint64_t size = num_pages << PAGE_SHIFT;
-
-	if (num_pages > (UINT64_MAX >> PAGE_SHIFT))
-		size = UINT64_MAX; /* clipped by the sanitizer like any overflowing entry */
-	return fw_map_add_range(map, base, size, fw_type_from_efi(efi_type, attr));
 }
 
 const char *fw_type_name(enum fw_type type)

@@ -1,10 +1,10 @@
 /*
  * The firmware memory map: which physical ranges are RAM and which are not.
  *
- * Boot code fills a struct fw_map from the multiboot2 memory map (e820 entries) or the EFI memory
- * map, then fw_map_sanitize() turns whatever the firmware said (unsorted, overlapping, unaligned,
- * overflowing ...) into sorted, disjoint entries whose usable ranges are whole pages below
- * MAX_PHYS_BITS. Everything after that (memblock, memmap, buddy) trusts the sanitized map.
+ * Boot code fills a struct fw_map from the firmware's map (kernel/boot_memmap.c translates the
+ * multiboot2 e820 entries or the EFI memory map), then fw_map_sanitize() turns whatever the
+ * firmware said (unsorted, overlapping, unaligned, overflowing ...) into sorted, disjoint entries
+ * whose usable ranges are whole pages below MAX_PHYS_BITS. Everything after that (memblock, memmap, buddy) trusts the sanitized map.
  */
 #ifndef MM_FW_MAP_H
 #define MM_FW_MAP_H
@@ -21,7 +21,12 @@
  */
 #define FW_MAP_MAX_ENTRIES 16384
 
-/* Entry types, numbered like e820's. Types we do not know become FW_RESERVED. */
+/*
+ * Entry types. Where entries overlap, the larger number wins (so anything beats usable RAM); the
+ * numbers happen to be e820's, but the translation from any firmware's types is the
+ * environment's job (kernel/boot_memmap.c for e820 and EFI), and what it does not know it must
+ * call FW_RESERVED.
+ */
 enum fw_type {
 	FW_USABLE = 1,     /* RAM the kernel may use */
 	FW_RESERVED = 2,   /* anything else the firmware keeps: ROMs, MMIO, runtime services */
@@ -72,27 +77,6 @@ int fw_map_init(struct fw_map *map, void *storage, size_t bytes);
  * caller sized it for fewer entries, and must not go on with a map that lacks one.
  */
 int fw_map_add_range(struct fw_map *map, phys_addr_t base, uint64_t size, enum fw_type type);
-
-/*
- * Adds an e820 entry (type as the firmware numbers it; unknown numbers become FW_RESERVED).
- * Returns 0, or -ENOMEM (reported) when the map is full, as fw_map_add_range().
- */
-int fw_map_add_e820(struct fw_map *map, phys_addr_t base, uint64_t size, uint32_t e820_type);
-
-/*
- * Adds an EFI memory descriptor: EFI types 1-4 (loader, boot services) and 7 (conventional) are
- * usable, 9 (ACPI reclaim) ACPI data, 10 ACPI NVS, 8 unusable, 14 persistent, the rest reserved;
- * a descriptor with the EFI_MEMORY_RUNTIME attribute (bit 63) stays reserved whatever its type.
- * Returns 0, or -ENOMEM (reported) when the map is full, as fw_map_add_range().
- */
-int fw_map_add_efi(struct fw_map *map, uint32_t efi_type, uint64_t attr, phys_addr_t base,
-		   uint64_t num_pages);
-
-/* The fw_type for an e820 type number (as fw_map_add_e820() uses it). */
-enum fw_type fw_type_from_e820(uint32_t e820_type);
-
-/* The fw_type for an EFI memory type and attribute (as fw_map_add_efi() uses it). */
-enum fw_type fw_type_from_efi(uint32_t efi_type, uint64_t attr);
 
 /*
  * Sanitizes map in place: drops zero-length entries; clips an entry whose base + size overflows

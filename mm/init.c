@@ -39,7 +39,7 @@ static unsigned int largest_usable(const struct fw_map *map, phys_addr_t limit)
 }
 
 /*
- * Reserves the first 1 MiB and the caller's ranges, then adds the usable RAM of the map. The
+ * Reserves the caller's ranges, then adds the usable RAM of the map. The
  * reservations come first so that a memory list that grows takes its new array from memory
  * that is really free, and the largest usable range goes in first so that there is room for it
  * to grow into however fragmented the rest is. RAM the lists cannot record stays unused and is
@@ -52,8 +52,6 @@ static int memblock_from_map(const struct mm_init_params *p)
 
 	memblock_reset();
 	memblock_set_current_limit(p->early_limit ? p->early_limit : UINT64_MAX);
-	if (memblock_reserve(0, MM_LOW_RESERVE, "first 1 MiB"))
-		return -ENOMEM;
 	for (unsigned int i = 0; i < p->nreserve; i++)
 		if (memblock_reserve(p->reserve[i].base, p->reserve[i].size, p->reserve[i].what))
 			return -ENOMEM;
@@ -143,6 +141,14 @@ int mm_init(const struct mm_init_params *p)
 	int err;
 
 	nr_poisoned_pages = 0;
+	if ((p->zone_dma_end | p->zone_dma32_end) % (PAGE_SIZE << MAX_ORDER) || p->zone_dma_end > p->zone_dma32_end) {
+		printk("mm: zone limits %#llx and %#llx are not ordered multiples of %lu KiB\n",
+		       (unsigned long long)p->zone_dma_end, (unsigned long long)p->zone_dma32_end,
+		       (PAGE_SIZE << MAX_ORDER) >> 10);
+		return -EINVAL;
+	}
+	zone_dma_end_pfn = PFN_DOWN(p->zone_dma_end);
+	zone_dma32_end_pfn = PFN_DOWN(p->zone_dma32_end);
 	fw_map_sanitize(p->map);
 	if (!fw_map_usable_bytes(p->map)) {
 		printk("mm: the firmware memory map has no usable RAM\n");

@@ -2,7 +2,7 @@
  * mm_init(): the one path from the firmware map to a working page allocator, taken by the kernel
  * at boot and by the host harness (tests, map replay, fuzzer, benchmark) alike:
  *
- *   sanitize the firmware map -> memblock (usable RAM; reserve the first 1 MiB and the caller's
+ *   sanitize the firmware map -> memblock (usable RAM; reserve the caller's
  *   ranges) -> caller's hook (the kernel maps RAM into the direct map there) -> zones -> memmap
  *   -> every free memblock range to the buddy allocator -> memblock retired -> boot report.
  */
@@ -19,8 +19,14 @@ struct mm_reservation {
 
 struct mm_init_params {
 	struct fw_map *map;                  /* the firmware map; sanitized in place */
+	/* Ranges in use or never to be trusted (a PC's first 1 MiB): reserved before anything else. */
 	const struct mm_reservation *reserve;
 	unsigned int nreserve;
+	/*
+	 * The ends of ZONE_DMA and ZONE_DMA32 (mm/zone.h), multiples of the largest block
+	 * (PAGE_SIZE << MAX_ORDER), dma_end <= dma32_end; a zone whose range is empty stays empty.
+	 */
+	phys_addr_t zone_dma_end, zone_dma32_end;
 	/*
 	 * Optional, called once memblock holds the map and the reservations, before anything is
 	 * allocated from it: the kernel builds its direct map here (page tables from
@@ -50,9 +56,6 @@ extern struct mm_init_timing mm_init_timing;
  * them (no memory to grow its lists); reported at boot. Zero on every sane machine.
  */
 extern uint64_t mm_unused_ram_bytes;
-
-/* The first 1 MiB (real-mode IVT, BIOS data, EBDA, ROMs) is always reserved. */
-#define MM_LOW_RESERVE (1UL << 20)
 
 /*
  * Runs the whole path above. Returns 0, or a negative errno (reported) when the map has no usable

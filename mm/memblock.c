@@ -81,7 +81,7 @@ static int last_below(const struct memblock_type *t, phys_addr_t addr)
 
 /*
  * The highest address in [lo, hi) where size bytes aligned to align fit, or 0. Address 0 is
- * never returned (it means failure; the first 1 MiB is reserved anyway).
+ * never returned (it means failure; a PC reserves its first 1 MiB anyway).
  */
 static phys_addr_t fit_top_down(phys_addr_t lo, phys_addr_t hi, phys_addr_t size, phys_addr_t align)
 {

@@ -4,6 +4,7 @@
 #include "mm/list.h"
 
 struct zone zones[MAX_NR_ZONES];
+unsigned long zone_dma_end_pfn, zone_dma32_end_pfn;
 enum zone_type top_zone;
 
 const char *zone_name(unsigned int z)

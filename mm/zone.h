@@ -2,12 +2,13 @@
  * Zones: the parts of physical memory that device limits force us to tell apart, each with its
  * own buddy free lists.
  *
- *   ZONE_DMA     [0, 16 MiB)    reachable by ISA DMA         (__GFP_DMA)
- *   ZONE_DMA32   [16 MiB, 4 GiB) reachable by 32-bit devices (__GFP_DMA32)
- *   ZONE_NORMAL  [4 GiB, ...)    everything else
+ *   ZONE_DMA     [0, dma_end)          reachable by the most limited devices (__GFP_DMA)
+ *   ZONE_DMA32   [dma_end, dma32_end)  reachable by 32-bit devices           (__GFP_DMA32)
+ *   ZONE_NORMAL  [dma32_end, ...)      everything else
  *
- * Both boundaries are multiples of the largest buddy block (4 MiB), so a block never straddles
- * two zones and a block's buddy is always in the block's zone.
+ * The environment gives the limits to mm_init() (a PC: 16 MiB and 4 GiB). Both are multiples of
+ * the largest buddy block (4 MiB), so a block never straddles two zones and a block's buddy is
+ * always in the block's zone.
  */
 #ifndef MM_ZONE_H
 #define MM_ZONE_H
@@ -20,8 +21,10 @@
 
 enum zone_type { ZONE_DMA, ZONE_DMA32, ZONE_NORMAL, MAX_NR_ZONES };
 
-#define ZONE_DMA_END_PFN (16UL << (20 - PAGE_SHIFT))   /* 16 MiB */
-#define ZONE_DMA32_END_PFN (1UL << (32 - PAGE_SHIFT))  /* 4 GiB */
+/* The first frame above ZONE_DMA and above ZONE_DMA32 (set by mm_init()). */
+extern unsigned long zone_dma_end_pfn, zone_dma32_end_pfn;
+#define ZONE_DMA_END_PFN zone_dma_end_pfn
+#define ZONE_DMA32_END_PFN zone_dma32_end_pfn
 
 /* The free blocks of one order in one zone. */
 struct free_area {

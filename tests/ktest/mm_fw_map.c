@@ -1,7 +1,7 @@
 /*
  * Self-tests of the firmware map sanitizer, one case per rule: sorting, merging, overlaps
- * (non-usable wins), zero-length entries, overflow, unknown types, page trimming, the physical
- * address limit, EFI types, idempotence.
+ * (non-usable wins), zero-length entries, overflow, page trimming, the physical address limit,
+ * idempotence, and the map's storage. (Translating e820 and EFI types: tests/ktest/boot_memmap.c.)
  */
 #include "kernel/ktest.h"
 #include "mm/fw_map.h"
@@ -36,9 +36,9 @@ static void expect_map(struct ktest *t, const struct want *want, unsigned int n)
 	}
 }
 
-static void add(phys_addr_t base, uint64_t size, uint32_t type)
+static void add(phys_addr_t base, uint64_t size, enum fw_type type)
 {
-	fw_map_add_e820(&map, base, size, type);
+	fw_map_add_range(&map, base, size, type);
 }
 
 static void entries_are_sorted(struct ktest *t)
@@ -117,20 +117,6 @@ static void overflowing_entry_is_clipped(struct ktest *t)
 	expect_map(t, want, 2);
 }
 
-static void unknown_types_become_reserved(struct ktest *t)
-{
-	static const struct want want[] = {
-		{ 0x100000, 0x200000, FW_RESERVED }, { 0x200000, 0x300000, FW_PERSISTENT },
-	};
-
-	map_reset();
-	add(0x100000, 0x80000, 20);
-	add(0x180000, 0x80000, 6);
-	add(0x200000, 0x100000, 7);
-	fw_map_sanitize(&map);
-	expect_map(t, want, 2);
-}
-
 static void usable_ranges_are_trimmed_to_whole_pages(struct ktest *t)
 {
 	static const struct want want[] = {
@@ -163,31 +149,6 @@ static void ram_above_the_physical_limit_is_ignored(struct ktest *t)
 	expect_map(t, want, 3);
 }
 
-static void efi_types_map_to_e820_types(struct ktest *t)
-{
-	static const struct {
-		uint32_t efi;
-		uint64_t attr;
-		enum fw_type type;
-	} cases[] = {
-		{ 0, 0, FW_RESERVED }, { 1, 0, FW_USABLE }, { 2, 0, FW_USABLE }, { 3, 0, FW_USABLE },
-		{ 4, 0, FW_USABLE }, { 5, 0, FW_RESERVED }, { 6, 0, FW_RESERVED }, { 7, 0, FW_USABLE },
-		{ 8, 0, FW_UNUSABLE }, { 9, 0, FW_ACPI }, { 10, 0, FW_NVS }, { 11, 0, FW_RESERVED },
-		{ 13, 0, FW_RESERVED }, { 14, 0, FW_PERSISTENT }, { 15, 0, FW_RESERVED },
-		{ 4, 1ULL << 63, FW_RESERVED }, /* boot services data the runtime still uses */
-	};
-
-	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		KT_EXPECT(t, fw_type_from_efi(cases[i].efi, cases[i].attr) == cases[i].type,
-			  "EFI type %u attr %#llx: %s, expected %s", cases[i].efi,
-			  (unsigned long long)cases[i].attr,
-			  fw_type_name(fw_type_from_efi(cases[i].efi, cases[i].attr)), fw_type_name(cases[i].type));
-	map_reset();
-	fw_map_add_efi(&map, 7, 0xf, 0x100000, 0x100);
-	KT_EXPECT(t, map.nr == 1 && map.entry[0].size == 0x100000 && map.entry[0].type == FW_USABLE,
-		  "EFI descriptor of 256 pages");
-}
-
 static void sanitizing_twice_changes_nothing(struct ktest *t)
 {
 	struct want want[8];
@@ -197,7 +158,7 @@ static void sanitizing_twice_changes_nothing(struct ktest *t)
 	add(0x100200, 0x500000, FW_USABLE);
 	add(0x200000, 0x100000, FW_NVS);
 	add(0x0, 0x9fc00, FW_USABLE);
-	add(0x50000, 0x1000, 20);
+	add(0x50000, 0x1000, FW_RESERVED);
 	fw_map_sanitize(&map);
 	n = map.nr;
 	for (unsigned int i = 0; i < n && i < 8; i++)
@@ -211,9 +172,9 @@ static void full_map_refuses_more_entries(struct ktest *t)
 	map_reset();
 	KT_EXPECT_EQ(t, map.cap, MAP_ENTRIES);
 	for (unsigned int i = 0; i < MAP_ENTRIES; i++)
-		KT_EXPECT(t, fw_map_add_e820(&map, (phys_addr_t)i << 21, 0x1000, (i & 1) ? FW_USABLE : FW_RESERVED) == 0,
+		KT_EXPECT(t, fw_map_add_range(&map, (phys_addr_t)i << 21, 0x1000, (i & 1) ? FW_USABLE : FW_RESERVED) == 0,
 			  "entry %u refused", i);
-	KT_EXPECT_EQ(t, fw_map_add_e820(&map, 1ULL << 40, 0x1000, FW_USABLE), -ENOMEM);
+	KT_EXPECT_EQ(t, fw_map_add_range(&map, 1ULL << 40, 0x1000, FW_USABLE), -ENOMEM);
 	fw_map_sanitize(&map);
 	KT_EXPECT_EQ(t, map.nr, MAP_ENTRIES);
 	KT_EXPECT_EQ(t, fw_map_usable_bytes(&map), (MAP_ENTRIES / 2) * 0x1000);
@@ -255,10 +216,8 @@ KTEST_SUITE(mm_fw_map,
 	    KTEST_CASE(non_usable_types_win_overlaps),
 	    KTEST_CASE(zero_length_entries_are_dropped),
 	    KTEST_CASE(overflowing_entry_is_clipped),
-	    KTEST_CASE(unknown_types_become_reserved),
 	    KTEST_CASE(usable_ranges_are_trimmed_to_whole_pages),
 	    KTEST_CASE(ram_above_the_physical_limit_is_ignored),
-	    KTEST_CASE(efi_types_map_to_e820_types),
 	    KTEST_CASE(sanitizing_twice_changes_nothing),
 	    KTEST_CASE(full_map_refuses_more_entries),
 	    KTEST_CASE(storage_sets_the_capacity),

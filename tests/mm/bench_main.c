@@ -59,10 +59,10 @@ static bool open_perf_counter(void)
 static void bench_map(struct fw_map *map)
 {
 	host_fw_map_init(map, 8);
-	fw_map_add_e820(map, 0x0, 0x9fc00, FW_USABLE);
-	fw_map_add_e820(map, 0xf0000, 0x10000, FW_RESERVED);
-	fw_map_add_e820(map, 0x100000, 0x80000000 - 0x100000, FW_USABLE);
-	fw_map_add_e820(map, 0x100000000ULL, 8ULL << 30, FW_USABLE);
+	fw_map_add_range(map, 0x0, 0x9fc00, FW_USABLE);
+	fw_map_add_range(map, 0xf0000, 0x10000, FW_RESERVED);
+	fw_map_add_range(map, 0x100000, 0x80000000 - 0x100000, FW_USABLE);
+	fw_map_add_range(map, 0x100000000ULL, 8ULL << 30, FW_USABLE);
 }
 
 static double seconds(void)

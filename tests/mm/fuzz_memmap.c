@@ -49,7 +49,7 @@ static bool obstacle(const struct boot_memmap *raw, const struct mm_reservation 
 {
 	struct fw_map_entry e;
 
-	if (lo < MM_LOW_RESERVE)
+	if (lo < PC_LOW_RESERVE)
 		return true;
 	for (uint32_t i = 0; i < raw->count; i++) {
 		boot_memmap_entry(raw, i, &e);
@@ -70,7 +70,7 @@ static void check_room(const struct boot_memmap *raw, const struct mm_reservatio
 
 	for (uint32_t i = 0; i < raw->count; i++) {
 		boot_memmap_entry(raw, i, &e);
-		phys_addr_t lo = ALIGN_UP(MAX(e.base, (phys_addr_t)MM_LOW_RESERVE), PAGE_SIZE);
+		phys_addr_t lo = ALIGN_UP(MAX(e.base, (phys_addr_t)PC_LOW_RESERVE), PAGE_SIZE);
 		phys_addr_t hi = ALIGN_DOWN(MIN(end_of(e.base, e.size), limit), PAGE_SIZE);
 
 		if (e.type != FW_USABLE)
@@ -82,7 +82,7 @@ static void check_room(const struct boot_memmap *raw, const struct mm_reservatio
 	}
 	if (!room)
 		return;
-	check(!(room & (PAGE_SIZE - 1)) && room >= MM_LOW_RESERVE, "storage misplaced", room, bytes);
+	check(!(room & (PAGE_SIZE - 1)) && room >= PC_LOW_RESERVE, "storage misplaced", room, bytes);
 	check(end_of(room, bytes) <= limit, "storage above the limit", room, limit);
 	check(inside, "storage not inside one usable entry", room, bytes);
 	check(!obstacle(raw, avoid, navoid, room, room + bytes), "storage touches something in use", room, bytes);
@@ -128,7 +128,7 @@ static void check_sanitized(const struct boot_memmap *raw, const struct fw_map *
 		}
 		/* The first and last whole pages of a usable entry, when nothing else covers them. */
 		phys_addr_t first = ALIGN_UP(e.base, PAGE_SIZE), last = ALIGN_DOWN(end, PAGE_SIZE);
-		if (last <= first || last > MAX_PHYS_ADDR || first < MM_LOW_RESERVE)
+		if (last <= first || last > MAX_PHYS_ADDR || first < PC_LOW_RESERVE)
 			continue;
 		if (!obstacle(raw, NULL, 0, first, first + PAGE_SIZE))
 			check(usable_in(map, first, first + PAGE_SIZE), "usable page lost", first, e.size);

@@ -124,17 +124,20 @@ static int phys_setup(phys_addr_t size)
 	return 0;
 }
 
-static const struct mm_reservation kernel_image = {
-	HOST_KERNEL_BASE, HOST_KERNEL_SIZE, "kernel image (simulated)",
+/* What the simulated PC has in use before mm/ runs, as the kernel reserves it. */
+static const struct mm_reservation in_use[] = {
+	{ 0, PC_LOW_RESERVE, "first 1 MiB" },
+	{ HOST_KERNEL_BASE, HOST_KERNEL_SIZE, "kernel image (simulated)" },
 };
 
-/* mm_init() on map (already sanitized) with the kernel image and extra reserved, if any. */
+/* mm_init() on map (already sanitized) with what is in use and extra reserved, if any. */
 static int run_mm_init(struct fw_map *map, const struct mm_reservation *extra, bool quiet,
 		       uint64_t (*cycles)(void))
 {
-	struct mm_reservation reserve[2] = { kernel_image };
+	struct mm_reservation reserve[ARRAY_SIZE(in_use) + 1] = { in_use[0], in_use[1] };
 	struct mm_init_params params = {
-		.map = map, .reserve = reserve, .nreserve = 1, .quiet = quiet, .cycles = cycles,
+		.map = map, .reserve = reserve, .nreserve = ARRAY_SIZE(in_use), .quiet = quiet, .cycles = cycles,
+		.zone_dma_end = PC_ZONE_DMA_END, .zone_dma32_end = PC_ZONE_DMA32_END,
 	};
 
 	if (extra)
@@ -254,7 +257,7 @@ int host_mm_boot(const struct boot_memmap *raw, bool quiet, struct fw_map *map)
 			return -ENOMEM;
 		}
 	}
-	err = boot_memmap_build(raw, &kernel_image, 1, UINT64_MAX, map, &storage);
+	err = boot_memmap_build(raw, in_use, ARRAY_SIZE(in_use), UINT64_MAX, map, &storage);
 	if (err)
 		return err;
 	return run_mm_init(map, &storage, quiet, NULL);
@@ -301,11 +304,11 @@ void host_fw_map_init(struct fw_map *map, unsigned int cap)
 void host_default_map(struct fw_map *map)
 {
 	host_fw_map_init(map, 8);
-	fw_map_add_e820(map, 0x0, 0x9fc00, FW_USABLE);
-	fw_map_add_e820(map, 0x9fc00, 0x400, FW_RESERVED);
-	fw_map_add_e820(map, 0xf0000, 0x10000, FW_RESERVED);
-	fw_map_add_e820(map, 0x100000, 0x7fe0000 - 0x100000, FW_USABLE);
-	fw_map_add_e820(map, 0x7fe0000, 0x20000, FW_RESERVED);
-	fw_map_add_e820(map, 0xfffc0000, 0x40000, FW_RESERVED);
-	fw_map_add_e820(map, 0x100000000ULL, 512ULL << 20, FW_USABLE);
+	fw_map_add_range(map, 0x0, 0x9fc00, FW_USABLE);
+	fw_map_add_range(map, 0x9fc00, 0x400, FW_RESERVED);
+	fw_map_add_range(map, 0xf0000, 0x10000, FW_RESERVED);
+	fw_map_add_range(map, 0x100000, 0x7fe0000 - 0x100000, FW_USABLE);
+	fw_map_add_range(map, 0x7fe0000, 0x20000, FW_RESERVED);
+	fw_map_add_range(map, 0xfffc0000, 0x40000, FW_RESERVED);
+	fw_map_add_range(map, 0x100000000ULL, 512ULL << 20, FW_USABLE);
 }
