@@ -1,7 +1,8 @@
 /*
- * Everything mm/ needs from the environment it runs in: the kernel (kernel/mm_arch.c) and the
- * host test harness (tests/mm/host_arch.c) each provide these. Nothing else in mm/ knows about
- * x86, page tables, or the boot loader.
+ * Everything mm/ needs from the environment it runs in, and the only header outside mm/ that
+ * mm/ relies on: the kernel (kernel/mm_arch.c, lib/printk.c, lib/string.c) and the host test
+ * harness (tests/mm/host_arch.c and the C library) each provide these. Nothing else in mm/ knows
+ * about x86, page tables, the boot loader or the rest of the kernel.
  */
 #ifndef MM_ARCH_H
 #define MM_ARCH_H
@@ -20,6 +21,17 @@ extern uintptr_t mm_vmemmap_base;
  * environment cannot allocate its own page tables.
  */
 int arch_map_memmap(uintptr_t virt, phys_addr_t phys, size_t size);
+
+/* Logging: printf-style formatting (%d %u %x %lx %llx %zu %s %p %c, widths) to the console. */
+int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The same formatting into buf, at most size bytes with the NUL; returns the full length. */
+int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The C library's memory functions, with their usual meaning. */
+void *memset(void *dst, int c, size_t n);
+void *memcpy(void *dst, const void *src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
 
 /* Stops everything after printing the message (kernel: halt; host: abort). */
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));

@@ -1,7 +1,7 @@
 /* bad_page(): the report of a page found in a state that must not happen. */
 #include "mm/page_alloc.h"
 
-#include "lib/printk.h"
+#include "mm/arch.h"
 #include "mm/dump_page.h"
 
 unsigned long bad_page_reports;

@@ -4,7 +4,7 @@
  */
 #include "mm/compound.h"
 
-#include "lib/printk.h"
+#include "mm/arch.h"
 #include "mm/hugetlb.h"
 #include "mm/page_alloc.h"
 

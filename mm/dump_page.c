@@ -1,7 +1,7 @@
 /* dump_page(): prints what a struct page says about its frame, flags decoded by name. */
 #include "mm/dump_page.h"
 
-#include "lib/printk.h"
+#include "mm/arch.h"
 #include "mm/compound.h"
 #include "mm/memmap.h"
 #include "mm/zone.h"

@@ -4,7 +4,7 @@
  */
 #include "mm/fw_map.h"
 
-#include "lib/printk.h"
+#include "mm/arch.h"
 
 #define NR_FW_TYPES 8
 

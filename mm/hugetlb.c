@@ -5,7 +5,6 @@
  */
 #include "mm/hugetlb.h"
 
-#include "lib/printk.h"
 #include "mm/arch.h"
 #include "mm/compound.h"
 #include "mm/list.h"

@@ -4,7 +4,7 @@
  */
 #include "mm/init.h"
 
-#include "lib/printk.h"
+#include "mm/arch.h"
 #include "mm/hot_pages.h"
 #include "mm/memblock.h"
 #include "mm/page_alloc.h"

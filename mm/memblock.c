@@ -4,8 +4,6 @@
  */
 #include "mm/memblock.h"
 
-#include "lib/printk.h"
-#include "lib/string.h"
 #include "mm/arch.h"
 
 static struct memblock_region memory_init[MEMBLOCK_INIT_REGIONS];

@@ -4,8 +4,7 @@
  */
 #include "mm/memmap.h"
 
-#include "lib/printk.h"
-#include "lib/string.h"
+#include "mm/arch.h"
 #include "mm/memblock.h"
 #include "mm/zone.h"
 

@@ -1,7 +1,7 @@
 /* Statistics: /proc/buddyinfo-style free lists, zone spans, and the memory summary. */
 #include "mm/page_alloc.h"
 
-#include "lib/printk.h"
+#include "mm/arch.h"
 
 int buddyinfo_line(const struct zone *zone, char *buf, size_t size)
 {

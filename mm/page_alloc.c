@@ -4,8 +4,7 @@
  */
 #include "mm/page_alloc.h"
 
-#include "lib/printk.h"
-#include "lib/string.h"
+#include "mm/arch.h"
 #include "mm/buddy.h"
 #include "mm/compound.h"
 #include "mm/hot_pages.h"

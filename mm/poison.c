@@ -5,8 +5,7 @@
  */
 #include "mm/poison.h"
 
-#include "lib/printk.h"
-#include "lib/string.h"
+#include "mm/arch.h"
 
 #ifndef MM_DEBUG
 #define MM_DEBUG 0
