@@ -16,10 +16,10 @@ static const struct option {
 	const char *name;
 	enum option_form form;
 } options[] = {
-	{ "bench", BARE },       /* kernel/main.c: run the page-allocator benchmark */
+	{ "bench", BARE },       /* kernel/main.c: run the benchmarks linked in, if any */
 	{ "hugepages", VALUE },  /* here: how many huge pages to put in the pool at boot */
 	{ "hugepagesz", VALUE }, /* here: which size the hugepages= after it is for */
-	{ "ktest", VALUE },      /* kernel/main.c: which self-test suites run, or "off" */
+	{ "ktest", VALUE },      /* kernel/ktest_boot.c: which self-test suites run, or "off" */
 	{ "screen", VALUE },     /* kernel/console/screen.c: screen=off */
 };
 

@@ -84,4 +84,12 @@ int ktest_count_selected(const char *filter);
  */
 int ktest_run(const char *filter, int *ran, int *skipped);
 
+/*
+ * kmain()'s last step, after the boot report (kernel/ktest_boot.c): runs the suites the command
+ * line selects with ktest= (all by default; none with ktest=off, and then halts), prints the
+ * summary and ends the run with the verdict. A release kernel is built without it and without
+ * the suites: kernel/main.c's weak stand-in says so and ends the run as passed.
+ */
+void run_selftests(const char *cmdline) __attribute__((noreturn));
+
 #endif

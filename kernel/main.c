@@ -1,11 +1,14 @@
 /*
  * kmain(): the kernel after the switch to long mode. Brings up the console and the exception
  * handler, reads the boot information, lists the command line options it does not know, sets up
- * memory, runs the self-tests the command line asks for, and reports the verdict.
+ * memory, then runs the benchmarks or the self-tests the command line asks for, and reports the
+ * verdict. It knows neither by name: benchmarks register with KBENCH(), the self-test runner
+ * replaces a weak stand-in, and a release kernel (make kernel) is built without either.
  */
 #include "kernel/bootinfo.h"
 #include "kernel/cmdline.h"
 #include "kernel/console/screen.h"
+#include "kernel/kbench.h"
 #include "kernel/ktest.h"
 #include "kernel/mm_setup.h"
 #include "kernel/paging.h"
@@ -14,14 +17,16 @@
 #include "kernel/traps.h"
 #include "kernel/x86.h"
 #include "lib/printk.h"
-#include "tests/bench/page_alloc_bench.h"
-#include "lib/string.h"
 #include "mm/arch.h"
 
 /* The boot page tables map the low 4 GiB at the direct map; the information structure is there. */
 #define MBI_MAX_SIZE (1u << 20)
 
 struct boot_info boot_info;
+
+/* The linker provides these for a section whose name is a C identifier (see linker.ld). */
+extern const struct kbench *const __start_kbench[];
+extern const struct kbench *const __stop_kbench[];
 
 /* Parses the information structure, or stops with a message naming what is wrong. */
 static void read_boot_info(uint32_t magic, uint64_t mbi_phys)
@@ -54,31 +59,30 @@ static void start_screen_console(void)
 }
 
 /*
- * Runs the self-tests the command line selects ("ktest=a,b*"; all by default) and ends the run.
- * A filter that selects no suite, or one too long to read whole, fails the run.
+ * Runs every benchmark linked in (registered with KBENCH(); the page-allocator one in
+ * tests/bench/) and ends the run. A release kernel has none: it says so and goes on.
  */
-static void run_selftests(const char *cmdline)
+static void run_benchmarks(void)
 {
-	char filter[256];
-	size_t len;
-	int ran = 0, skipped = 0;
+	const struct kbench *const *b = __start_kbench, *const *end = __stop_kbench;
 
-	if (cmdline_value(cmdline, "ktest", &len) && len >= sizeof(filter)) {
-		printk("ktest: the ktest= value has %zu characters, more than the %zu this kernel reads\n",
-		       len, sizeof(filter) - 1);
-		machine_exit(false);
+	if (b == end) {
+		printk("bench: no benchmark is built into this kernel (a release build)\n");
+		return;
 	}
-	cmdline_get(cmdline, "ktest", filter, sizeof(filter));
-	if (!strcmp(filter, "off")) {
-		printk("ktest: self-tests off (ktest=off); halting\n");
-		halt_forever();
+	for (; b < end; b++) {
+		printk("bench: %s\n", (*b)->name);
+		(*b)->run();
 	}
-	int failed = ktest_run(filter, &ran, &skipped);
-	if (failed < 0)
-		machine_exit(false);
-	printk("ktest: summary: %d passed, %d failed, %d skipped\n", ran - failed - skipped, failed,
-	       skipped);
-	machine_exit(failed == 0);
+	machine_exit(true);
+}
+
+/* A release kernel's stand-in for the self-test runner (kernel/ktest_boot.c), which replaces it. */
+__attribute__((weak)) void run_selftests(const char *cmdline)
+{
+	(void)cmdline;
+	printk("ktest: self-tests are not built into this kernel (a release build); halting\n");
+	machine_exit(true);
 }
 
 void kmain(uint32_t magic, uint64_t mbi_phys)
@@ -92,9 +96,7 @@ void kmain(uint32_t magic, uint64_t mbi_phys)
 	cmdline_warn_unknown(boot_info.cmdline, printk);
 	mm_setup(&boot_info);
 	start_screen_console();
-	if (cmdline_has(boot_info.cmdline, "bench")) {
-		page_alloc_bench();
-		machine_exit(true);
-	}
+	if (cmdline_has(boot_info.cmdline, "bench"))
+		run_benchmarks();
 	run_selftests(boot_info.cmdline);
 }

@@ -5,6 +5,7 @@
  */
 #include "tests/bench/page_alloc_bench.h"
 
+#include "kernel/kbench.h"
 #include "lib/printk.h"
 #include "mm/init.h"
 #include "mm/page_alloc.h"
@@ -251,3 +252,6 @@ void page_alloc_bench(void)
 	report_memmap_init();
 	mm_debug_poison = poison;
 }
+
+/* In the kernel, kmain() runs it when the command line says "bench". */
+KBENCH(page_alloc, page_alloc_bench);

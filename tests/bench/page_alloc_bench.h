@@ -1,6 +1,7 @@
 /*
- * The page-allocator benchmark, the same code in the kernel (command line "bench"; under QEMU
- * with -icount shift=0 the TSC counts guest instructions) and on the host (make bench).
+ * The page-allocator benchmark, the same code in the kernel (registered with KBENCH(), it runs
+ * when the command line says "bench"; under QEMU with -icount shift=0 the TSC counts guest
+ * instructions) and on the host (make bench).
  */
 #ifndef TESTS_BENCH_PAGE_ALLOC_BENCH_H
 #define TESTS_BENCH_PAGE_ALLOC_BENCH_H

@@ -1,0 +1,36 @@
+/*
+ * run_selftests(): what kmain() does after the boot report in every kernel but the release one.
+ * Runs the self-test suites the command line selects ("ktest=a,b*"; all by default), or none
+ * with "ktest=off", and ends the run with the verdict. Replaces the release kernel's weak
+ * run_selftests() in kernel/main.c.
+ */
+#include "kernel/cmdline.h"
+#include "kernel/ktest.h"
+#include "kernel/panic.h"
+#include "kernel/x86.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+
+void run_selftests(const char *cmdline)
+{
+	char filter[256];
+	size_t len;
+	int ran = 0, skipped = 0;
+
+	if (cmdline_value(cmdline, "ktest", &len) && len >= sizeof(filter)) {
+		printk("ktest: the ktest= value has %zu characters, more than the %zu this kernel reads\n",
+		       len, sizeof(filter) - 1);
+		machine_exit(false);
+	}
+	cmdline_get(cmdline, "ktest", filter, sizeof(filter));
+	if (!strcmp(filter, "off")) {
+		printk("ktest: self-tests off (ktest=off); halting\n");
+		halt_forever();
+	}
+	int failed = ktest_run(filter, &ran, &skipped);
+	if (failed < 0)
+		machine_exit(false);
+	printk("ktest: summary: %d passed, %d failed, %d skipped\n", ran - failed - skipped, failed,
+	       skipped);
+	machine_exit(failed == 0);
+}
