@@ -14,7 +14,20 @@ ACCEL    ?= tcg
 CMDLINE  ?=
 TIMEOUT  ?= 120
 COMPOUND_FLAGS ?= 64
-IMG_DIR  ?= $(B)
+RELEASE  ?=
+
+# RELEASE=1 (or `make kernel`) builds the release kernel: no self-tests, no benchmark, no
+# MM_DEBUG, in build/release/ with its own objects, so it never mixes with the test kernel's.
+ifeq ($(RELEASE),1)
+KDIR     := $(B)/release
+MM_DEBUG :=
+else ifeq ($(RELEASE),)
+KDIR     := $(B)
+MM_DEBUG := -DMM_DEBUG=1
+else
+$(error RELEASE=$(RELEASE): say RELEASE=1 for the release kernel, or nothing for the test kernel)
+endif
+IMG_DIR  ?= $(KDIR)
 
 # The kernel command line reaches the recipes as its exact bytes, in the environment variable
 # KERNEL_CMDLINE: make expands nothing in it ($ stays $), and recipes only use it as
@@ -33,26 +46,44 @@ WARN    := -Wall -Wextra -Werror=implicit-function-declaration
 KCFLAGS := -std=gnu11 -O2 -g $(WARN) -ffreestanding -fno-builtin -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
            -mno-red-zone -mcmodel=kernel -mno-mmx -mno-sse -mno-sse2 -mgeneral-regs-only \
            -fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
-           -I. -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) -DMM_DEBUG=1 -MMD -MP
+           -I. -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) $(MM_DEBUG) -MMD -MP
 KLDFLAGS := -n -nostdlib -z max-page-size=0x1000 -z noexecstack -T linker.ld
 HOSTCFLAGS := -std=gnu11 -O1 -g $(WARN) -I. -DHOST_BUILD -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) -DMM_DEBUG=1 \
               -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -MMD -MP
 
 # Names the fragments below may use in their rules.
-KOBJ   := $(B)/kernel-$(COMPOUND_FLAGS)
-KERNEL := $(B)/kernel.elf
+KOBJ   := $(KDIR)/kernel-$(COMPOUND_FLAGS)
+KERNEL := $(KDIR)/kernel.elf
 HOST_OBJ   := $(B)/host/obj-$(COMPOUND_FLAGS)
 HOST_KTEST := $(B)/host/ktest-$(COMPOUND_FLAGS)
 
 # ---- sources (each directory appends) ---------------------------------------------------------
+# KERNEL_TEST_SRCS: the self-test runner, the suites and the benchmark, in every kernel but the
+# release one.
 KERNEL_ASM  :=
 KERNEL_SRCS :=
+KERNEL_TEST_SRCS :=
 HOST_SRCS   :=
 include $(wildcard boot/build.mk kernel/build.mk lib/build.mk mm/build.mk) tests/build.mk
 
+ifeq ($(RELEASE),1)
+ifneq ($(filter tests/% %_test.c,$(KERNEL_SRCS)),)
+$(error the release kernel would get test code: $(filter tests/% %_test.c,$(KERNEL_SRCS)); add it to KERNEL_TEST_SRCS)
+endif
+else
+KERNEL_SRCS += $(KERNEL_TEST_SRCS)
+endif
 KERNEL_OBJS := $(KERNEL_ASM:%.asm=$(KOBJ)/%.o) $(KERNEL_SRCS:%.c=$(KOBJ)/%.o)
 
 all: $(KERNEL) $(IMG_DIR)/os.iso
+
+# make kernel: the release kernel and its ISO, build/release/kernel.elf and build/release/os.iso.
+ifeq ($(RELEASE),1)
+kernel: $(KERNEL) $(IMG_DIR)/os.iso
+else
+kernel:
+	@$(MAKE) --no-print-directory RELEASE=1 kernel
+endif
 
 Q := @
 $(KOBJ)/%.o: %.c
@@ -65,11 +96,11 @@ $(KOBJ)/%.o: %.asm | deps
 	@echo "  NASM    $<"
 	$(Q)$(NASM) -f elf64 -g -F dwarf -w+all -MD $(@:.o=.d) $< -o $@
 
-$(B)/kernel-$(COMPOUND_FLAGS).elf: $(KERNEL_OBJS) linker.ld
+$(KDIR)/kernel-$(COMPOUND_FLAGS).elf: $(KERNEL_OBJS) linker.ld
 	@echo "  LD      $@"
 	$(Q)$(LD) $(KLDFLAGS) $(KERNEL_OBJS) -o $@
 
-$(KERNEL): $(B)/kernel-$(COMPOUND_FLAGS).elf
+$(KERNEL): $(KDIR)/kernel-$(COMPOUND_FLAGS).elf
 	cp $< $@
 
 -include $(KERNEL_OBJS:.o=.d)
@@ -136,7 +167,7 @@ debug: $(IMG_DIR)/os.iso
 		-serial file:$(B)/logs/debug.log -device isa-debug-exit,iobase=0xf4,iosize=0x04 -s -S & \
 	qpid=$$!; gdb -q -x $(B)/gdbinit; kill $$qpid 2>/dev/null; true
 
-.PHONY: all deps clean run test debug fuzz bench host-test
+.PHONY: all deps clean run test debug fuzz bench host-test kernel
 clean:
 	rm -rf $(B)
 

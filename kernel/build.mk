@@ -1,5 +1,7 @@
 # kernel/: console, exceptions, boot information, test runner, main.
-KERNEL_SRCS += $(wildcard kernel/*.c)
+# The self-test runner and the suites here (*_test.c) go into every kernel but the release one.
+KERNEL_TEST_SRCS += kernel/ktest.c kernel/ktest_boot.c $(wildcard kernel/*_test.c)
+KERNEL_SRCS += $(filter-out $(KERNEL_TEST_SRCS),$(wildcard kernel/*.c))
 KERNEL_ASM  += $(wildcard kernel/*.asm)
 HOST_SRCS   += kernel/ktest.c kernel/cmdline.c $(wildcard kernel/multiboot2.c kernel/bootinfo_print.c)
 include kernel/console/build.mk

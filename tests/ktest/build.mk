@@ -1,5 +1,6 @@
 # tests/ktest/: self-test suites that run in the kernel (over serial, at boot) and in the host
-# test binary (under AddressSanitizer and UBSan). A .c file dropped here is built into both.
+# test binary (under AddressSanitizer and UBSan). A .c file dropped here is built into both
+# (not into the release kernel: see KERNEL_TEST_SRCS in the top Makefile).
 KTEST_SUITE_SRCS := $(wildcard tests/ktest/*.c)
-KERNEL_SRCS += $(KTEST_SUITE_SRCS)
+KERNEL_TEST_SRCS += $(KTEST_SUITE_SRCS)
 HOST_SRCS   += $(KTEST_SUITE_SRCS)
