@@ -7,6 +7,8 @@
 #ifndef MM_ARCH_H
 #define MM_ARCH_H
 
+#include <stdarg.h>
+
 #include "mm/types.h"
 
 /* The direct map: physical address p is reachable at virtual address p + mm_direct_map_offset. */
@@ -27,6 +29,7 @@ int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The same formatting into buf, at most size bytes with the NUL; returns the full length. */
 int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 
 /* The C library's memory functions, with their usual meaning. */
 void *memset(void *dst, int c, size_t n);

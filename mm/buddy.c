@@ -4,12 +4,17 @@
  */
 #include "mm/buddy.h"
 
+#include "mm/debug.h"
 #include "mm/list.h"
 #include "mm/memmap.h"
 
 static inline void area_add(struct zone *zone, struct page *page, unsigned int order)
 {
 	struct free_area *area = &zone->free_area[order];
+
+	MM_BUG_ON(order > MAX_ORDER, page, "order %u above MAX_ORDER", order);
+	MM_BUG_ON(page_to_pfn(page) & ((1UL << order) - 1), page, "block not aligned to its order %u", order);
+	MM_BUG_ON(PageBuddy(page), page, "already on a free list (order %lu)", page->private);
 
 	list_add(&page->lru, &area->free_list);
 	page->flags |= 1u << PG_buddy;
@@ -21,6 +26,10 @@ static inline void area_add(struct zone *zone, struct page *page, unsigned int o
 static inline void area_del(struct zone *zone, struct page *page, unsigned int order)
 {
 	struct free_area *area = &zone->free_area[order];
+
+	MM_BUG_ON(!PageBuddy(page) || page->private != order, page,
+		  "taking a block of order %u off a free list: PG_buddy %d, order %lu", order, PageBuddy(page),
+		  page->private);
 
 	list_del(&page->lru);
 	page->flags &= ~(1u << PG_buddy);

@@ -6,7 +6,9 @@
 #define MM_HOT_PAGES_H
 
 #include "mm/buddy.h"
+#include "mm/debug.h"
 #include "mm/list.h"
+#include "mm/memmap.h"
 
 /*
  * Orders below this go to and come from the hot lists: HOT_MAX_ORDER + 1 normally, 0 while
@@ -29,6 +31,7 @@ static inline struct page *hot_take(struct zone *zone, unsigned int order)
 
 	if (!hot->count)
 		return NULL;
+	MM_BUG_ON(PageBuddy(lru_to_page(l)), lru_to_page(l), "a hot block of order %u marked PG_buddy", order);
 	list_del(l);
 	hot->count--;
 	zone->free_pages -= 1UL << order;
@@ -41,6 +44,8 @@ static inline void hot_give(struct page *page, unsigned int order)
 	struct zone *zone = &zones[page_zonenum(page)];
 	struct hot_list *hot = &zone->hot[order];
 
+	MM_BUG_ON(order > HOT_MAX_ORDER, page, "order %u above HOT_MAX_ORDER", order);
+	MM_BUG_ON(page_to_pfn(page) & ((1UL << order) - 1), page, "block not aligned to its order %u", order);
 	list_add(&page->lru, &hot->list);
 	zone->free_pages += 1UL << order;
 	if (++hot->count > hot->high)

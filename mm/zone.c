@@ -1,4 +1,5 @@
-/* The zone table: three zones, their names, and resetting them before the buddy hand-off. */#include "mm/zone.h"
+/* The zone table: three zones, their names, and resetting them before the buddy hand-off. */
+#include "mm/zone.h"
 
 #include "mm/list.h"
 
