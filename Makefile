@@ -18,14 +18,19 @@ RELEASE  ?=
 
 # RELEASE=1 (or `make kernel`) builds the release kernel: no self-tests, no benchmark, no
 # MM_DEBUG, in build/release/ with its own objects, so it never mixes with the test kernel's.
+# RELEASE=bench is the release kernel plus the benchmark (build/bench-kernel/): what `make bench`
+# measures, so that its figures are those of the kernel users ship, without MM_DEBUG's checks.
 ifeq ($(RELEASE),1)
 KDIR     := $(B)/release
+MM_DEBUG :=
+else ifeq ($(RELEASE),bench)
+KDIR     := $(B)/bench-kernel
 MM_DEBUG :=
 else ifeq ($(RELEASE),)
 KDIR     := $(B)
 MM_DEBUG := -DMM_DEBUG=1
 else
-$(error RELEASE=$(RELEASE): say RELEASE=1 for the release kernel, or nothing for the test kernel)
+$(error RELEASE=$(RELEASE): say RELEASE=1 for the release kernel, RELEASE=bench for it with the benchmark, or nothing for the test kernel)
 endif
 IMG_DIR  ?= $(KDIR)
 
@@ -58,20 +63,24 @@ HOST_OBJ   := $(B)/host/obj-$(COMPOUND_FLAGS)
 HOST_KTEST := $(B)/host/ktest-$(COMPOUND_FLAGS)
 
 # ---- sources (each directory appends) ---------------------------------------------------------
-# KERNEL_TEST_SRCS: the self-test runner, the suites and the benchmark, in every kernel but the
-# release one.
+# KERNEL_TEST_SRCS: the self-test runner and the suites, in the test kernel only;
+# KERNEL_BENCH_SRCS: the benchmark, in the test kernel and the bench kernel.
 KERNEL_ASM  :=
 KERNEL_SRCS :=
 KERNEL_TEST_SRCS :=
+KERNEL_BENCH_SRCS :=
 HOST_SRCS   :=
 include $(wildcard boot/build.mk kernel/build.mk lib/build.mk mm/build.mk) tests/build.mk
 
-ifeq ($(RELEASE),1)
+ifneq ($(RELEASE),)
 ifneq ($(filter tests/% %_test.c,$(KERNEL_SRCS)),)
 $(error the release kernel would get test code: $(filter tests/% %_test.c,$(KERNEL_SRCS)); add it to KERNEL_TEST_SRCS)
 endif
-else
-KERNEL_SRCS += $(KERNEL_TEST_SRCS)
+endif
+ifeq ($(RELEASE),bench)
+KERNEL_SRCS += $(KERNEL_BENCH_SRCS)
+else ifeq ($(RELEASE),)
+KERNEL_SRCS += $(KERNEL_TEST_SRCS) $(KERNEL_BENCH_SRCS)
 endif
 KERNEL_OBJS := $(KERNEL_ASM:%.asm=$(KOBJ)/%.o) $(KERNEL_SRCS:%.c=$(KOBJ)/%.o)
 

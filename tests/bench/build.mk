@@ -1,14 +1,17 @@
-# tests/bench/: the page-allocator benchmark. In the kernel (all but the release one) it registers
-# with KBENCH() and runs when the command line says "bench"; on the host, `make bench` runs it
-# over simulated memory (tests/mm/bench_main.c).
-KERNEL_TEST_SRCS += tests/bench/page_alloc_bench.c
+# tests/bench/: the page-allocator benchmark. In the test kernel and the bench kernel
+# (RELEASE=bench) it registers with KBENCH() and runs when the command line says "bench"; on the
+# host, `make bench` runs it over simulated memory (tests/mm/bench_main.c).
+KERNEL_BENCH_SRCS += tests/bench/page_alloc_bench.c
 
-# make bench runs the host benchmark (tests/mm/build.mk), then this: the same code in the kernel,
-# booted with "bench" under QEMU -icount shift=0 (guest instructions per pair).
-$(B)/bench/bench.iso: $(KERNEL) boot/mkiso.sh boot/grub.cfg.in | deps
+# make bench runs the host benchmark (tests/mm/build.mk), then this: the same code in the bench
+# kernel (the release kernel plus the benchmark: no MM_DEBUG checks, as users ship it), booted
+# with "bench" under QEMU -icount shift=0 (guest instructions per pair).
+BENCH_KERNEL := $(B)/bench-kernel/kernel.elf
+$(B)/bench/bench.iso: FORCE boot/mkiso.sh boot/grub.cfg.in | deps
+	@$(MAKE) --no-print-directory RELEASE=bench $(BENCH_KERNEL)
 	@mkdir -p $(@D)
 	@echo "  ISO     $@"
-	$(Q)boot/mkiso.sh $(KERNEL) 'bench' $@
+	$(Q)boot/mkiso.sh $(BENCH_KERNEL) 'bench' $@
 
 .PHONY: bench-kernel
 bench-kernel: $(B)/bench/bench.iso
