@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Top-level build: the kernel, its boot images, the host tests, and the QEMU test matrix.
 # Each directory adds its sources in its own build.mk; this file holds the rules.
 

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: MIT
 ; Kernel entry points.
 ;   _start32: from GRUB (multiboot2), 32-bit protected mode, paging off, EAX = magic, EBX = info.
 ;   _start64: from our EFI loader, 64-bit mode on the firmware's identity map, RDI = magic, RSI = info.

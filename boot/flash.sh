@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Writes the USB image to a USB stick, after checking that the device really is a removable USB
 # disk that nothing uses, and verifies the write by reading it back.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Writes the kernel command line to a file as its exact bytes, with no line end (the direct EFI
 # loader's \boot\cmdline.txt, and what the boot images are rebuilt on when it changes):
 #   boot/mkcmdline.sh "COMMAND LINE" OUT

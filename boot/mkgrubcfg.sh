@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Writes GRUB's grub.cfg (from boot/grub.cfg.in) with a kernel command line GRUB passes byte for
 # byte, or refuses one it cannot:
 #   boot/mkgrubcfg.sh strict|or-refuse-at-boot "COMMAND LINE" OUT.cfg

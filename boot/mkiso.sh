@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Makes a GRUB ISO around a kernel: boot/mkiso.sh KERNEL.elf "COMMAND LINE" OUT.iso
 # grub-mkrescue makes it a hybrid that boots from CD-ROM or USB stick, on BIOS (i386-pc) and on
 # UEFI (x86_64-efi). The command line goes into grub.cfg through boot/mkgrubcfg.sh, which writes

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the USB stick image, without root and without loop devices: an MBR disk with one FAT32
 # partition (type 0xEF, active) that is both the EFI system partition and GRUB's /boot.
 #

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: MIT
 ; The multiboot2 header GRUB looks for in the kernel's first 32 KiB (multiboot2 spec, section 3.1).
 ; GRUB loads the ELF segments at their physical addresses and enters _start32 in 32-bit protected mode.
 

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: MIT
 ; Boot page tables, built by the assembler rather than by code, so the 32-bit (GRUB) and 64-bit
 ; (EFI loader) entries both just load CR3. They map with 2 MiB pages:
 ;   - the low 4 GiB at virtual = physical (identity), for the switch to long mode;

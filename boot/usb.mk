@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # make usb: build/usb.img, one raw disk image for a USB stick that boots on BIOS (GRUB) and on UEFI
 # (GRUB or the direct loader, both on the stick; UEFI_BOOT=grub|loader picks which one
 # \EFI\BOOT\BOOTX64.EFI is). boot/mkusb.sh lays it out. CMDLINE= goes into GRUB's grub.cfg and into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * From the boot loader's memory map (e820 entries or EFI descriptors) to a struct fw_map whose
  * storage is sized from the map and placed in RAM the map proves usable. See kernel/boot_memmap.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The firmware memory map as the boot loader passed it (multiboot2 tag 6: e820 entries, or tag
  * 17: EFI descriptors), turned into a struct fw_map (mm/fw_map.h). The kernel and the host's map

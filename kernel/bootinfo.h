@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the kernel learned from its boot loader, parsed from the multiboot2 information structure
  * (kernel/multiboot2.c). Pointers point into the structure itself, which stays reserved.

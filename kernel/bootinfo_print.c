@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bootinfo_print(): the boot report. The firmware memory maps are printed in the line forms
  * Linux uses (`BIOS-e820: [mem ...] type` for the multiboot2 map, `efi: memNN: ...` for the EFI

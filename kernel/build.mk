@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # kernel/: console, exceptions, boot information, test runner, main.
 # The self-test runner and the suites here (*_test.c) go into every kernel but the release one.
 KERNEL_TEST_SRCS += kernel/ktest.c kernel/ktest_boot.c $(wildcard kernel/*_test.c)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The kernel command line: finding words and key=value options, the table of every option the
  * kernel knows (anything else is reported as unknown), and the hugetlb options hugepagesz= and

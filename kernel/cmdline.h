@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The kernel command line: words separated by spaces, each a bare word ("bench") or key=value
  * ("ktest=printk"); there is no quoting. Every option the kernel reads is in one table in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* console_write(): where printk's output goes. Every console gets every byte. */
 #include "kernel/console/screen.h"
 #include "kernel/serial.h"

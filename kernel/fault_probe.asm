@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: MIT
 ; Instructions allowed to fault: trap_handler() moves RIP from each probe instruction to its
 ; recovery point when a self-test has armed an expectation (kernel/traps.h).
 

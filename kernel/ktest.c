@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The self-test runner: walks the suites in the "ktest_suites" section, runs the selected ones
  * and prints KTAP version 1 (https://docs.kernel.org/dev-tools/ktap.html) to the console.

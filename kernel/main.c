@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kmain(): the kernel after the switch to long mode. Brings up the console and the exception
  * handler, reads the boot information, lists the command line options it does not know, sets up

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The x86-64 side of mm/arch.h: where the direct map and the memmap live in the address space. */
 #include "mm/arch.h"
 

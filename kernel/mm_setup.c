@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm_setup(): from the boot information to a working page allocator. Builds the firmware map
  * (the EFI map when the loader passed one, as Linux prefers it, else the multiboot2 map), names

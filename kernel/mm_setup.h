@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Setting up physical memory management at boot. */
 #ifndef KERNEL_MM_SETUP_H
 #define KERNEL_MM_SETUP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mb2_parse(): checks the multiboot2 information structure the boot loader passed and fills
  * struct boot_info from it (kernel/bootinfo.h). Nothing in the structure is trusted before it is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The multiboot2 boot information structure as a boot loader lays it out in memory (Multiboot2
  * specification, section 3.6). kernel/multiboot2.c reads it; the tests build it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Self-test: after boot, low virtual addresses are unmapped, so a NULL dereference faults. */
 #include "kernel/ktest.h"
 #include "kernel/traps.h"

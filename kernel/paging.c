@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The kernel's page tables after boot. The boot tables (boot/page_tables.asm) map the low 4 GiB;
  * map_range() adds the rest of RAM to the direct map and backs the memmap (mm/arch.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* x86-64 four-level page tables: the kernel's mappings after boot. */
 #ifndef KERNEL_PAGING_H
 #define KERNEL_PAGING_H

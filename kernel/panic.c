@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* panic() and machine_exit(): the two ways a run ends. */
 #include "kernel/panic.h"
 

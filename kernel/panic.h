@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Stopping the kernel, and telling QEMU the verdict. */
 #ifndef KERNEL_PANIC_H
 #define KERNEL_PANIC_H

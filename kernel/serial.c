@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The 16550 UART on COM1 at 115200 baud, 8N1, polled: the console every report goes to. */
 #include "kernel/serial.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* COM1 serial port. */
 #ifndef KERNEL_SERIAL_H
 #define KERNEL_SERIAL_H

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: MIT
 ; Exception entry stubs: one per CPU exception vector 0-31. Each pushes a dummy error code where
 ; the CPU pushes none, then the vector, saves the general registers into a struct trap_frame
 ; (kernel/traps.h) and calls trap_handler(frame). The handler may change frame->rip to resume

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * CPU exceptions: the IDT, and a handler that turns every exception into a readable report on the
  * console (vector name, error code, RIP, CR2 for page faults, registers) instead of a triple fault.

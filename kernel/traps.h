@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPU exceptions: the IDT, the saved register frame, and a way for self-tests to expect a fault. */
 #ifndef KERNEL_TRAPS_H
 #define KERNEL_TRAPS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Self-tests of the exception handler: deliberate faults are caught, reported, and the test resumes. */
 #include "kernel/ktest.h"
 #include "kernel/traps.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Inline wrappers for the x86 instructions the kernel uses: port I/O, CPUID, MSRs, control registers. */
 #ifndef KERNEL_X86_H
 #define KERNEL_X86_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib/: freestanding C library pieces (the host uses libc's string functions instead).
 KERNEL_SRCS += lib/printk.c lib/string.c lib/memmove.c
 HOST_SRCS   += lib/printk.c lib/memmove.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * memmove: copies n bytes between ranges that may overlap. It copies with its own loops rather
  * than through memcpy, whose contract forbids overlap and promises no order: forward when the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vsnprintf and printk: the formatter every message of the kernel goes through.
  * No floating point. %p prints "0x" and 16 hex digits, so addresses line up in reports.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Formatted output: vsnprintf for strings, printk for the console. */
 #ifndef LIB_PRINTK_H
 #define LIB_PRINTK_H

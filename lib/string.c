@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The freestanding string functions; the compiler may also emit calls to memset/memcpy itself.
  * memmove is in lib/memmove.c.

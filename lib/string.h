@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The freestanding subset of <string.h> that the kernel and mm/ use. */
 #ifndef LIB_STRING_H
 #define LIB_STRING_H

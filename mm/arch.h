@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Everything mm/ needs from the environment it runs in, and the only header outside mm/ that
  * mm/ relies on: the kernel (kernel/mm_arch.c, lib/printk.c, lib/string.c) and the host test

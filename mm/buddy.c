@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The buddy free lists: O(1) list operations, splitting on allocation, merging on free.
  * See mm/buddy.h for how a free block is marked.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The buddy allocator's free lists (internal to mm/): taking a block of a given order out of a
  * zone, splitting a larger one if needed, and giving a block back, merging it with its buddy.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Compound pages: building and tearing down their metadata, running their destructor, and
  * splitting them back into independent pages. See mm/compound.h for the layout and the contracts.

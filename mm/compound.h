@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Compound pages: 2^order physically contiguous pages (order >= 1) treated as one unit.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dump_page(): prints what a struct page says about its frame, flags decoded by name. */
 #include "mm/dump_page.h"
 

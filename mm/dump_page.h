@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dump_page(): a human-readable report of one struct page, for misuse reports and debugging. */
 #ifndef MM_DUMP_PAGE_H
 #define MM_DUMP_PAGE_H

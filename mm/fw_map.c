@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The firmware memory map: adding entries, sanitizing them into sorted, disjoint, page-trimmed
  * ranges, and printing them the way Linux does.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The firmware memory map: which physical ranges are RAM and which are not.
  *

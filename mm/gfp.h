@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gfp_t flags: what a caller of alloc_pages() asks for ("get free pages" flags, as in Linux).
  *

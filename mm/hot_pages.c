@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Hot lists: giving their coldest blocks back to the buddy free lists, when a list is over its
  * limit, before an allocation fails, or when the caller wants buddyinfo to show all free memory;

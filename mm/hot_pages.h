@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Hot lists (internal to mm/): the fast path of alloc_pages() and __free_pages() for orders
  * 0..HOT_MAX_ORDER. See struct hot_list in mm/zone.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The hugetlb pool: 2 MiB huge pages from the buddy allocator and 1 GiB gigantic pages reserved
  * at boot, their counters, their destructor free_huge_page(), and the boot-time requests that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A hugetlb-style pool of huge pages: 2 MiB (order 9) pages taken from the buddy allocator, and
  * 1 GiB gigantic pages (order 18, above the buddy's MAX_ORDER) reserved from the early allocator

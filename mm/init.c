@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm_init(): firmware map -> memblock -> memmap -> buddy allocator, the same path in the kernel
  * and on the host. See mm/init.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm_init(): the one path from the firmware map to a working page allocator, taken by the kernel
  * at boot and by the host harness (tests, map replay, fuzzer, benchmark) alike:

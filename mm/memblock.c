@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * memblock: the early boot allocator. Sorted lists of memory and reserved ranges that double when
  * full; allocation searches the gaps between reserved ranges from the top of memory down.

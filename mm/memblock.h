@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * memblock: the early boot allocator, used before the buddy allocator exists.
  *

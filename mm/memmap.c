@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Building the memmap: backing for the chunks of the struct page array that describe RAM,
  * mapped through arch_map_memmap(), every struct page initialized as reserved in its zone.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The memmap: one struct page per 4 KiB frame, in a virtually contiguous array at
  * mm_vmemmap_base, so pfn_to_page() and page_to_pfn() are one addition or subtraction.

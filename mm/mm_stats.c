@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Statistics: /proc/buddyinfo-style free lists, zone spans, and the memory summary. */
 #include "mm/page_alloc.h"
 

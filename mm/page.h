@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * struct page: the descriptor of one 4 KiB physical frame, and its flag bits.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * alloc_pages() and __free_pages(): the checks and preparation around the buddy free lists,
  * zone fallback, gfp flags, references (get_page/put_page) and the compound-page hooks.

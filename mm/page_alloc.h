@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The page allocator: blocks of 2^order physically contiguous frames (order 0..MAX_ORDER), in
  * Linux's vocabulary. Not thread-safe: the kernel runs on one CPU with interrupts off.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * MM_DEBUG page poisoning: a freed page is filled with PAGE_POISON and marked PG_poisoned; when
  * it is allocated again the pattern is checked, so a write to a free page (use after free) is

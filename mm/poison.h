@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * MM_DEBUG page poisoning (internal to mm/; the switch and counters are in mm/page_alloc.h).
  * Loops over every page of a block: used only when mm_debug_poison is on, or while poisoned

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Basic types shared by mm/: physical addresses, page frame numbers, list links. */
 #ifndef MM_TYPES_H
 #define MM_TYPES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Zones: the parts of physical memory that device limits force us to tell apart, each with its
  * own buddy free lists.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Tests: every tests/*/build.mk adds its sources and its steps to TEST_STEPS; this file adds the
 # host suites first and the QEMU matrix last, and defines `make test`.
 TEST_STEPS := test-host

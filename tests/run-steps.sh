@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs each test step (a make target) in turn, shows its output, and adds up the
 # "N passed, N failed" line each step ends with. A step that prints no such line counts as one
 # test, passed or failed by its exit status. Ends with the total line; exits 1 if anything failed.

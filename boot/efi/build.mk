@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # boot/efi/: the direct UEFI loader, a PE application built with Debian's gnu-efi as gnu-efi
 # documents: objects compiled position-independent against its headers, linked as a shared ELF
 # with its crt0 and linker script, then turned into PE32+ by objcopy. Output: build/efi/BOOTX64.EFI.

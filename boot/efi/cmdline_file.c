@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The direct loader's command line file: the bytes of \boot\cmdline.txt become the kernel's
  * command line unchanged. Anything that is not printable ASCII is refused, not turned into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The direct loader's command line file, \boot\cmdline.txt: the command line is the file's bytes,
  * exactly. Plain C with no firmware calls, so the host tests run it.

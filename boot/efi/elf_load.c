@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The EFI loader's ELF reader: validates the kernel file completely before anything is copied,
  * then copies its PT_LOAD segments to their physical load addresses (p_paddr).

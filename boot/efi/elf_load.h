@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Checking and loading the kernel's ELF file for the EFI loader. Plain C with no firmware calls,
  * so the host tests run it on crafted files.

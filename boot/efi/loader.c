@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The direct UEFI loader (BOOTX64.EFI or LOADX64.EFI on the stick): loads \boot\kernel.elf from
  * the FAT volume it was started from at the kernel's physical addresses, reads the command line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The EFI loader's multiboot2 information structure: tags written one after another into one
  * buffer, each 8-byte aligned, with the EFI memory map both as given (tag 17) and converted to the

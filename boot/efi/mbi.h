@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Building the multiboot2 information structure the EFI loader hands to the kernel, the same
  * structure GRUB builds (layout in kernel/multiboot2.h). Plain C with no firmware calls: the loader

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The EFI loader's message output: the UEFI text console, and COM1 written through its I/O ports
  * (which keeps working after ExitBootServices, when the console protocol is gone).

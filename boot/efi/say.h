@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The EFI loader's messages: every line goes to the UEFI console and to the serial port COM1, so a
  * failure can be read on a screen and in a serial log alike.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # kernel/console/: the screen console (VGA text and framebuffer) and its PSF font. The font comes
 # from Debian's console-setup fonts at build time, unpacked and turned into a C array.
 CONSOLE_FONT ?= /usr/share/consolefonts/Lat15-Terminus16.psf.gz

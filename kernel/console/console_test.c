@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of the screen console's parts: the PSF reader on the embedded font and on crafted
  * fonts, the framebuffer console drawing into a framebuffer in memory, and VGA text scrolling.

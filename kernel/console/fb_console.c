@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The framebuffer console: text kept in a grid of cells, drawn glyph by glyph with the PSF font.
  * Scrolling moves the grid, and the redraw after each write touches only the cells whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A text console drawn into a linear framebuffer (direct RGB, 16, 24 or 32 bits per pixel) with
  * a PSF bitmap font. It keeps the text in a grid of cells and, after each write, redraws only

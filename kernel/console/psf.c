@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * PSF1 and PSF2 font reading: the header, the glyph bitmaps, and the Unicode table that says
  * which glyph draws which character (console fonts are not in ASCII order).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * PC Screen Font (PSF) bitmap fonts, the format of the Linux console's fonts (PSF1 and PSF2, as
  * in Debian's console-setup packages). The framebuffer console draws its text with one.

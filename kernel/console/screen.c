@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The screen console: chooses VGA text or the framebuffer console and forwards output to it. */
 #include <stdbool.h>
 #include "kernel/cmdline.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The screen console: everything printed on the serial port also goes to the screen, for
  * machines without a serial port. Under the BIOS it writes VGA text mode; under UEFI it draws into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The VGA text-mode console: characters go straight into the screen's cells. */
 #include "kernel/console/vga_text.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A text console on a VGA text-mode screen: cells of two bytes (character, attribute) in
  * video memory, 80x25 under the BIOS. Writes text, wraps long lines, scrolls.

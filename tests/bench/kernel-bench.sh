@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs the page-allocator benchmark inside the kernel under QEMU with -icount shift=0, where the
 # TSC advances one tick per guest instruction, so its "cycles" are guest instructions: the measure
 # of the Linux 6.1 figures below (same flag, one pair at a time). Prints the benchmark's lines and,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The page-allocator benchmark (see tests/bench/page_alloc_bench.h): cycles and instructions
  * per alloc_pages() + __free_pages() pair at orders 0, 1, 3, 9, 10, in two shapes, each beside

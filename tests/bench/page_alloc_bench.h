@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The page-allocator benchmark, the same code in the kernel (registered with KBENCH(), it runs
  * when the command line says "bench"; under QEMU with -icount shift=0 the TSC counts guest

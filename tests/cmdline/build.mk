@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/cmdline/: the kernel command line arrives byte for byte and never runs as a command.
 # test-cmdline builds boot images with hostile command lines in build/cmdline-test/ (through make,
 # as `make run CMDLINE=...` does) and boots them under SeaBIOS and OVMF, from CD-ROM and USB stick,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The kernel command line must reach the kernel byte for byte and never run as a command: in
 # make's recipes, in a shell, or in GRUB's script. Builds boot images in build/cmdline-test/ (not
 # build/os.iso, which the QEMU matrix boots with an empty command line) through make, as

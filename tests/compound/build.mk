@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/compound/: the compound-page and hugetlb checks that need a build of their own. (Their
 # self-test suites are tests/ktest/compound_*.c and hugetlb_*.c, built into every binary.)
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs a test command that ends with "N passed, N failed" and writes a KTAP log, then also
 # requires that one named case ran and passed in that log (a "# SKIP" does not count): a run
 # that silently skipped what it exists to show is a failure.

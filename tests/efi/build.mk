@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Host tests of the EFI loader's ELF checks, of the multiboot2 structure it builds (read back
 # with the kernel's parser) and of how it reads the command line file; they run in the host test
 # binary with every other suite.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Host tests of how the direct EFI loader reads \boot\cmdline.txt (boot/efi/cmdline_file.c): the
  * command line is the file's bytes exactly, spaces and quotes included; only one final line end

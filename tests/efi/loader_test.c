@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Host tests of the EFI loader's firmware-independent parts: the ELF checks on crafted kernels,
  * and the multiboot2 information structure it builds, read back with the kernel's own parser.

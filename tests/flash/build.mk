@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # make flash DEV=/dev/sdX writes build/usb.img to a USB stick (boot/flash.sh does every check);
 # test-flash runs that script against fake device trees.
 .PHONY: flash test-flash

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs boot/flash.sh against fake device trees (sysfs, /dev, mount and swap tables under build/)
 # and checks that it refuses every device it must refuse, with the right message, and writes and
 # verifies a good stick (a file standing for the device). Ends with "N passed, N failed".

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/fuzz/: libFuzzer targets, built with clang and AddressSanitizer and UBSan.
 # `make fuzz` runs every fuzzer for FUZZ_SECONDS (default 60) each; `make fuzz-NAME` runs one; each
 # has a 10 s step test-fuzz-NAME in `make test`. A fragment adds a fuzzer with the two macros below

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Writes the seed corpus of the ELF fuzzer (fuzz_elf) into DIR: the start of the real kernel
  * file, the real kernel's headers with its segments shortened into a small file, and hand-made

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the kernel command line parser (kernel/cmdline.c): the input is a command
  * line. Every answer of the parser is compared with a plain reference model built here from the

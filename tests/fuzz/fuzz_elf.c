@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the EFI loader's ELF checks (boot/efi/elf_load.c): the input is the kernel
  * file. elf_check() may read exactly its bytes (AddressSanitizer catches a read past them). When

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the multiboot2 parser: the input is the information structure, and the
  * parser may read exactly its bytes (AddressSanitizer catches a read past them). A structure it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the EFI loader's multiboot2 builder (boot/efi/mbi.c). The input is taken
  * apart into what the loader gathers from the firmware: command line, loader name, framebuffer,

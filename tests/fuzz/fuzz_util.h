@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Small pieces the fuzz targets and their seed writers share: reading a little-endian number out
  * of the fuzzer's bytes, and writing one seed file.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Writes the seed corpus of the multiboot2 fuzzer: one file per sample structure of
  * tests/ktest/mb2_samples.c, in the directory given as the only argument.

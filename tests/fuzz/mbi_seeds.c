@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Writes the seed corpus of the multiboot2 builder fuzzer (fuzz_mbi) into DIR, in the input
  * layout fuzz_mbi.c reads: a few loader inputs made here, and one for each EFI memory map fixture

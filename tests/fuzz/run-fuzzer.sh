@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs one libFuzzer target for a fixed time and reports it as one test.
 #   tests/fuzz/run-fuzzer.sh NAME BINARY SECONDS [SEED_DIR...]
 # The corpus the fuzzer grows is kept in build/fuzz/corpus/NAME (it starts from the seed

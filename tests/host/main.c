@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The host test binary: sets up mm/ over simulated memory from the default map (QEMU pc 128 MiB
  * plus 512 MiB above 4 GiB, so every zone exists), runs the self-test suites selected by argv[1]

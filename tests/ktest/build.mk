@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/ktest/: self-test suites that run in the kernel (over serial, at boot) and in the host
 # test binary (under AddressSanitizer and UBSan). A .c file dropped here is built into both
 # (not into the release kernel: see KERNEL_TEST_SRCS in the top Makefile).

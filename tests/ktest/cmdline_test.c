@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of the kernel command line (kernel/cmdline.c): bare words and key=value options
  * matched as whole words, the one-line list of unknown options, and the hugetlb options and their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Helpers shared by the compound-page and hugetlb self-tests: the buddy allocator's free-page
  * count, and a check that a unit carries no compound metadata. The random number generator is

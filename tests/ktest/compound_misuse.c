@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of compound-page misuse: freeing a tail, freeing with the wrong order, a tail whose
  * head pointer is wrong, a missing or unknown destructor. Each must be reported and refused, leave

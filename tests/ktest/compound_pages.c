@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of compound pages: their marks, head pointers, order and destructor at every order,
  * references on sub-pages, and the difference from plain higher-order blocks.

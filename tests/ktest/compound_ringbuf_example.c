@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Example: a driver-style ring buffer in one compound page, handed out page by page.
  *

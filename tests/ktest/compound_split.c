@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of split_huge_page(): from any sub-page, refused while others hold references,
  * leaving independent order-0 pages that are freed one by one; refused for hugetlb pool pages.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of the hugetlb boot path: the command-line options hugepagesz= and hugepages= (their
  * warnings are tested with the rest of the command line in cmdline_test.c), hugetlb_request(),

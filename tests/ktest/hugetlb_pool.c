@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of the hugetlb pool: growing and shrinking, allocation and free through any sub-page,
  * surplus pages under the overcommit limit, reservations, the /proc/meminfo lines, misuse, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-test of the hugetlb pool's accounting under a randomized (fixed-seed) sequence of resizes,
  * overcommit changes, reservations, allocations and frees. After every step the pool's invariants

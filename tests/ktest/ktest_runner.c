@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of the self-test runner (kernel/ktest.c): which suites a ktest= filter selects, and
  * that a filter selecting none fails instead of passing with nothing run.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Builders of multiboot2 information structures (see mb2_samples.h): the parser's tests start
  * from these, and the fuzzer's seed corpus is made of the whole samples at the end.

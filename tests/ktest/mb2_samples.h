@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Builds multiboot2 information structures for the parser's tests and for the fuzzer's seed
  * corpus: tag by tag, as a boot loader would, plus a few whole samples shaped like what GRUB

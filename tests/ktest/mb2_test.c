@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of the multiboot2 parser (kernel/multiboot2.c) and of the memory map lines of the
  * boot report (kernel/bootinfo_print.c). Good structures shaped like GRUB's must parse into the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of the buddy allocator through its public API: every order, splitting and merging,
  * exhaustion at order 0 and at MAX_ORDER, zones, __GFP_ZERO, references, addresses, the hot

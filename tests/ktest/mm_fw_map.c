@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of the firmware map sanitizer, one case per rule: sorting, merging, overlaps
  * (non-usable wins), zero-length entries, overflow, page trimming, the physical address limit,

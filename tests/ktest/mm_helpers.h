@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Helpers shared by the mm self-tests (tests/ktest/mm_*.c): a seeded random number generator,
  * a snapshot of the free lists' shape, a list of held blocks, a way to switch poisoning off

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of the early allocator. Each case saves memblock (retired after boot), works on an
  * empty one, and puts the saved one back.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A small memtest: takes every free page of RAM from the allocator (largest blocks first), writes
  * a pattern that differs for every word of every frame, reads it back, and gives everything

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of misuse of the page allocator: each case must be reported by bad_page() (one
  * report), leave the page as it was, change no counter and no free list; the block is then freed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Randomized self-test of the page allocator against a reference model: random orders and zones,
  * allocations and frees in random order with fixed seeds, each block checked against a bitmap of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of references on plain (non-compound) blocks: the last put_page() frees the whole
  * block at the order it was allocated at, and get_page()/put_page() on a page other than the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of the formatter behind printk (lib/printk.c): every conversion the kernel uses,
  * flags, widths and precisions, the limits of each integer type, how snprintf truncates and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of lib/'s memmove: overlapping copies in both directions, checked byte by byte
  * against a copy made through a separate buffer. On the host the case runs lib/memmove.c (built

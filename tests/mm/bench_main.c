@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * make bench: the page-allocator benchmark on the host. Sets up mm/ over simulated memory from a
  * 10 GiB map (enough for 1024 blocks of 4 MiB), runs page_alloc_bench() keeping the fastest of 5

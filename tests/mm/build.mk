@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/mm/: the host harness of mm/ (simulated physical memory), host-only test suites, the map
 # replay, the mm fuzzer and the page-allocator benchmark.
 HOST_SRCS += tests/mm/host_arch.c tests/mm/mm_check.c tests/mm/map_text.c kernel/boot_memmap.c \

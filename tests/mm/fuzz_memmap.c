@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for the kernel's map conversion (kernel/boot_memmap.c) and the sanitizer
  * (mm/fw_map.c): arbitrary e820 entries or EFI descriptors (any stride), ranges in use and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target for mm/: an arbitrary memory map goes through the whole boot path, then an
  * arbitrary sequence of allocations, frees and misuses runs against it; afterwards every free

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the map-conversion fuzzer needs from mm/arch.h and the console without the rest of the
  * host harness: a direct-map offset (never used to write: the fuzzer fills its own buffers),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Writes a synthetic e820 memory map in Linux's log format, for the map replay:
 #   tests/mm/gen-map.sh N SPACING_PAGES
 # RAM below 640 KiB, then one usable entry from 1 MiB of N * SPACING_PAGES pages, and N reserved

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mm/arch.h on the host: simulated physical memory (a sparse memfd mapped as the direct map), a
  * memmap region backed piece by piece from that memory, panic() and console_write(). Also the

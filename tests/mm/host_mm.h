@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The host harness of mm/: simulated physical memory, and mm_init() over a map, so that tests,
  * the map replay, the fuzzer and the benchmark run the kernel's own initialisation path.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Reading a firmware memory map from the text Linux prints at boot ("BIOS-e820:" and
  * "efi: memNN:" lines) into raw e820 entries and EFI descriptors. Host only; see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Reading a firmware memory map from text (host only: the map replay, tests, the fuzzers) into
  * the raw form a boot loader passes: e820 entries and EFI descriptors, which then go through the

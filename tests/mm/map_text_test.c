@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Host tests of the text memory-map parser: both line forms, Linux's log prefixes, comments,
  * empty entries, every e820 type name, malformed lines refused, files of any size read whole.

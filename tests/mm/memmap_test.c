@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Host tests of the memmap and of mm_init() on other maps than the default: a 2 GiB hole costs
  * no memmap; frames in holes have no struct page; a map without RAM is refused; a map with more

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Whole-allocator consistency checks over bitmaps of frames (see tests/mm/mm_check.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Whole-allocator consistency checks for the host (map replay, fuzzer, host tests): every free
  * block is well formed and lies in usable, unreserved RAM; exhausting memory hands out every free

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The map replay: runs the kernel's own path (kernel/boot_memmap.h, then mm_init()) on memory
  * maps read from text files and checks the result exhaustively (tests/mm/mm_check.h).

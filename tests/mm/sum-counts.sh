@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Passes its input through, adding up every "N passed, N failed" line in it into one such line at
 # the end (for a step that runs several test programs). Exits 1 if any failed or none counted.
 set -u

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/model/: the long random test of mm/ against a reference model. `make test-model` runs it
 # twice: built for speed (-O2, no sanitizers) for OPS operations, then under AddressSanitizer and
 # UBSan with page poisoning for ASAN_OPS operations (OPS / 10 by default) on the next seed.

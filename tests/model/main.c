@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The long random test of mm/ against a reference model (make test-model): boots mm/ over the
  * host's default simulated machine (128 MiB plus 512 MiB above 4 GiB, every zone), then runs

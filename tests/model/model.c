@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The reference model's memory (tests/model/model.h): the state of every frame, the counts of
  * fully free aligned regions per zone and order, the blocks the test holds and their tokens, and

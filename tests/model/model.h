@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The reference model of mm/ for the long random test (tests/model/): what the allocator should
  * be doing, kept apart from it and compared with it after every operation.

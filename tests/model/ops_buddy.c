@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The model test's operations on the page allocator itself: alloc_pages() and __get_free_pages()
  * at every order with every sensible gfp combination, the three ways of giving a block back

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The model test's operations on the hugetlb pool: resizing it up and down, the overcommit limit,
  * allocations (from the pool, as surplus, against a reservation), reservations, and the last

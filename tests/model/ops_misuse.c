@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The model test's misuse of the page allocator: double frees, wrong orders, tail and inner pages,
  * reserved pages, misaligned frees, extra references, hugetlb pages freed the wrong way, get_page()

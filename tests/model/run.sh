@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs the model test (tests/model/) as one step of `make test`: the fast build for OPS
 # operations, then the sanitizer build with page poisoning for ASAN_OPS operations (OPS / 10 when
 # empty) on seed SEED + 1. Ends with "N passed, N failed".

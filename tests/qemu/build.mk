@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/qemu/: the QEMU runner (run.sh, used by the QEMU matrix in tests/build.mk and by make run)
 # and its KTAP parser (ktap-check.sh). Here the parser is tested on logs with known verdicts.
 .PHONY: test-ktap-parser

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Reads the KTAP report in a kernel's serial log and says whether the run passed.
 #   tests/qemu/ktap-check.sh [--exit-status N] LOG
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Tests the KTAP parser (tests/qemu/ktap-check.sh) on the logs in tests/qemu/fixtures/: each must
 # get the right verdict, the right "N passed, N failed" line, and name the right problem.
 # Ends with "N passed, N failed"; exits 1 if any check failed.

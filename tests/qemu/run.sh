@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Boots a kernel image in QEMU, captures the serial console to a log, and judges the run:
 #   tests/qemu/run.sh --firmware bios|uefi --medium cdrom|usb --image IMG --log build/logs/NAME.log
 #                     [--mem 256M] [--machine pc|q35] [--timeout 120] [--accel tcg|kvm]

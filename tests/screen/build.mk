@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The screen tests: the kernel's report must be on screen, in VGA text under BIOS and in the
 # framebuffer under UEFI (given by GRUB or by the direct loader). tests/screen/ppm_text reads a
 # screen dump back into text with the console font.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Reads the text the framebuffer console drew back out of a screen dump: takes a binary PPM (P6,
  * as QEMU's "screendump" writes), cuts it into cells of the console font from the top-left

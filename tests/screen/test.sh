@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Checks that the kernel's report reaches the screen, not only the serial port: boots an image in
 # QEMU with a standard VGA card and no isa-debug-exit device (so the kernel halts after its summary,
 # as on a real machine), then reads the screen through the QEMU monitor: VGA text memory at 0xb8000

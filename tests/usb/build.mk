@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The USB stick image (make usb) in the QEMU matrix, booted as a USB stick on xHCI: under SeaBIOS
 # (GRUB for BIOS), under OVMF with GRUB, and under OVMF with the direct loader. Each runs every
 # self-test through tests/qemu/run.sh.
