@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What a PC's physical memory means to the kernel, given to mm/ by kernel/mm_setup.c (and by the
  * host harness, which simulates a PC): the first 1 MiB is never trusted, and the two zone limits

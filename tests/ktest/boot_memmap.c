@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of the kernel's translation of the boot loader's memory maps (kernel/boot_memmap.c):
  * e820 and EFI types, the EFI runtime attribute, descriptors of any stride, and where the map's
