@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Benchmark registry: a file registers a benchmark with KBENCH(); kmain() finds every one through
  * the "kbench" linker section and runs them when the command line says "bench", without knowing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * run_selftests(): what kmain() does after the boot report in every kernel but the release one.
  * Runs the self-test suites the command line selects ("ktest=a,b*"; all by default), or none

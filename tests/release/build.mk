@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/release/: the release kernel (make kernel): test-release builds it from scratch and boots
 # it; make size compares the sizes of mm/ and of the kernel with and without the debug options.
 RELEASE_CHECK_DIR := $(B)/release-check

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # make test-release: the release kernel (make kernel) built from scratch in DIR must build without
 # a warning, hold no self-test or benchmark symbol, and, booted in QEMU, print the boot report
 # and end with the release verdict (exit through isa-debug-exit as passed), with no command line

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # make size: text, data and bss (binutils size, bytes) of the mm/ objects summed, and of the whole
 # kernel, in the test kernel's build (with MM_DEBUG) and in the release build; then each mm/
 # object in both.  tests/release/size.sh DEBUG_OBJDIR DEBUG_ELF RELEASE_OBJDIR RELEASE_ELF
