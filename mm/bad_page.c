@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bad_page(): the report of a page a caller left in a state that must not happen; mm_bug(): the
  * report of a broken internal invariant (mm/debug.h), after which nothing can be trusted.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * MM_BUG_ON(): internal invariants of mm/, asserted the FreeBSD way: the report names the
  * function, the condition, the page and what was expected, then the kernel stops. They are

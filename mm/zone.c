@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The zone table: three zones, their names, and resetting them before the buddy hand-off. */
 #include "mm/zone.h"
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/bench/: the page-allocator benchmark. In the test kernel and the bench kernel
 # (RELEASE=bench) it registers with KBENCH() and runs when the command line says "bench"; on the
 # host, `make bench` runs it over simulated memory (tests/mm/bench_main.c).
