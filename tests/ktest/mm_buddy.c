@@ -44,19 +44,90 @@ static void split_block_merges_back_on_free(struct ktest *t)
 	mm_expect_shape(t, &before);
 }
 
-static void buddy_of_block_is_found_by_xor(struct ktest *t)
+/*
+ * Allocates blocks of order (hot lists off) until the last four are the quarters of one aligned
+ * block of order + 2, in address order: what follows the split of any larger block. Earlier
+ * blocks go on held. Returns false when memory ran out first.
+ */
+static bool take_four_quarters(struct mm_held *held, unsigned int order, struct page *q[4])
 {
-	struct page *a = alloc_pages(GFP_KERNEL, 3);
-	struct page *b = alloc_pages(GFP_KERNEL, 3);
-	unsigned long pa, pb;
+	unsigned long size = 1UL << order;
+	struct page *page;
 
-	KT_ASSERT(t, a && b, "two order-3 allocations failed");
-	pa = page_to_pfn(a);
-	pb = page_to_pfn(b);
-	/* Taken from one split block, the second block is the first one's buddy. */
-	KT_EXPECT(t, (pa ^ pb) == 8 || (pa >> 4) != (pb >> 4), "pfns %#lx and %#lx", pa, pb);
-	__free_pages(a, 3);
-	__free_pages(b, 3);
+	q[0] = q[1] = q[2] = q[3] = NULL;
+	while ((page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order))) {
+		if (q[0])
+			mm_held_add(held, q[0], order);
+		q[0] = q[1], q[1] = q[2], q[2] = q[3], q[3] = page;
+		if (q[0] && !(page_to_pfn(q[0]) & (4 * size - 1)) && page_to_pfn(q[1]) == page_to_pfn(q[0]) + size &&
+		    page_to_pfn(q[2]) == page_to_pfn(q[0]) + 2 * size &&
+		    page_to_pfn(q[3]) == page_to_pfn(q[0]) + 3 * size)
+			return true;
+	}
+	for (int i = 0; i < 4; i++)
+		if (q[i])
+			mm_held_add(held, q[i], order);
+	return false;
+}
+
+/* The order of the free block page heads on the buddy lists, -1 when it heads none. */
+static long free_order(const struct page *page)
+{
+	return PageBuddy(page) ? (long)page->private : -1;
+}
+
+/*
+ * Frees the four quarters q[0..3] of an aligned block of order + 2 so that only a correct buddy
+ * (pfn ^ 2^order) merges what it should: q[2] then q[1] first, neighbours that are not buddies,
+ * which must stay apart; then q[0], whose buddy q[1] is free, so they make one block of order + 1
+ * (and no more: q[2] is a block of order, not order + 1); then q[3], which completes the parent.
+ */
+static void free_quarters_and_check_merges(struct ktest *t, unsigned int order, struct page *q[4])
+{
+	unsigned long pfn = page_to_pfn(q[0]), size = 1UL << order;
+
+	__free_pages(q[2], order);
+	__free_pages(q[1], order);
+	KT_EXPECT(t, free_order(q[1]) == order && free_order(q[2]) == order,
+		  "order %u: pfn %#lx and %#lx are neighbours, not buddies; freed, they head free blocks of order %ld and %ld (-1: none)",
+		  order, pfn + size, pfn + 2 * size, free_order(q[1]), free_order(q[2]));
+	__free_pages(q[0], order);
+	KT_EXPECT(t, free_order(q[0]) == order + 1 && free_order(q[1]) == -1,
+		  "order %u: buddies at pfn %#lx and %#lx did not make one block of order %u; they head free blocks of order %ld and %ld (-1: none)",
+		  order, pfn, pfn + size, order + 1, free_order(q[0]), free_order(q[1]));
+	__free_pages(q[3], order);
+	KT_EXPECT(t, free_order(q[2]) == -1 && free_order(q[3]) == -1,
+		  "order %u: the last quarters, pfn %#lx and %#lx, did not merge into their parent at %#lx: they head free blocks of order %ld and %ld",
+		  order, pfn + 2 * size, pfn + 3 * size, pfn, free_order(q[2]), free_order(q[3]));
+}
+
+/*
+ * The allocator finds a block's buddy by XOR (pfn ^ 2^order): with the hot lists off, so that
+ * every free merges at once, freed buddies merge into their parent's order and free neighbours
+ * of the same order that are not buddies do not. Everything merges back to the first shape.
+ */
+static void buddies_merge_and_other_neighbours_do_not(struct ktest *t)
+{
+	static const unsigned int orders[] = { 0, 1, 3, MAX_ORDER - 2 };
+	bool was = set_hot_pages(false);
+	struct mm_shape before;
+
+	mm_shape_take(&before);
+	for (unsigned int i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
+		struct mm_held held;
+		struct page *q[4];
+
+		if (mm_skip_without_blocks(t, orders[i] + 2, 1, GFP_KERNEL))
+			break;
+		mm_held_init(&held);
+		if (KT_EXPECT(t, take_four_quarters(&held, orders[i], q),
+			      "order %u: no four blocks in a row were the quarters of one block of order %u",
+			      orders[i], orders[i] + 2))
+			free_quarters_and_check_merges(t, orders[i], q);
+		mm_held_free_all(&held);
+	}
+	mm_expect_shape(t, &before);
+	set_hot_pages(was);
 }
 
 /* Exhausts memory at order (and below), frees it, and expects counts and shape restored. */
@@ -280,7 +351,7 @@ static void buddyinfo_lines_have_the_proc_form(struct ktest *t)
 KTEST_SUITE(mm_buddy,
 	    KTEST_CASE(alloc_and_free_at_every_order),
 	    KTEST_CASE(split_block_merges_back_on_free),
-	    KTEST_CASE(buddy_of_block_is_found_by_xor),
+	    KTEST_CASE(buddies_merge_and_other_neighbours_do_not),
 	    KTEST_CASE(exhaust_order_0_then_free_restores_everything),
 	    KTEST_CASE(exhaust_max_order_then_free_restores_everything),
 	    KTEST_CASE(failed_allocation_returns_null),
