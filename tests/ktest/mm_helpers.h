@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Helpers shared by the mm self-tests (tests/ktest/mm_*.c): a seeded random number generator,
- * a snapshot of the free lists' shape, a list of held blocks, a way to switch poisoning off
- * around tests that move a lot of memory, and the checks that let a case skip on a machine too
- * small for the blocks it needs.
+ * the check that the free lists have their shape again (the snapshot is tests/ktest/mm_shape.h),
+ * a list of held blocks, a way to switch poisoning off around tests that move a lot of memory,
+ * and the checks that let a case skip on a machine too small for the blocks it needs.
  */
 #ifndef TESTS_KTEST_MM_HELPERS_H
 #define TESTS_KTEST_MM_HELPERS_H
@@ -11,6 +11,7 @@
 #include "kernel/ktest.h"
 #include "lib/printk.h"
 #include "mm/page_alloc.h"
+#include "tests/ktest/mm_shape.h"
 
 /* xorshift64: the same sequence in the kernel and on the host for a given seed. */
 static inline unsigned long mm_test_rand(unsigned long *state)
@@ -23,34 +24,19 @@ static inline unsigned long mm_test_rand(unsigned long *state)
 	return *state = x;
 }
 
-/* Free blocks per zone and order, and free pages: what buddyinfo shows. */
-struct mm_shape {
-	unsigned long nr_free[MAX_NR_ZONES][NR_ORDERS];
-	unsigned long free_pages;
-};
-
-/* Drains the hot lists first, so that every free block is in its merged form. */
-static inline void mm_shape_take(struct mm_shape *s)
-{
-	drain_hot_pages();
-	for (int z = 0; z < MAX_NR_ZONES; z++)
-		for (int o = 0; o < NR_ORDERS; o++)
-			s->nr_free[z][o] = zones[z].free_area[o].nr_free;
-	s->free_pages = nr_free_pages();
-}
-
-/* Expects the free lists to have shape *before again, naming the first difference. */
+/* Expects the free lists to have shape *before again (mm_shape_take), naming the first difference. */
 static inline bool mm_expect_shape(struct ktest *t, const struct mm_shape *before)
 {
 	struct mm_shape now;
+	int z, o;
 
 	mm_shape_take(&now); /* drains the hot lists */
-	for (int z = 0; z < MAX_NR_ZONES; z++)
-		for (int o = 0; o < NR_ORDERS; o++)
-			if (!KT_EXPECT(t, now.nr_free[z][o] == before->nr_free[z][o],
-				       "zone %s order %d: %lu free blocks, %lu before", zones[z].name, o,
-				       now.nr_free[z][o], before->nr_free[z][o]))
-				return false;
+	if (mm_shape_equal(&now, before, &z, &o))
+		return true;
+	if (o < NR_ORDERS)
+		return KT_EXPECT(t, now.nr_free[z][o] == before->nr_free[z][o],
+				 "zone %s order %d: %lu free blocks, %lu before", zones[z].name, o,
+				 now.nr_free[z][o], before->nr_free[z][o]);
 	return KT_EXPECT(t, now.free_pages == before->free_pages, "%lu free pages, %lu before",
 			 now.free_pages, before->free_pages);
 }

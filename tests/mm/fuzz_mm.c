@@ -25,6 +25,7 @@
 #include "mm/compound.h"
 #include "mm/hugetlb.h"
 #include "tests/fuzz/fuzz_util.h"
+#include "tests/ktest/mm_shape.h"
 #include "tests/mm/map_text.h"
 #include "tests/mm/host_mm.h"
 #include "tests/mm/mm_check.h"
@@ -487,7 +488,7 @@ static void run_ops(const uint8_t *ops, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct buddy_shape before, after;
+	struct mm_shape before, after;
 	size_t used;
 
 	if (size == 0)
@@ -503,10 +504,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check(!mm_check_free_lists(&map), "free lists after boot", mm_check_free_lists(&map));
 	check(!mm_check_reserved(), "reserved frames", mm_check_reserved());
 	check(!mm_check_memmap_size(), "memmap size", mm_check_memmap_size());
-	buddy_shape_take(&before);
+	mm_shape_take(&before);
 	run_ops(data + used, size - used);
-	buddy_shape_take(&after);
-	check(buddy_shape_equal(&before, &after), "shape not restored after freeing everything", NULL);
+	mm_shape_take(&after);
+	check(mm_shape_equal(&before, &after, NULL, NULL), "shape not restored after freeing everything", NULL);
 	check(!mm_check_free_lists(&map), "free lists after the operations", mm_check_free_lists(&map));
 	if (fw_map_usable_bytes(&map) <= (64ULL << 20))
 		check(!mm_check_exhaustive(&map), "exhaustive check", mm_check_exhaustive(&map));

@@ -10,6 +10,7 @@
 #include "kernel/boot_memmap.h"
 #include "mm/hot_pages.h"
 #include "mm/memblock.h"
+#include "tests/ktest/mm_shape.h"
 
 static char problem[256];
 
@@ -107,24 +108,6 @@ static unsigned long frame_set_count(const struct frame_set *set)
 	for (unsigned long i = 0; i < set->nbits / 8 + 1; i++)
 		n += (unsigned long)__builtin_popcount(set->bits[i]);
 	return n;
-}
-
-void buddy_shape_take(struct buddy_shape *s)
-{
-	drain_hot_pages();
-	for (int z = 0; z < MAX_NR_ZONES; z++)
-		for (int o = 0; o < NR_ORDERS; o++)
-			s->nr_free[z][o] = zones[z].free_area[o].nr_free;
-	s->free_pages = nr_free_pages();
-}
-
-bool buddy_shape_equal(const struct buddy_shape *a, const struct buddy_shape *b)
-{
-	for (int z = 0; z < MAX_NR_ZONES; z++)
-		for (int o = 0; o < NR_ORDERS; o++)
-			if (a->nr_free[z][o] != b->nr_free[z][o])
-				return false;
-	return a->free_pages == b->free_pages;
 }
 
 /* Index of the first of the n sorted ranges (base, size at stride) that ends above addr. */
@@ -343,12 +326,13 @@ static void free_held(struct list_head *held)
 /* One round at order: exhaust, compare with the free frames, free, compare the shape. */
 static const char *exhaust_round(const struct fw_map *map, unsigned int order,
 				 const struct frame_set *free_bm, unsigned long free0,
-				 const struct buddy_shape *shape0)
+				 const struct mm_shape *shape0)
 {
 	struct frame_set *got = frame_set_new();
 	unsigned long reports = bad_page_reports;
 	struct list_head held = { &held, &held };
-	struct buddy_shape shape;
+	struct mm_shape shape;
+	int z, o;
 	const char *p = got ? exhaust_from(order, free_bm, got, &held) : FAIL("out of host memory");
 
 	if (!p && nr_free_pages() != 0)
@@ -357,9 +341,13 @@ static const char *exhaust_round(const struct fw_map *map, unsigned int order,
 		p = FAIL("order %u: %lu frames handed out, %lu were free", order, frame_set_count(got), free0);
 	free_held(&held);
 	frame_set_free(got);
-	buddy_shape_take(&shape);
-	if (!p && !buddy_shape_equal(&shape, shape0))
-		p = FAIL("order %u: free lists differ from their first shape after freeing everything", order);
+	mm_shape_take(&shape);
+	if (!p && !mm_shape_equal(&shape, shape0, &z, &o))
+		p = o < NR_ORDERS ?
+			FAIL("order %u: after freeing everything, zone %s has %lu free blocks of order %d, %lu at first",
+			     order, zones[z].name, shape.nr_free[z][o], o, shape0->nr_free[z][o]) :
+			FAIL("order %u: after freeing everything, %lu pages are free, %lu at first", order,
+			     shape.free_pages, shape0->free_pages);
 	if (!p && bad_page_reports != reports)
 		p = FAIL("order %u: %lu bad_page reports", order, bad_page_reports - reports);
 	return p ? p : mm_check_free_lists(map);
@@ -369,10 +357,10 @@ const char *mm_check_exhaustive(const struct fw_map *map)
 {
 	struct frame_set *free_bm;
 	unsigned long free0;
-	struct buddy_shape shape0;
+	struct mm_shape shape0;
 	const char *p;
 
-	buddy_shape_take(&shape0);
+	mm_shape_take(&shape0);
 	free0 = nr_free_pages();
 	free_bm = frame_set_new();
 	p = free_bm ? check_free_lists(map, free_bm) : FAIL("out of host memory");

@@ -12,16 +12,6 @@
 #include "mm/fw_map.h"
 #include "mm/page_alloc.h"
 
-/* The free lists' shape: blocks per zone and order, and free pages. */
-struct buddy_shape {
-	unsigned long nr_free[MAX_NR_ZONES][NR_ORDERS];
-	unsigned long free_pages;
-};
-
-/* Drains the hot lists (so every free block is in its merged form) and takes the shape. */
-void buddy_shape_take(struct buddy_shape *s);
-bool buddy_shape_equal(const struct buddy_shape *a, const struct buddy_shape *b);
-
 /*
  * Checks every free block, on the buddy and the hot lists: its marks, aligned, in its zone,
  * inside one usable entry of map, clear of every memblock reservation; the lists' links and

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "tests/ktest/mm_shape.h"
 #include "tests/mm/host_mm.h"
 #include "tests/mm/mm_check.h"
 #include "tests/model/model.h"
@@ -194,9 +195,9 @@ static void check_all(const struct fw_map *map)
 }
 
 /* Gives everything back; the free lists must then have their shape after boot. */
-static void teardown(const struct fw_map *map, const struct buddy_shape *shape0)
+static void teardown(const struct fw_map *map, const struct mm_shape *shape0)
 {
-	struct buddy_shape shape;
+	struct mm_shape shape;
 
 	note("teardown", 0, 0, nr_blocks);
 	while (nr_blocks)
@@ -208,11 +209,11 @@ static void teardown(const struct fw_map *map, const struct buddy_shape *shape0)
 	}
 	check_counts();
 	check_all(map);
-	buddy_shape_take(&shape);
-	if (model.free_pages != boot_free || !buddy_shape_equal(&shape, shape0))
+	mm_shape_take(&shape);
+	if (model.free_pages != boot_free || !mm_shape_equal(&shape, shape0, NULL, NULL))
 		model_fail("after giving everything back: %lu free pages (%lu at boot), the free lists %s their "
 			   "first shape", model.free_pages, boot_free,
-			   buddy_shape_equal(&shape, shape0) ? "have" : "do not have");
+			   mm_shape_equal(&shape, shape0, NULL, NULL) ? "have" : "do not have");
 }
 
 static void print_stats(double seconds)
@@ -265,7 +266,7 @@ static void parse_args(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct buddy_shape shape0;
+	struct mm_shape shape0;
 	static struct fw_map map; /* zeroed: host_default_map() gives it storage */
 	struct timespec t0, t1;
 	double seconds;
@@ -283,7 +284,7 @@ int main(int argc, char **argv)
 	model_init(&map);
 	hugetlb_model_init();
 	model.expected_reports = bad_page_reports;
-	buddy_shape_take(&shape0);
+	mm_shape_take(&shape0);
 	boot_free = model.free_pages;
 	printf("model: seed %#lx, %lu operations, poisoning %s, %lu free pages (DMA %lu, DMA32 %lu, Normal %lu)\n",
 	       opt.seed, opt.ops, opt.poison ? "on" : "off", boot_free, model.zone_free[ZONE_DMA],
