@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: MIT
 # tests/fuzz/: libFuzzer targets, built with clang and AddressSanitizer and UBSan.
 # `make fuzz` runs every fuzzer for FUZZ_SECONDS (default 60) each; `make fuzz-NAME` runs one; each
-# has a 10 s step test-fuzz-NAME in `make test`. A fragment adds a fuzzer with the two macros below
-# (tests/mm/build.mk does too).
+# has a 10 s step test-fuzz-NAME in `make test`. Each fuzzer is declared below with two macros.
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     := $(B)/fuzz
 FUZZ_CFLAGS  := -std=gnu11 -O1 -g $(WARN) -I. -DHOST_BUILD -fsanitize=fuzzer,address,undefined \
@@ -92,3 +91,16 @@ FUZZ_CMDLINE_SEEDS := tests/fuzz/seeds/cmdline
 $(eval $(call fuzz_binary,cmdline,$(FUZZ_CMDLINE_SRCS),$(wildcard kernel/*.h lib/*.h mm/*.h)))
 
 $(eval $(call fuzz_runs,cmdline,,$(FUZZ_CMDLINE_SEEDS)))
+
+# ---- mm/: a fuzzed memory map through the boot path, then fuzzed calls (host harness: tests/mm/) --
+# Seeded with the fixture maps.
+FUZZ_MM_SRCS := tests/fuzz/fuzz_mm.c $(wildcard mm/*.c) lib/printk.c tests/mm/host_arch.c tests/mm/mm_check.c \
+                tests/mm/map_text.c kernel/boot_memmap.c
+$(eval $(call fuzz_binary,mm,$(FUZZ_MM_SRCS),$(wildcard mm/*.h tests/mm/*.h tests/ktest/mm_shape.h tests/fuzz/*.h lib/*.h kernel/*.h),\
+	-DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) -DMM_DEBUG=1))
+$(eval $(call fuzz_runs,mm,,tests/fixtures/memmaps))
+
+# ---- the map-conversion fuzzer: kernel/boot_memmap.c and the sanitizer on arbitrary raw maps ----
+FUZZ_MEMMAP_SRCS := tests/fuzz/fuzz_memmap.c kernel/boot_memmap.c mm/fw_map.c lib/printk.c tests/fuzz/fuzz_stubs.c
+$(eval $(call fuzz_binary,memmap,$(FUZZ_MEMMAP_SRCS),$(wildcard mm/*.h kernel/*.h lib/*.h tests/fuzz/*.h)))
+$(eval $(call fuzz_runs,memmap,,))

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # tests/mm/: the host harness of mm/ (simulated physical memory), host-only test suites, the map
-# replay, the mm fuzzer and the page-allocator benchmark.
+# replay and the page-allocator benchmark's host side. The fuzzers of mm/ are in tests/fuzz/.
 HOST_SRCS += tests/mm/host_arch.c tests/mm/mm_check.c tests/mm/map_text.c kernel/boot_memmap.c \
              $(wildcard tests/mm/*_test.c)
 
@@ -45,19 +45,6 @@ test-replay: $(REPLAY) $(MAPS_DIR)/entries-10000.txt $(MAPS_DIR)/entries-16385.t
 	   $(REPLAY) -x $(sort $(wildcard tests/fixtures/memmaps/refused/*.txt)) $(MAPS_DIR)/entries-16385.txt; } | \
 	   tests/mm/sum-counts.sh
 TEST_STEPS += test-replay
-
-# ---- the mm fuzzer (libFuzzer; tests/fuzz/build.mk has the flags, the macros and the runner) ----
-# Seeded with the fixture maps.
-FUZZ_MM_SRCS := tests/mm/fuzz_mm.c $(wildcard mm/*.c) lib/printk.c tests/mm/host_arch.c tests/mm/mm_check.c \
-                tests/mm/map_text.c kernel/boot_memmap.c
-$(eval $(call fuzz_binary,mm,$(FUZZ_MM_SRCS),$(wildcard mm/*.h tests/mm/*.h tests/fuzz/*.h lib/*.h kernel/*.h),\
-	-DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) -DMM_DEBUG=1))
-$(eval $(call fuzz_runs,mm,,tests/fixtures/memmaps))
-
-# ---- the map-conversion fuzzer: kernel/boot_memmap.c and the sanitizer on arbitrary raw maps ----
-FUZZ_MEMMAP_SRCS := tests/mm/fuzz_memmap.c kernel/boot_memmap.c mm/fw_map.c lib/printk.c tests/mm/fuzz_stubs.c
-$(eval $(call fuzz_binary,memmap,$(FUZZ_MEMMAP_SRCS),$(wildcard mm/*.h kernel/*.h lib/*.h tests/fuzz/*.h)))
-$(eval $(call fuzz_runs,memmap,,))
 
 # ---- make bench: the page-allocator benchmark on the host (-O2, no sanitizers) -----------------
 BENCH := $(B)/host/bench
