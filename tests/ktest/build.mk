@@ -5,3 +5,7 @@
 KTEST_SUITE_SRCS := $(wildcard tests/ktest/*.c)
 KERNEL_TEST_SRCS += $(KTEST_SUITE_SRCS)
 HOST_SRCS   += $(KTEST_SUITE_SRCS)
+
+# tests/ktest/kernel/: suites that need the CPU itself (exceptions, the page tables), so they run
+# in the kernel only (the test kernel: not the release one either).
+KERNEL_TEST_SRCS += $(wildcard tests/ktest/kernel/*.c)
