@@ -8,6 +8,7 @@
  */
 #include "kernel/bootinfo.h"
 #include "kernel/cmdline.h"
+#include "kernel/console.h"
 #include "kernel/console/screen.h"
 #include "kernel/kbench.h"
 #include "kernel/ktest.h"
@@ -89,6 +90,7 @@ __attribute__((weak)) void run_selftests(const char *cmdline)
 void kmain(uint32_t magic, uint64_t mbi_phys)
 {
 	serial_init();
+	consoles_register();
 	idt_init();
 	paging_drop_identity_map();
 	printk("\nminimal x86-64 kernel: physical memory allocator\n");

@@ -273,12 +273,35 @@ int printk_format(char *buf, size_t size, const char *fmt, va_list ap)
 	return (int)keep;
 }
 
+static struct console *consoles;
+
+void register_console(struct console *c)
+{
+	struct console **p = &consoles;
+
+	for (; *p; p = &(*p)->next)
+		if (*p == c)
+			return;
+	c->next = NULL;
+	*p = c;
+}
+
+void unregister_console(struct console *c)
+{
+	for (struct console **p = &consoles; *p; p = &(*p)->next)
+		if (*p == c) {
+			*p = c->next;
+			return;
+		}
+}
+
 int vprintk(const char *fmt, va_list ap)
 {
 	char buf[PRINTK_BUF_SIZE];
 	int len = printk_format(buf, sizeof(buf), fmt, ap);
 
-	console_write(buf, (size_t)len);
+	for (struct console *c = consoles; c; c = c->next)
+		c->write(buf, (size_t)len);
 	return len;
 }
 

@@ -42,7 +42,21 @@ int vprintk(const char *fmt, va_list ap);
  */
 int printk_format(char *buf, size_t size, const char *fmt, va_list ap);
 
-/* Provided by the environment (kernel: serial and screen; host: stdout). */
-void console_write(const char *s, size_t len);
+/*
+ * A console: somewhere printk's output goes (the kernel's serial port and screen, the host's
+ * stdout). lib/ knows none of them: each registers itself, and printk writes every byte to every
+ * registered console in the order they registered. Output before the first registration is lost.
+ */
+struct console {
+	const char *name;
+	void (*write)(const char *s, size_t len);
+	struct console *next; /* printk's list */
+};
+
+/* Adds c (which must stay valid) to the consoles printk writes to; a second call does nothing. */
+void register_console(struct console *c);
+
+/* Takes c off printk's list (nothing happens when it is not on it). */
+void unregister_console(struct console *c);
 
 #endif

@@ -39,13 +39,6 @@
 static const char *const bare_options[] = { "bench" };
 static const char *const value_options[] = { "hugepages", "hugepagesz", "ktest", "screen" };
 
-/* printk's output goes nowhere. */
-void console_write(const char *s, size_t len)
-{
-	(void)s;
-	(void)len;
-}
-
 /* ---- mm/hugetlb.c, as far as the parser sees it --------------------------------------------- */
 
 static struct request {

@@ -22,13 +22,6 @@
 #define MAX_DESCS 255
 #define EFI_PAGE 4096u
 
-/* The kernel parser's boot report is not printed here. */
-void console_write(const char *s, size_t len)
-{
-	(void)s;
-	(void)len;
-}
-
 static void fail(const char *what)
 {
 	fprintf(stderr, "fuzz_mbi: %s\n", what);

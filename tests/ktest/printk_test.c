@@ -265,7 +265,33 @@ static void printk_format_cuts_into_tiny_buffers(struct ktest *t)
 	KT_EXPECT(t, !strcmp(buf, "hello\n"), "size 7, fits: got \"%s\"", buf);
 }
 
+/* A console that keeps what it is given, for the cases below. */
+static char captured[64];
+static size_t ncaptured;
+
+static void capture_write(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len && ncaptured < sizeof(captured) - 1; i++)
+		captured[ncaptured++] = s[i];
+	captured[ncaptured] = '\0';
+}
+
+/* A registered console gets printk's bytes, once however often it registers, and none after. */
+static void registered_consoles_get_every_line(struct ktest *t)
+{
+	static struct console capture = { .name = "capture", .write = capture_write };
+
+	ncaptured = 0;
+	register_console(&capture);
+	register_console(&capture);
+	printk("console %d\n", 1);
+	unregister_console(&capture);
+	printk("console %d\n", 2);
+	KT_EXPECT(t, !strcmp(captured, "console 1\n"), "captured \"%s\"", captured);
+}
+
 KTEST_SUITE(printk,
+	    KTEST_CASE(registered_consoles_get_every_line),
 	    KTEST_CASE(printk_formats_signed_decimal),
 	    KTEST_CASE(printk_formats_unsigned_decimal),
 	    KTEST_CASE(printk_formats_hex_and_octal),

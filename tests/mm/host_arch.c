@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mm/arch.h on the host: simulated physical memory (a sparse memfd mapped as the direct map), a
- * memmap region backed piece by piece from that memory, panic() and console_write(). Also the
+ * memmap region backed piece by piece from that memory, panic() and a console for printk. Also the
  * harness entry points of tests/mm/host_mm.h.
  */
 #define _GNU_SOURCE
@@ -33,10 +33,18 @@ static size_t phys_size, memmap_size;
 
 bool host_console_quiet;
 
-void console_write(const char *s, size_t len)
+static void stdout_write(const char *s, size_t len)
 {
 	if (!host_console_quiet)
 		fwrite(s, 1, len, stdout);
+}
+
+/* printk goes to stdout from the start, before main(), as the kernel's goes to its serial port. */
+__attribute__((constructor)) static void register_stdout_console(void)
+{
+	static struct console stdout_console = { .name = "stdout", .write = stdout_write };
+
+	register_console(&stdout_console);
 }
 
 void panic(const char *fmt, ...)
