@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # tests/bench/: the page-allocator benchmark. In the test kernel and the bench kernel
 # (RELEASE=bench) it registers with KBENCH() and runs when the command line says "bench"; on the
-# host, `make bench` runs it over simulated memory (tests/mm/bench_main.c).
+# host, `make bench` runs it over simulated memory (tests/bench/bench_main.c).
 KERNEL_BENCH_SRCS += tests/bench/page_alloc_bench.c
 
 # make bench runs the host benchmark (tests/mm/build.mk), then this: the same code in the bench

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # tests/mm/: the host harness of mm/ (simulated physical memory), host-only test suites, the map
-# replay and the page-allocator benchmark's host side. The fuzzers of mm/ are in tests/fuzz/.
+# replay, and the host tools' link rules (the benchmark's main is tests/bench/bench_main.c). The
+# fuzzers of mm/ are in tests/fuzz/.
 HOST_SRCS += tests/mm/host_arch.c tests/mm/mm_check.c tests/mm/map_text.c kernel/boot_memmap.c \
              $(wildcard tests/mm/*_test.c)
 
@@ -48,7 +49,7 @@ TEST_STEPS += test-replay
 
 # ---- make bench: the page-allocator benchmark on the host (-O2, no sanitizers) -----------------
 BENCH := $(B)/host/bench
-$(BENCH): $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) tests/bench/page_alloc_bench.c tests/mm/bench_main.c)
+$(BENCH): $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) tests/bench/page_alloc_bench.c tests/bench/bench_main.c)
 	$(Q)$(HOSTCC) $^ -o $@
 
 bench: $(BENCH)
