@@ -35,12 +35,6 @@ static inline bool compound_head_plausible(const struct page *tail, const struct
 	return head && head < tail && tail - head < (1L << MAX_COMPOUND_ORDER);
 }
 
-/* Number of base pages in the unit that page heads (1 for an ordinary page). */
-static inline unsigned long compound_nr(const struct page *page)
-{
-	return 1UL << compound_order(page);
-}
-
 /*
  * Marks the 2^order pages at page as one compound page: head and tail flags, first_page in every
  * tail, the order and the default destructor free_compound_page() in the first tail.
