@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Builds the port test as mm/README.md tells a porter to: copies mm/*.c and mm/*.h, and nothing
+# else, into OUT/src/mm/, compiles the copy freestanding with only the compiler's own headers
+# (so an #include of anything outside mm/ or a C library header fails the build), compiles the
+# environment (env.c, main.c) against the C library, and links OUT/port.
+# Usage: tests/port/build.sh OUT   (run from the top of the tree; CC defaults to clang)
+set -eu
+out=${1:?usage: tests/port/build.sh OUT}
+cc=${CC:-clang}
+flags=(-std=gnu11 -O2 -g -Wall -Wextra -Werror -DMM_DEBUG=1 -DCOMPOUND_FLAGS=64)
+
+rm -rf "$out/src" "$out/obj"
+mkdir -p "$out/src/mm" "$out/obj"
+cp mm/*.c mm/*.h "$out/src/mm/"
+
+objs=()
+for c in "$out"/src/mm/*.c; do
+	o=$out/obj/$(basename "${c%.c}").o
+	"$cc" "${flags[@]}" -ffreestanding -nostdinc -isystem "$("$cc" -print-file-name=include)" \
+		-I "$out/src" -c "$c" -o "$o"
+	objs+=("$o")
+done
+for c in tests/port/env.c tests/port/main.c; do
+	o=$out/obj/$(basename "${c%.c}").o
+	"$cc" "${flags[@]}" -I "$out/src" -c "$c" -o "$o"
+	objs+=("$o")
+done
+"$cc" "${objs[@]}" -o "$out/port"
