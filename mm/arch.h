@@ -25,7 +25,10 @@ extern uintptr_t mm_vmemmap_base;
  */
 int arch_map_memmap(uintptr_t virt, phys_addr_t phys, size_t size);
 
-/* Logging: printf-style formatting (%d %u %x %lx %llx %zu %s %p %c, widths) to the console. */
+/*
+ * Logging to the console, printf-style. mm/ uses the conversions d u x s p c, the length
+ * modifiers l ll z, the flags # 0 - and field widths.
+ */
 int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The same formatting into buf, at most size bytes with the NUL; returns the full length. */
