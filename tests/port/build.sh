@@ -21,6 +21,17 @@ for c in "$out"/src/mm/*.c; do
 		-I "$out/src" -c "$c" -o "$o"
 	objs+=("$o")
 done
+# What the copy leaves undefined must be what mm/arch.h asks the environment for, and no more: a
+# function mm/ declared for itself (strlen, say) would otherwise link quietly against the C library.
+allowed=' arch_map_memmap memcpy memmove memset mm_direct_map_offset mm_vmemmap_base panic printk snprintf vsnprintf '
+ld -r -o "$out/obj/mm-all.o" "${objs[@]}"
+for sym in $(nm -u "$out/obj/mm-all.o" | awk '{print $2}'); do
+	case $allowed in
+	*" $sym "*) ;;
+	*) echo "port: mm/ needs $sym, which mm/arch.h does not declare for the environment" >&2; exit 1 ;;
+	esac
+done
+
 for c in tests/port/env.c tests/port/main.c; do
 	o=$out/obj/$(basename "${c%.c}").o
 	"$cc" "${flags[@]}" -I "$out/src" -c "$c" -o "$o"
