@@ -6,6 +6,7 @@
 #include "mm/compound.h"
 
 #include "mm/arch.h"
+#include "mm/bad_page.h"
 #include "mm/hugetlb.h"
 #include "mm/page_alloc.h"
 

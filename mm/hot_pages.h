@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Hot lists (internal to mm/): the fast path of alloc_pages() and __free_pages() for orders
- * 0..HOT_MAX_ORDER. See struct hot_list in mm/zone.h.
+ * Hot lists: the fast path of alloc_pages() and __free_pages() for orders 0..HOT_MAX_ORDER (see
+ * struct hot_list in mm/zone.h). drain_hot_pages() and set_hot_pages() are for everyone; the rest
+ * is mm/'s own.
  */
 #ifndef MM_HOT_PAGES_H
 #define MM_HOT_PAGES_H
@@ -10,6 +11,21 @@
 #include "mm/debug.h"
 #include "mm/list.h"
 #include "mm/memmap.h"
+
+/*
+ * Gives every block on the hot lists (recently freed blocks of order <= HOT_MAX_ORDER, kept
+ * unmerged for speed) back to the buddy free lists, so that buddyinfo shows all free memory in
+ * its merged form. alloc_pages() does this itself before it fails. Returns the blocks moved.
+ */
+unsigned long drain_hot_pages(void);
+
+/*
+ * Turns the hot lists off (false) or back on (true, the state after boot). Off, they are drained
+ * and stay empty: every alloc_pages() takes a block from the buddy lists, splitting a larger one
+ * when needed, and every __free_pages() gives it back and merges it with its free buddies; the
+ * plain buddy allocator, which benchmarks and tests compare against. Returns the previous state.
+ */
+bool set_hot_pages(bool on);
 
 /*
  * Orders below this go to and come from the hot lists: HOT_MAX_ORDER + 1 normally, 0 while

@@ -7,6 +7,7 @@
 #include "mm/hugetlb.h"
 
 #include "mm/arch.h"
+#include "mm/bad_page.h"
 #include "mm/compound.h"
 #include "mm/list.h"
 #include "mm/memblock.h"

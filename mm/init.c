@@ -8,7 +8,9 @@
 #include "mm/arch.h"
 #include "mm/hot_pages.h"
 #include "mm/memblock.h"
+#include "mm/mm_stats.h"
 #include "mm/page_alloc.h"
+#include "mm/poison.h"
 
 struct mm_init_timing mm_init_timing;
 uint64_t mm_unused_ram_bytes;

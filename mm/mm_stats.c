@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Statistics: /proc/buddyinfo-style free lists, zone spans, and the memory summary. */
-#include "mm/page_alloc.h"
+#include "mm/mm_stats.h"
 
 #include "mm/arch.h"
+#include "mm/page_alloc.h"
 
 int buddyinfo_line(const struct zone *zone, char *buf, size_t size)
 {

@@ -6,6 +6,7 @@
 #include "mm/page_alloc.h"
 
 #include "mm/arch.h"
+#include "mm/bad_page.h"
 #include "mm/buddy.h"
 #include "mm/compound.h"
 #include "mm/hot_pages.h"

@@ -8,7 +8,9 @@
  *   __free_pages(p, 2);
  *
  * Misuse of the free calls (double free, wrong order, reserved page ...) is reported by
- * bad_page() and the block is left alone: it never reaches a free list and no counter changes.
+ * bad_page() (mm/bad_page.h) and the block is left alone: it never reaches a free list and no
+ * counter changes. The hot lists' switches are in mm/hot_pages.h, poisoning in mm/poison.h,
+ * buddyinfo and the memory summary in mm/mm_stats.h.
  */
 #ifndef MM_PAGE_ALLOC_H
 #define MM_PAGE_ALLOC_H
@@ -63,51 +65,5 @@ void put_page(struct page *page);
 
 /* Free frames in all zones (hot lists included). */
 unsigned long nr_free_pages(void);
-
-/*
- * Gives every block on the hot lists (recently freed blocks of order <= HOT_MAX_ORDER, kept
- * unmerged for speed) back to the buddy free lists, so that buddyinfo shows all free memory in
- * its merged form. alloc_pages() does this itself before it fails. Returns the blocks moved.
- */
-unsigned long drain_hot_pages(void);
-
-/*
- * Turns the hot lists off (false) or back on (true, the state after boot). Off, they are drained
- * and stay empty: every alloc_pages() takes a block from the buddy lists, splitting a larger one
- * when needed, and every __free_pages() gives it back and merges it with its free buddies; the
- * plain buddy allocator, which benchmarks and tests compare against. Returns the previous state.
- */
-bool set_hot_pages(bool on);
-
-/*
- * Reports a page in a state that must not happen (pfn, count, order, flags by name, compound
- * details, reason) and counts the report. Never changes the page.
- */
-void bad_page(struct page *page, const char *reason);
-
-/* Number of bad_page() reports since boot (tests check that misuse was noticed). */
-extern unsigned long bad_page_reports;
-
-/*
- * MM_DEBUG: when true, freed pages are filled with PAGE_POISON and checked on allocation; a
- * mismatch (someone wrote to a free page) is reported with the address and the bytes. On by
- * default in MM_DEBUG builds; the map replay and the benchmark turn it off.
- */
-#define PAGE_POISON 0xaa
-extern bool mm_debug_poison;
-extern unsigned long poison_errors;     /* poison mismatches found so far */
-extern unsigned long nr_poisoned_pages; /* free pages holding poison, checked when allocated */
-
-/*
- * Prints free blocks per zone and order in /proc/buddyinfo form
- * ("Node 0, zone   Normal      1      0 ...").
- */
-void show_buddyinfo(void);
-
-/* Writes one zone's buddyinfo line (no newline) into buf; returns the length as snprintf does. */
-int buddyinfo_line(const struct zone *zone, char *buf, size_t size);
-
-/* Prints each zone's span and pages, and the summary: total RAM, reserved, memmap, free. */
-void show_mem_summary(void);
 
 #endif

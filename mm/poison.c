@@ -7,6 +7,7 @@
 #include "mm/poison.h"
 
 #include "mm/arch.h"
+#include "mm/memmap.h"
 
 #ifndef MM_DEBUG
 #define MM_DEBUG 0

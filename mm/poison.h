@@ -1,13 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * MM_DEBUG page poisoning (internal to mm/; the switch and counters are in mm/page_alloc.h).
- * Loops over every page of a block: used only when mm_debug_poison is on, or while poisoned
- * pages remain from a time it was on.
+ * Page poisoning: the switch and counters (for everyone), and the loops over every page of a
+ * block (mm/'s own, used only when mm_debug_poison is on, or while poisoned pages remain from a
+ * time it was on).
  */
 #ifndef MM_POISON_H
 #define MM_POISON_H
 
-#include "mm/page_alloc.h"
+#include "mm/page.h"
+
+/*
+ * MM_DEBUG: when true, freed pages are filled with PAGE_POISON and checked on allocation; a
+ * mismatch (someone wrote to a free page) is reported with the address and the bytes. On by
+ * default in MM_DEBUG builds; the map replay and the benchmark turn it off.
+ */
+#define PAGE_POISON 0xaa
+extern bool mm_debug_poison;
+extern unsigned long poison_errors;     /* poison mismatches found so far */
+extern unsigned long nr_poisoned_pages; /* free pages holding poison, checked when allocated */
 
 /* Fills each of the nr frames at page with PAGE_POISON and marks it PG_poisoned. */
 void poison_pages(struct page *page, unsigned long nr);

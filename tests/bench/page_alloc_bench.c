@@ -8,8 +8,10 @@
 
 #include "kernel/kbench.h"
 #include "lib/printk.h"
+#include "mm/hot_pages.h"
 #include "mm/init.h"
 #include "mm/page_alloc.h"
+#include "mm/poison.h"
 
 #define BATCH 1024
 

@@ -22,8 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mm/bad_page.h"
 #include "mm/compound.h"
+#include "mm/hot_pages.h"
 #include "mm/hugetlb.h"
+#include "mm/poison.h"
 #include "tests/fuzz/fuzz_util.h"
 #include "tests/ktest/mm_shape.h"
 #include "tests/mm/map_text.h"

@@ -10,7 +10,11 @@
 
 #include "kernel/ktest.h"
 #include "lib/printk.h"
+#include "mm/bad_page.h"
+#include "mm/hot_pages.h"
+#include "mm/mm_stats.h"
 #include "mm/page_alloc.h"
+#include "mm/poison.h"
 #include "tests/ktest/mm_shape.h"
 
 /* xorshift64: the same sequence in the kernel and on the host for a given seed. */

@@ -8,6 +8,7 @@
 #ifndef TESTS_KTEST_MM_SHAPE_H
 #define TESTS_KTEST_MM_SHAPE_H
 
+#include "mm/hot_pages.h"
 #include "mm/page_alloc.h"
 
 struct mm_shape {

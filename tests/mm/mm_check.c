@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "kernel/boot_memmap.h"
+#include "mm/bad_page.h"
 #include "mm/hot_pages.h"
 #include "mm/memblock.h"
 #include "tests/ktest/mm_shape.h"

@@ -18,6 +18,7 @@
 
 #include "mm/init.h"
 #include "mm/memblock.h"
+#include "mm/poison.h"
 #include "tests/mm/host_mm.h"
 #include "tests/mm/map_text.h"
 #include "tests/mm/mm_check.h"

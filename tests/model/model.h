@@ -15,10 +15,14 @@
 #ifndef TESTS_MODEL_MODEL_H
 #define TESTS_MODEL_MODEL_H
 
+#include "mm/bad_page.h"
 #include "mm/compound.h"
 #include "mm/fw_map.h"
+#include "mm/hot_pages.h"
 #include "mm/hugetlb.h"
+#include "mm/mm_stats.h"
 #include "mm/page_alloc.h"
+#include "mm/poison.h"
 
 /* ---- frames and free regions (model.c) -------------------------------------------------------- */
 

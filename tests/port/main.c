@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mm/bad_page.h"
 #include "mm/compound.h"
 #include "mm/fw_map.h"
 #include "mm/hugetlb.h"
 #include "mm/init.h"
 #include "mm/page_alloc.h"
+#include "mm/poison.h"
 #include "env.h"
 
 #define MiB (1ULL << 20)

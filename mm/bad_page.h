@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* bad_page(): reporting a page a caller left in a state that must not happen. */
+#ifndef MM_BAD_PAGE_H
+#define MM_BAD_PAGE_H
+
+#include "mm/page.h"
+
+/*
+ * Reports a page in a state that must not happen (pfn, count, order, flags by name, compound
+ * details, reason) and counts the report. Never changes the page.
+ */
+void bad_page(struct page *page, const char *reason);
+
+/* Number of bad_page() reports since boot (tests check that misuse was noticed). */
+extern unsigned long bad_page_reports;
+
+#endif
