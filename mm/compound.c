@@ -1,31 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Compound pages: building and tearing down their metadata, running their destructor, and
- * splitting them back into independent pages. See mm/compound.h for the layout and the contracts.
+ * Compound pages: building, checking and tearing down their metadata, and splitting them back into
+ * independent pages. See mm/compound.h for the layout and the contracts.
  */
 #include "mm/compound.h"
 
 #include "mm/arch.h"
 #include "mm/bad_page.h"
-#include "mm/hugetlb.h"
-#include "mm/page_alloc.h"
-
-/* The destructors a compound page may carry: a closed set, so only these are ever called. */
-static const struct {
-	compound_page_dtor *fn;
-	const char *name;
-} known_dtors[] = {
-	{ free_compound_page, "free_compound_page" },
-	{ free_huge_page, "free_huge_page" },
-};
-
-const char *compound_dtor_name(compound_page_dtor *dtor)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(known_dtors); i++)
-		if (dtor && known_dtors[i].fn == dtor)
-			return known_dtors[i].name;
-	return NULL;
-}
+#include "mm/memmap.h"
 
 int prep_compound_page(struct page *page, unsigned int order)
 {
@@ -45,7 +27,7 @@ int prep_compound_page(struct page *page, unsigned int order)
 		SetPageTail(&page[i]);
 	}
 	page[1].compound_order = order;
-	page[1].compound_dtor = free_compound_page;
+	page[1].compound_dtor = default_compound_dtor();
 	SetPageHead(page);
 	return 0;
 }
@@ -108,40 +90,6 @@ bool free_compound_prepare(struct page *head, unsigned int order)
 	}
 	clear_compound(head, order);
 	return true;
-}
-
-void destroy_compound_page(struct page *head)
-{
-	compound_page_dtor *dtor;
-
-	if (!PageHead(head)) {
-		bad_page(head, "destroy_compound_page: not the head of a compound page");
-		return;
-	}
-	dtor = head[1].compound_dtor;
-	if (!compound_dtor_name(dtor)) {
-		bad_page(head, dtor ? "compound page has an unknown destructor (not called)"
-				    : "compound page has no destructor");
-		return;
-	}
-	dtor(head);
-}
-
-/*
- * The unit's count is already zero here. A damaged unit is reported and left alone; otherwise
- * __free_pages() gets one reference back to drop, and frees the block since it is the last.
- */
-void free_compound_page(struct page *head)
-{
-	unsigned int order = compound_order(head);
-	const char *problem = compound_check(head, order);
-
-	if (problem) {
-		bad_page(head, problem);
-		return;
-	}
-	head->_refcount = 1;
-	__free_pages(head, order);
 }
 
 int set_compound_page_dtor(struct page *head, compound_page_dtor *dtor)

@@ -6,8 +6,12 @@
  * the head; every other page is a tail whose first_page points to the head (see mm/page.h for
  * the two flag schemes). The unit's order and destructor live in the first tail page, in the
  * list-link fields, which is why an order-0 compound page cannot exist. get_page()/put_page() on
- * any sub-page act on the head's count; when it drops to zero, destroy_compound_page() runs the
- * destructor once for the whole unit.
+ * any sub-page act on the head's count; when it drops to zero, put_page() runs the destructor once
+ * for the whole unit (destroy_compound_page(), mm/page_alloc.h).
+ *
+ * This file is the compound page's metadata only: building, checking, clearing and splitting it.
+ * It calls nothing above it: freeing is the page allocator's (mm/page_alloc.h), and the huge page
+ * pool's destructor is mm/hugetlb.h's.
  *
  * Misuse (wrong order, a tail whose head pointer is wrong, a missing destructor) is reported with
  * bad_page()/dump_page() and leaves the pages untouched: nothing is freed twice or lost silently.
@@ -15,29 +19,13 @@
 #ifndef MM_COMPOUND_H
 #define MM_COMPOUND_H
 
+#include "mm/compound_dtor.h"
 #include "mm/page.h"
-
-/* The largest compound page: a 1 GiB gigantic page (above the buddy's MAX_ORDER). */
-#define MAX_COMPOUND_ORDER 18
-
-/* The order stored in the first tail of a compound head; 0 for any page that is not a head. */
-static inline unsigned int compound_order(const struct page *page)
-{
-	return PageHead(page) ? (unsigned int)page[1].compound_order : 0;
-}
-
-/*
- * Could head be the head of a compound page that contains tail? (pointer arithmetic only: lets a
- * report or a check follow a tail's first_page without trusting it.)
- */
-static inline bool compound_head_plausible(const struct page *tail, const struct page *head)
-{
-	return head && head < tail && tail - head < (1L << MAX_COMPOUND_ORDER);
-}
 
 /*
  * Marks the 2^order pages at page as one compound page: head and tail flags, first_page in every
- * tail, the order and the default destructor free_compound_page() in the first tail.
+ * tail, the order and the default destructor (the first registered: free_compound_page()) in the
+ * first tail.
  * The head's reference count is left alone. Returns 0, or -EINVAL (with a message) for order 0
  * or when page is already part of a compound page.
  */
@@ -52,27 +40,14 @@ int prep_compound_page(struct page *page, unsigned int order);
 bool free_compound_prepare(struct page *head, unsigned int order);
 
 /*
- * Called by put_page() when a compound head's count reached zero: runs the unit's destructor once.
- * A missing or unknown destructor is reported and the pages are left as they are (leaked, not
- * corrupted).
- */
-void destroy_compound_page(struct page *head);
-
-/* The default destructor: clears the metadata and returns the block to the buddy allocator. */
-void free_compound_page(struct page *head);
-
-/*
- * Sets the destructor of the compound page headed by head. Only the known destructors
- * (free_compound_page, free_huge_page) are accepted, so a stray pointer can never be called.
+ * Sets the destructor of the compound page headed by head. Only registered destructors
+ * (mm/compound_dtor.h) are accepted, so a stray pointer can never be called.
  * Returns 0, or -EINVAL (reported) if head is not a compound head or dtor is unknown.
  */
 int set_compound_page_dtor(struct page *head, compound_page_dtor *dtor);
 
 /* The destructor of the compound page headed by head (NULL if head is not a compound head). */
 compound_page_dtor *get_compound_page_dtor(const struct page *head);
-
-/* The name of a known destructor ("free_compound_page", ...), or NULL for an unknown pointer. */
-const char *compound_dtor_name(compound_page_dtor *dtor);
 
 /*
  * Checks the compound page headed by head: head marked, order >= 1, every tail marked and pointing

@@ -3,7 +3,7 @@
 #include "mm/dump_page.h"
 
 #include "mm/arch.h"
-#include "mm/compound.h"
+#include "mm/compound_dtor.h"
 #include "mm/memmap.h"
 #include "mm/zone.h"
 

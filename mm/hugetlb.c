@@ -96,11 +96,13 @@ static struct page *grow_one(struct hstate *h)
 	return head;
 }
 
-/* Gives a pool page that nobody holds back to the buddy allocator (total drops). */
+/*
+ * Gives a pool page that nobody holds back to the buddy allocator (total drops): down to the page
+ * allocator's free_compound_page(), which checks the unit once and clears it.
+ */
 static void release_huge_page(struct hstate *h, struct page *head)
 {
 	page_flag_clear(head, PG_hugetlb);
-	set_compound_page_dtor(head, free_compound_page);
 	h->total--;
 	free_compound_page(head);
 }

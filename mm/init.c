@@ -6,7 +6,9 @@
 #include "mm/init.h"
 
 #include "mm/arch.h"
+#include "mm/compound_dtor.h"
 #include "mm/hot_pages.h"
+#include "mm/hugetlb.h"
 #include "mm/memblock.h"
 #include "mm/mm_stats.h"
 #include "mm/page_alloc.h"
@@ -144,6 +146,10 @@ int mm_init(const struct mm_init_params *p)
 	int err;
 
 	nr_poisoned_pages = 0;
+	/* The destructors compound pages may carry; the first is the default. */
+	if (register_compound_dtor(free_compound_page, "free_compound_page") ||
+	    register_compound_dtor(free_huge_page, "free_huge_page"))
+		return -EINVAL;
 	if ((p->zone_dma_end | p->zone_dma32_end) % (PAGE_SIZE << MAX_ORDER) || p->zone_dma_end > p->zone_dma32_end) {
 		printk("mm: zone limits %#llx and %#llx are not ordered multiples of %lu KiB\n",
 		       (unsigned long long)p->zone_dma_end, (unsigned long long)p->zone_dma32_end,

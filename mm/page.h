@@ -120,6 +120,24 @@ static inline struct page *compound_head(struct page *p)
 	return PageTail(p) ? p->first_page : p;
 }
 
+/* The largest compound page: a 1 GiB gigantic page (above the buddy's MAX_ORDER). */
+#define MAX_COMPOUND_ORDER 18
+
+/* The order stored in the first tail of a compound head; 0 for any page that is not a head. */
+static inline unsigned int compound_order(const struct page *page)
+{
+	return PageHead(page) ? (unsigned int)page[1].compound_order : 0;
+}
+
+/*
+ * Could head be the head of a compound page that contains tail? (pointer arithmetic only: lets a
+ * report or a check follow a tail's first_page without trusting it.)
+ */
+static inline bool compound_head_plausible(const struct page *tail, const struct page *head)
+{
+	return head && head < tail && tail - head < (1L << MAX_COMPOUND_ORDER);
+}
+
 /* The struct page whose lru field is l (a free-list, hot-list or pool-list link). */
 static inline struct page *lru_to_page(const struct list_head *l)
 {

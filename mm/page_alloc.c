@@ -158,13 +158,9 @@ static bool free_checks_fail(struct page *page, unsigned int order)
 	return PageHead(page) && !free_compound_prepare(page, order);
 }
 
-void __free_pages(struct page *page, unsigned int order)
+/* Gives back a block every check has passed (and whose compound metadata, if any, is cleared). */
+static inline void free_block(struct page *page, unsigned int order)
 {
-	if (unlikely(order > MAX_ORDER ||
-		     (page->flags & FREE_CHECK_FLAGS) != order << PAGE_ORDER_SHIFT ||
-		     page->_refcount != 1 || (page_to_pfn(page) & ((1UL << order) - 1))) &&
-	    free_checks_fail(page, order))
-		return;
 	page->_refcount = 0;
 	page->flags &= ~PAGE_ORDER_MASK;
 	if (unlikely(mm_debug_poison))
@@ -173,6 +169,51 @@ void __free_pages(struct page *page, unsigned int order)
 		hot_give(page, order);
 	else
 		buddy_give(page, order);
+}
+
+void __free_pages(struct page *page, unsigned int order)
+{
+	if (unlikely(order > MAX_ORDER ||
+		     (page->flags & FREE_CHECK_FLAGS) != order << PAGE_ORDER_SHIFT ||
+		     page->_refcount != 1 || (page_to_pfn(page) & ((1UL << order) - 1))) &&
+	    free_checks_fail(page, order))
+		return;
+	free_block(page, order);
+}
+
+/* ---- compound pages: the destructor at the last reference ---------------------------------- */
+
+void destroy_compound_page(struct page *head)
+{
+	compound_page_dtor *dtor;
+
+	if (!PageHead(head)) {
+		bad_page(head, "destroy_compound_page: not the head of a compound page");
+		return;
+	}
+	dtor = head[1].compound_dtor;
+	if (!compound_dtor_name(dtor)) {
+		bad_page(head, dtor ? "compound page has an unknown destructor (not called)"
+				    : "compound page has no destructor");
+		return;
+	}
+	dtor(head);
+}
+
+/*
+ * The unit's count is already zero here. Its metadata is checked once (free_compound_prepare()
+ * reports a damaged unit, which is then left alone) and cleared, and the block goes back whole.
+ */
+void free_compound_page(struct page *head)
+{
+	unsigned int order = compound_order(head);
+
+	if (order > MAX_ORDER) {
+		bad_page(head, "free_compound_page: a gigantic page cannot go to the buddy allocator");
+		return;
+	}
+	if (free_compound_prepare(head, order))
+		free_block(head, order);
 }
 
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)

@@ -63,6 +63,19 @@ void get_page(struct page *page);
  */
 void put_page(struct page *page);
 
+/*
+ * Called by put_page() when a compound head's count reached zero: runs the unit's destructor once
+ * (a registered one, mm/compound_dtor.h). A missing or unknown destructor is reported and the
+ * pages are left as they are (leaked, not corrupted).
+ */
+void destroy_compound_page(struct page *head);
+
+/*
+ * The default destructor: checks the unit once (a damaged one is reported and left alone),
+ * clears its metadata and gives the block back whole.
+ */
+void free_compound_page(struct page *head);
+
 /* Free frames in all zones (hot lists included). */
 unsigned long nr_free_pages(void);
 
