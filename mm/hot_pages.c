@@ -6,8 +6,6 @@
  */
 #include "mm/hot_pages.h"
 
-#include "mm/page_alloc.h"
-
 unsigned int hot_orders = HOT_MAX_ORDER + 1;
 
 void hot_flush(struct zone *zone, unsigned int order, unsigned long n)
