@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: MIT
+# tests/symbols/: every global symbol of the mm/ objects is declared in a header of mm/.
+.PHONY: test-symbols
+test-symbols: $(KERNEL)
+	@tests/symbols/check.sh $(KOBJ)/mm/*.o
+TEST_STEPS += test-symbols
