@@ -37,6 +37,9 @@ struct boot_info {
 	uint32_t efi_desc_size, efi_desc_version, efi_mmap_count;
 
 	uint64_t efi_system_table;        /* tag 12, 0 when absent */
+	const uint8_t *acpi_rsdp;         /* the RSDP copy of tag 15, else of tag 14; NULL when absent */
+	uint32_t acpi_rsdp_len;           /* bytes of that copy */
+	uint32_t acpi_rsdp_tag;           /* 14 (ACPI 1.0 RSDP) or 15 (ACPI 2.0+), 0 when absent */
 	struct boot_framebuffer fb;       /* tag 8 */
 	struct boot_module modules[BOOT_MAX_MODULES];
 	uint32_t nmodules;

@@ -6,7 +6,7 @@
  * total_size, and every tag the kernel uses must be large enough for what is read from it. The
  * first problem found is reported as a message naming the tag, its offset and what is wrong.
  *
- * Tags the kernel does not use (basic memory info, boot device, ELF sections, APM, ACPI, network,
+ * Tags the kernel does not use (basic memory info, boot device, ELF sections, APM, network,
  * EFI image handle, load base address, ...) are skipped after the common checks.
  */
 #include "kernel/bootinfo.h"
@@ -25,7 +25,7 @@ struct parser {
 	const uint8_t *base;
 	uint32_t total;         /* total_size, checked against avail */
 	struct boot_info *bi;
-	uint32_t first_seen[8]; /* offset of the first tag of each rule that may appear once */
+	uint32_t first_seen[10]; /* offset of the first tag of each rule that may appear once */
 };
 
 struct tag_rule {
@@ -163,6 +163,25 @@ static int parse_framebuffer(struct parser *p, const void *tag, uint32_t off)
 	return 0;
 }
 
+/*
+ * Tags 14 and 15 hold a copy of the ACPI RSDP: 20 bytes (ACPI 1.0) or at least 36 (2.0+), which
+ * the minimum sizes of their rules check; kernel/acpi.c checks the contents. GRUB passes both on
+ * BIOS: the 2.0+ copy is kept whichever comes first.
+ */
+static int parse_acpi_rsdp(struct parser *p, const void *tag, uint32_t off)
+{
+	const struct mb2_tag *t = tag;
+	struct boot_info *bi = p->bi;
+
+	(void)off;
+	if (t->type == MB2_TAG_ACPI_OLD && bi->acpi_rsdp_tag == MB2_TAG_ACPI_NEW)
+		return 0;
+	bi->acpi_rsdp = (const uint8_t *)(t + 1);
+	bi->acpi_rsdp_len = t->size - sizeof(*t);
+	bi->acpi_rsdp_tag = t->type;
+	return 0;
+}
+
 /* How each tag the kernel uses is checked and read. */
 static const struct tag_rule rules[] = {
 	{ MB2_TAG_CMDLINE, "command line", 8, true, parse_cmdline },
@@ -172,6 +191,8 @@ static const struct tag_rule rules[] = {
 	{ MB2_TAG_FRAMEBUFFER, "framebuffer", MB2_FB_COMMON_SIZE, true, parse_framebuffer },
 	{ MB2_TAG_EFI64, "EFI 64-bit system table", sizeof(struct mb2_tag_efi64), true, parse_efi64 },
 	{ MB2_TAG_EFI_MMAP, "EFI memory map", sizeof(struct mb2_tag_efi_mmap), true, parse_efi_mmap },
+	{ MB2_TAG_ACPI_OLD, "ACPI 1.0 RSDP", 8 + 20, true, parse_acpi_rsdp },
+	{ MB2_TAG_ACPI_NEW, "ACPI 2.0 RSDP", 8 + 36, true, parse_acpi_rsdp },
 };
 _Static_assert(sizeof(rules) / sizeof(rules[0]) <= sizeof(((struct parser *)0)->first_seen) / sizeof(uint32_t),
 	       "struct parser has a first_seen slot for every rule");

@@ -22,6 +22,8 @@
 #define MB2_TAG_MMAP        6
 #define MB2_TAG_FRAMEBUFFER 8
 #define MB2_TAG_EFI64       12
+#define MB2_TAG_ACPI_OLD    14
+#define MB2_TAG_ACPI_NEW    15
 #define MB2_TAG_EFI_MMAP    17
 
 /* Framebuffer types (tag 8). */

@@ -18,8 +18,6 @@
 #define MB2_MEM_BAD        5
 #define MB2_MEM_PERSISTENT 7
 
-#define MB2_TAG_ACPI_OLD 14
-#define MB2_TAG_ACPI_NEW 15
 
 /* A write cursor into the structure; overflow is sticky and makes mbi_build() return 0. */
 struct writer {

@@ -112,6 +112,44 @@ static void mb2_uefi_sample_gives_efi_map_and_system_table(struct ktest *t)
 	KT_EXPECT_EQ(t, bi.fb.blue_size, 8);
 }
 
+/* GRUB passes tag 14 and tag 15 on BIOS; the 2.0+ copy wins in either order. */
+static void mb2_acpi_rsdp_tags_are_found(struct ktest *t)
+{
+	mb2_sample_bios(&b);
+	if (!EXPECT_MB2_OK(t))
+		return;
+	KT_EXPECT_EQ(t, bi.acpi_rsdp_tag, 14);
+	KT_EXPECT_EQ(t, bi.acpi_rsdp_len, 20);
+	KT_EXPECT(t, bi.acpi_rsdp > b.words && bi.acpi_rsdp + 20 <= b.words + b.len,
+		  "the RSDP copy points into the structure");
+	for (int order = 0; order < 2; order++) {
+		mb2_begin(&b);
+		uint8_t *first = mb2_add_tag(&b, order ? 15 : 14, order ? 8 + 36 : 8 + 20);
+		uint8_t *second = mb2_add_tag(&b, order ? 14 : 15, order ? 8 + 20 : 8 + 36);
+		mb2_end(&b);
+		if (!EXPECT_MB2_OK(t))
+			return;
+		KT_EXPECT_EQ(t, bi.acpi_rsdp_tag, 15);
+		KT_EXPECT_EQ(t, bi.acpi_rsdp_len, 36);
+		KT_EXPECT(t, bi.acpi_rsdp == (order ? first : second) + 8, "order %d: the tag 15 copy", order);
+	}
+}
+
+static void mb2_rejects_bad_acpi_rsdp_tags(struct ktest *t)
+{
+	mb2_begin(&b);
+	mb2_add_tag(&b, 15, 8 + 20);
+	END_EXPECT_ERROR(t, "tag 15 at offset 0x8: size 28 is too small for the ACPI 2.0 RSDP (at least 44 bytes)");
+	mb2_begin(&b);
+	mb2_add_tag(&b, 14, 8 + 16);
+	END_EXPECT_ERROR(t, "tag 14 at offset 0x8: size 24 is too small for the ACPI 1.0 RSDP (at least 28 bytes)");
+	mb2_begin(&b);
+	mb2_add_tag(&b, 14, 8 + 20);
+	mb2_add_tag(&b, 14, 8 + 20);
+	END_EXPECT_ERROR(t, "tag 14 at offset 0x28: a second ACPI 1.0 RSDP tag (the first is at offset 0x8)");
+	KT_EXPECT(t, bi.acpi_rsdp == NULL && bi.acpi_rsdp_tag == 0, "no RSDP survives a failure");
+}
+
 static void mb2_modules_are_listed_in_order(struct ktest *t)
 {
 	mb2_sample_modules(&b);
@@ -465,6 +503,8 @@ KTEST_SUITE(multiboot2,
 	    KTEST_CASE(mb2_minimal_structure_parses_empty),
 	    KTEST_CASE(mb2_bios_sample_gives_strings_and_e820_map),
 	    KTEST_CASE(mb2_uefi_sample_gives_efi_map_and_system_table),
+	    KTEST_CASE(mb2_acpi_rsdp_tags_are_found),
+	    KTEST_CASE(mb2_rejects_bad_acpi_rsdp_tags),
 	    KTEST_CASE(mb2_modules_are_listed_in_order),
 	    KTEST_CASE(mb2_sixteen_modules_fit),
 	    KTEST_CASE(mb2_unknown_tags_and_odd_sizes_are_skipped),
