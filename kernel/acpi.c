@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * acpi_find_cpus(): walks the ACPI tables from the RSDP to the MADT and lists the CPUs it names.
+ * Nothing in the tables is trusted before it is checked: the RSDP's checksums and length, each
+ * table's signature, length and checksum, the low 4 GiB limit of the boot page tables, and every
+ * MADT entry's length. The first problem found is reported as one message naming the table and
+ * the offset, and the caller falls back to the boot CPU alone. Layouts from the ACPI
+ * specification, section 5.2 (RSDP, system description table header, RSDT, XSDT, MADT).
+ */
+#include "kernel/acpi.h"
+
+#include <stdarg.h>
+
+#include "lib/printk.h"
+#include "lib/string.h"
+
+#define LOW_4G          (1ULL << 32)
+#define RSDP_V1_LEN     20u
+#define RSDP_V2_LEN     36u
+#define SDT_HEADER_LEN  36u
+#define MADT_ENTRIES    44u    /* local APIC address (u32) and flags (u32) follow the header */
+
+#define MADT_LAPIC      0      /* processor local APIC: uid, APIC id (u8), flags */
+#define MADT_LAPIC_ADDR 5      /* local APIC address override (u64) */
+#define MADT_X2APIC     9      /* processor local x2APIC: x2APIC id (u32), flags, uid */
+#define MADT_ENABLED        (1u << 0)
+#define MADT_ONLINE_CAPABLE (1u << 1)
+
+struct walk {
+	acpi_map_fn map;
+	void *ctx;
+	struct acpi_cpus *cpus;
+};
+
+static char errbuf[160];
+
+/* Formats the error message into errbuf; returns -1 so callers can `return fail(...)`. */
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(errbuf, sizeof(errbuf), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint8_t checksum(const uint8_t *p, uint32_t len)
+{
+	uint8_t sum = 0;
+
+	while (len--)
+		sum += *p++;
+	return sum;
+}
+
+/* The len bytes at phys, which must lie in the low 4 GiB and be mapped; NULL after fail(). */
+static const uint8_t *map_checked(const struct walk *w, uint64_t phys, uint32_t len, const char *what)
+{
+	const uint8_t *p;
+
+	if (phys >= LOW_4G || len > LOW_4G - phys) {
+		fail("acpi: %s at %#llx (length %#x) leaves the low 4 GiB", what,
+		     (unsigned long long)phys, len);
+		return NULL;
+	}
+	p = w->map(w->ctx, phys, len);
+	if (!p)
+		fail("acpi: %s at %#llx (length %#x) is not mapped", what, (unsigned long long)phys, len);
+	return p;
+}
+
+/* The table with signature sig (name: MADT for APIC) at phys, whole, zero checksum; NULL after fail(). */
+static const uint8_t *map_table(const struct walk *w, uint64_t phys, const char *sig, uint32_t *len)
+{
+	const char *name = memcmp(sig, "APIC", 4) ? sig : "MADT";
+	const uint8_t *h = map_checked(w, phys, SDT_HEADER_LEN, name);
+	unsigned long long a = phys;
+
+	if (!h)
+		return NULL;
+	if (memcmp(h, sig, 4)) {
+		fail("acpi: %s at %#llx has signature %02x %02x %02x %02x", name, a, h[0], h[1], h[2], h[3]);
+		return NULL;
+	}
+	*len = get32(h + 4);
+	if (*len < SDT_HEADER_LEN) {
+		fail("acpi: %s at %#llx has length %#x, less than its 36-byte header", name, a, *len);
+		return NULL;
+	}
+	if (!(h = map_checked(w, phys, *len, name)))
+		return NULL;
+	if (checksum(h, *len)) {
+		fail("acpi: %s at %#llx (length %#x) has a bad checksum (its bytes sum to %#x, not 0)",
+		     name, a, *len, checksum(h, *len));
+		return NULL;
+	}
+	return h;
+}
+
+/* Records one usable CPU; past ACPI_MAX_CPUS it is counted, never dropped. */
+static void add_cpu(struct acpi_cpus *cpus, uint32_t apic_id, uint32_t flags)
+{
+	if (!(flags & (MADT_ENABLED | MADT_ONLINE_CAPABLE)))
+		return;
+	if (cpus->count < ACPI_MAX_CPUS)
+		cpus->apic_ids[cpus->count++] = apic_id;
+	else
+		cpus->more++;
+}
+
+/* One MADT entry of len bytes at offset off; types the kernel does not use are skipped. */
+static int madt_entry(struct acpi_cpus *cpus, const uint8_t *e, uint32_t off)
+{
+	static const uint8_t min_len[16] = { [MADT_LAPIC] = 8, [MADT_LAPIC_ADDR] = 12, [MADT_X2APIC] = 16 };
+	uint8_t type = e[0], len = e[1];
+
+	if (type < sizeof(min_len) && len < min_len[type])
+		return fail("acpi: MADT entry at offset %#x of type %u has length %u, less than %u", off,
+			    type, len, min_len[type]);
+	if (type == MADT_LAPIC)
+		add_cpu(cpus, e[3], get32(e + 4));
+	else if (type == MADT_X2APIC)
+		add_cpu(cpus, get32(e + 4), get32(e + 8));
+	else if (type == MADT_LAPIC_ADDR)
+		cpus->lapic_addr = get64(e + 4);
+	return 0;
+}
+
+/* Walks the MADT's entries, each of which must have a length and end inside the table. */
+static int parse_madt(const struct walk *w, uint64_t phys)
+{
+	uint32_t len, off;
+	const uint8_t *t = map_table(w, phys, "APIC", &len);
+
+	if (!t)
+		return -1;
+	if (len < MADT_ENTRIES)
+		return fail("acpi: MADT at %#llx has length %#x, less than 44", (unsigned long long)phys, len);
+	w->cpus->lapic_addr = get32(t + SDT_HEADER_LEN);
+	for (off = MADT_ENTRIES; off < len; off += t[off + 1]) {
+		if (len - off < 2)
+			return fail("acpi: MADT entry at offset %#x runs past the table end %#x", off, len);
+		if (t[off + 1] == 0)
+			return fail("acpi: MADT entry at offset %#x has length 0", off);
+		if (t[off + 1] > len - off)
+			return fail("acpi: MADT entry at offset %#x (length %u) runs past the table end %#x",
+				    off, t[off + 1], len);
+		if (madt_entry(w->cpus, t + off, off) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Finds the MADT among the tables the XSDT (entries of 8 bytes) or the RSDT (4 bytes) lists. */
+static int parse_root(const struct walk *w, uint64_t phys, bool xsdt)
+{
+	const char *sig = xsdt ? "XSDT" : "RSDT";
+	uint32_t esize = xsdt ? 8 : 4, len;
+	const uint8_t *t = map_table(w, phys, sig, &len);
+	char what[48];
+
+	if (!t)
+		return -1;
+	if ((len - SDT_HEADER_LEN) % esize)
+		return fail("acpi: %s at %#llx has length %#x: a partial entry at its end", sig,
+			    (unsigned long long)phys, len);
+	for (uint32_t off = SDT_HEADER_LEN; off < len; off += esize) {
+		uint64_t entry = xsdt ? get64(t + off) : get32(t + off);
+		snprintf(what, sizeof(what), "the table listed at %s offset %#x", sig, off);
+		const uint8_t *h = map_checked(w, entry, SDT_HEADER_LEN, what);
+		if (!h)
+			return -1;
+		if (!memcmp(h, "APIC", 4))
+			return parse_madt(w, entry);
+	}
+	return fail("acpi: %s at %#llx lists no MADT (signature APIC)", sig, (unsigned long long)phys);
+}
+
+/* Checks the RSDP copy and follows it to the XSDT (revision 2 and later) or the RSDT. */
+static int parse_rsdp(const struct walk *w, const uint8_t *r, uint32_t len)
+{
+	if (!r || len < RSDP_V1_LEN)
+		return fail("acpi: RSDP copy of %u bytes is shorter than 20", r ? len : 0);
+	if (memcmp(r, "RSD PTR ", 8))
+		return fail("acpi: RSDP at offset 0x0 has no \"RSD PTR \" signature");
+	if (checksum(r, RSDP_V1_LEN))
+		return fail("acpi: RSDP checksum of bytes 0x0-0x13 sums to %#x, not 0", checksum(r, RSDP_V1_LEN));
+	if (r[15] < 2)
+		return parse_root(w, get32(r + 16), false);
+	uint32_t full = get32(r + 20);
+	if (len < RSDP_V2_LEN || full < RSDP_V2_LEN || full > len)
+		return fail("acpi: RSDP revision %u at offset 0x14 has length %u; %u bytes were passed (at least 36)",
+			    r[15], full, len);
+	if (checksum(r, full))
+		return fail("acpi: RSDP extended checksum of bytes 0x0-%#x sums to %#x, not 0", full - 1,
+			    checksum(r, full));
+	if (get64(r + 24))
+		return parse_root(w, get64(r + 24), true);
+	return parse_root(w, get32(r + 16), false);
+}
+
+int acpi_find_cpus(const void *rsdp, uint32_t rsdp_len, acpi_map_fn map, void *ctx,
+		   uint32_t boot_apic_id, struct acpi_cpus *cpus, const char **err)
+{
+	struct walk w = { map, ctx, cpus };
+
+	memset(cpus, 0, sizeof(*cpus));
+	if (parse_rsdp(&w, rsdp, rsdp_len) == 0) {
+		cpus->from_madt = true;
+		return 0;
+	}
+	memset(cpus, 0, sizeof(*cpus));
+	cpus->count = 1;
+	cpus->apic_ids[0] = boot_apic_id;
+	cpus->lapic_addr = ACPI_LAPIC_DEFAULT;
+	if (err)
+		*err = errbuf;
+	return -1;
+}
+
+int acpi_format_cpus(char *buf, size_t len, const struct acpi_cpus *c)
+{
+	size_t n = 0;
+
+#define PUT(...) (n += snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, __VA_ARGS__))
+	if (c->from_madt)
+		PUT("ACPI: MADT lists %u CPU%s (APIC ids", c->count + c->more,
+		    c->count + c->more == 1 ? "" : "s");
+	else
+		PUT("ACPI: using the boot CPU alone (APIC id");
+	for (uint32_t i = 0; i < c->count; i++)
+		PUT(" %u", c->apic_ids[i]);
+	if (c->more)
+		PUT("; %u more not recorded", c->more);
+	PUT("), local APIC at %#llx", (unsigned long long)c->lapic_addr);
+#undef PUT
+	return (int)n;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Builds made-up ACPI tables for the self-tests of kernel/acpi.c and for its fuzzer's seeds: an
+ * image of a few KiB of "physical memory" at ACPI_IMG_BASE holding an RSDP, an RSDT or XSDT, a
+ * FADT-shaped filler table and a MADT, and the map callback that reads it.
+ */
+#ifndef TESTS_KTEST_ACPI_SAMPLES_H
+#define TESTS_KTEST_ACPI_SAMPLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ACPI_IMG_BASE 0xe0000u
+#define ACPI_IMG_SIZE 4096u
+#define ACPI_IMG_ROOT 0x40u   /* image offsets of the tables the samples build */
+#define ACPI_IMG_FACP 0x100u
+#define ACPI_IMG_MADT 0x200u
+
+struct acpi_img {
+	uint8_t mem[ACPI_IMG_SIZE] __attribute__((aligned(16)));
+};
+
+/* One MADT entry to build: type 0 (local APIC) or 9 (local x2APIC). */
+struct acpi_sample_cpu {
+	uint8_t type;
+	uint32_t apic_id, flags;
+};
+
+/* The map callback for acpi_find_cpus(): ctx is the struct acpi_img. */
+const void *acpi_img_map(void *ctx, uint64_t phys, uint32_t len);
+
+/*
+ * A whole sample: RSDP revision 0 with an RSDT, or revision 2 with an XSDT, listing a filler
+ * "FACP" table then a MADT with local APIC address 0xfee00000 and the n entries of cpus.
+ */
+void acpi_img_build(struct acpi_img *m, bool xsdt, const struct acpi_sample_cpu *cpus, uint32_t n);
+
+/* Recomputes the checksum of the table at image offset off, or of the RSDP (both checksums). */
+void acpi_img_fix_table(struct acpi_img *m, uint32_t off);
+void acpi_img_fix_rsdp(struct acpi_img *m);
+
+/* Reads or writes a little-endian field of the image. */
+uint32_t acpi_img_get32(const struct acpi_img *m, uint32_t off);
+void acpi_img_put32(struct acpi_img *m, uint32_t off, uint32_t v);
+void acpi_img_put64(struct acpi_img *m, uint32_t off, uint64_t v);
+
+#endif

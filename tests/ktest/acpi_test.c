@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Self-tests of the ACPI CPU list (kernel/acpi.c). Good tables (RSDP 1.0 with an RSDT, 2.0 with an
+ * XSDT, MADT with local APIC and x2APIC entries) must list the usable CPUs; each malformed one
+ * must be refused with exactly the message naming the table and offset, and the boot CPU alone.
+ */
+#include "kernel/acpi.h"
+#include "kernel/ktest.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "tests/ktest/acpi_samples.h"
+
+#define BOOT_ID 7   /* the boot CPU's APIC id the fallback must report */
+
+static struct acpi_img img;
+static struct acpi_cpus cpus;
+static char line[4096];
+
+static const struct acpi_sample_cpu two_cpus[] = {
+	{ 0, 0, 1 }, { 9, 0x100, 2 }, { 0, 5, 0 },  /* enabled, online capable, disabled */
+};
+
+static int find(void)
+{
+	const char *err;
+	uint32_t len = img.mem[15] >= 2 ? 36 : 20;
+
+	return acpi_find_cpus(img.mem, len, acpi_img_map, &img, BOOT_ID, &cpus, &err);
+}
+
+/* Expects exactly the message want and the one-CPU fallback. */
+#define EXPECT_ACPI_ERROR(t, want) expect_error(t, __LINE__, want)
+static void expect_error(struct ktest *t, int line_no, const char *want)
+{
+	const char *err = NULL;
+	uint32_t len = img.mem[15] >= 2 ? 36 : 20;
+	int r = acpi_find_cpus(img.mem, len, acpi_img_map, &img, BOOT_ID, &cpus, &err);
+
+	if (!KT_EXPECT(t, r < 0, "line %d: parse succeeded, expected \"%s\"", line_no, want))
+		return;
+	KT_EXPECT(t, err && !strcmp(err, want), "line %d: got \"%s\", want \"%s\"", line_no, err, want);
+	KT_EXPECT(t, !cpus.from_madt && cpus.count == 1 && cpus.more == 0 && cpus.apic_ids[0] == BOOT_ID &&
+			     cpus.lapic_addr == ACPI_LAPIC_DEFAULT,
+		  "line %d: not the one-CPU fallback", line_no);
+}
+
+static void acpi_rsdt_lists_usable_cpus(struct ktest *t)
+{
+	acpi_img_build(&img, false, two_cpus, 3);
+	KT_ASSERT(t, find() == 0, "RSDP 1.0 + RSDT refused");
+	KT_EXPECT_EQ(t, cpus.count, 2);
+	KT_EXPECT_EQ(t, cpus.apic_ids[0], 0);
+	KT_EXPECT_EQ(t, cpus.apic_ids[1], 0x100);
+	KT_EXPECT_EQ(t, cpus.lapic_addr, 0xfee00000);
+	acpi_format_cpus(line, sizeof(line), &cpus);
+	KT_EXPECT(t, !strcmp(line, "ACPI: MADT lists 2 CPUs (APIC ids 0 256), local APIC at 0xfee00000"),
+		  "got \"%s\"", line);
+}
+
+static void acpi_xsdt_lists_usable_cpus(struct ktest *t)
+{
+	acpi_img_build(&img, true, two_cpus, 3);
+	KT_ASSERT(t, find() == 0, "RSDP 2.0 + XSDT refused");
+	KT_EXPECT_EQ(t, cpus.count, 2);
+	KT_EXPECT_EQ(t, cpus.apic_ids[1], 0x100);
+	KT_EXPECT(t, cpus.from_madt, "from the MADT");
+}
+
+static void acpi_counts_cpus_past_the_cap(struct ktest *t)
+{
+	static struct acpi_sample_cpu many[ACPI_MAX_CPUS + 4];
+
+	for (uint32_t i = 0; i < ACPI_MAX_CPUS + 4; i++)
+		many[i] = (struct acpi_sample_cpu){ 0, i & 0xff, 1 };
+	acpi_img_build(&img, true, many, ACPI_MAX_CPUS + 4);
+	KT_ASSERT(t, find() == 0, "260 CPUs refused");
+	KT_EXPECT_EQ(t, cpus.count, ACPI_MAX_CPUS);
+	KT_EXPECT_EQ(t, cpus.more, 4);
+	acpi_format_cpus(line, sizeof(line), &cpus);
+	KT_EXPECT(t, strstr(line, "ACPI: MADT lists 260 CPUs (APIC ids 0 1 ") == line &&
+			     strstr(line, " 255; 4 more not recorded), local APIC at 0xfee00000"),
+		  "got \"%s\"", line);
+}
+
+static void acpi_rejects_bad_checksums(struct ktest *t)
+{
+	acpi_img_build(&img, false, two_cpus, 3);
+	img.mem[8]++;
+	EXPECT_ACPI_ERROR(t, "acpi: RSDP checksum of bytes 0x0-0x13 sums to 0x1, not 0");
+	acpi_img_build(&img, true, two_cpus, 3);
+	img.mem[32]++;
+	EXPECT_ACPI_ERROR(t, "acpi: RSDP extended checksum of bytes 0x0-0x23 sums to 0x1, not 0");
+	acpi_img_build(&img, true, two_cpus, 3);
+	img.mem[ACPI_IMG_MADT + 50]++;
+	EXPECT_ACPI_ERROR(t, "acpi: MADT at 0xe0200 (length 0x4c) has a bad checksum (its bytes sum to 0x1, not 0)");
+	acpi_img_build(&img, true, two_cpus, 3);
+	memcpy(img.mem, "RSD PTX ", 8);
+	EXPECT_ACPI_ERROR(t, "acpi: RSDP at offset 0x0 has no \"RSD PTR \" signature");
+}
+
+static void acpi_rejects_truncated_tables(struct ktest *t)
+{
+	acpi_img_build(&img, true, two_cpus, 3);
+	acpi_img_put32(&img, ACPI_IMG_MADT + 4, 40);
+	acpi_img_fix_table(&img, ACPI_IMG_MADT);
+	EXPECT_ACPI_ERROR(t, "acpi: MADT at 0xe0200 has length 0x28, less than 44");
+	acpi_img_build(&img, true, two_cpus, 3);
+	acpi_img_put32(&img, ACPI_IMG_ROOT + 4, 30);
+	EXPECT_ACPI_ERROR(t, "acpi: XSDT at 0xe0040 has length 0x1e, less than its 36-byte header");
+	acpi_img_build(&img, true, two_cpus, 3);
+	acpi_img_put32(&img, ACPI_IMG_MADT + 4, ACPI_IMG_SIZE);
+	EXPECT_ACPI_ERROR(t, "acpi: MADT at 0xe0200 (length 0x1000) is not mapped");
+	const char *err;
+	KT_EXPECT(t, acpi_find_cpus(img.mem, 12, acpi_img_map, &img, BOOT_ID, &cpus, &err) < 0 &&
+			     !strcmp(err, "acpi: RSDP copy of 12 bytes is shorter than 20"),
+		  "a 12-byte RSDP copy is refused");
+}
+
+static void acpi_rejects_bad_entry_lengths(struct ktest *t)
+{
+	acpi_img_build(&img, true, two_cpus, 3);
+	img.mem[ACPI_IMG_MADT + 44 + 1] = 0;
+	acpi_img_fix_table(&img, ACPI_IMG_MADT);
+	EXPECT_ACPI_ERROR(t, "acpi: MADT entry at offset 0x2c has length 0");
+	acpi_img_build(&img, true, two_cpus, 3);
+	img.mem[ACPI_IMG_MADT + 44 + 8 + 16 + 1] = 12;
+	acpi_img_fix_table(&img, ACPI_IMG_MADT);
+	EXPECT_ACPI_ERROR(t, "acpi: MADT entry at offset 0x44 (length 12) runs past the table end 0x4c");
+	acpi_img_build(&img, true, two_cpus, 3);
+	img.mem[ACPI_IMG_MADT + 44 + 8 + 1] = 8;
+	acpi_img_fix_table(&img, ACPI_IMG_MADT);
+	EXPECT_ACPI_ERROR(t, "acpi: MADT entry at offset 0x34 of type 9 has length 8, less than 16");
+}
+
+static void acpi_rejects_tables_outside_low_4g(struct ktest *t)
+{
+	acpi_img_build(&img, true, two_cpus, 3);
+	acpi_img_put64(&img, ACPI_IMG_ROOT + 36 + 8, 0x100000000ULL);
+	acpi_img_fix_table(&img, ACPI_IMG_ROOT);
+	EXPECT_ACPI_ERROR(t, "acpi: the table listed at XSDT offset 0x2c at 0x100000000 (length 0x24) leaves the low 4 GiB");
+	acpi_img_build(&img, true, two_cpus, 3);
+	acpi_img_put64(&img, 24, 0xfffffff0ULL);
+	acpi_img_fix_rsdp(&img);
+	EXPECT_ACPI_ERROR(t, "acpi: XSDT at 0xfffffff0 (length 0x24) leaves the low 4 GiB");
+}
+
+KTEST_SUITE(acpi,
+	    KTEST_CASE(acpi_rsdt_lists_usable_cpus),
+	    KTEST_CASE(acpi_xsdt_lists_usable_cpus),
+	    KTEST_CASE(acpi_counts_cpus_past_the_cap),
+	    KTEST_CASE(acpi_rejects_bad_checksums),
+	    KTEST_CASE(acpi_rejects_truncated_tables),
+	    KTEST_CASE(acpi_rejects_bad_entry_lengths),
+	    KTEST_CASE(acpi_rejects_tables_outside_low_4g));
