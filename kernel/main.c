@@ -6,6 +6,7 @@
  * verdict. It knows neither by name: benchmarks register with KBENCH(), the self-test runner
  * replaces a weak stand-in, and a release kernel (make kernel) is built without either.
  */
+#include "kernel/acpi.h"
 #include "kernel/bootinfo.h"
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
@@ -45,6 +46,32 @@ static void read_boot_info(uint32_t magic, uint64_t mbi_phys)
 		panic("boot: malformed multiboot2 information at %#llx: %s",
 		      (unsigned long long)mbi_phys, err);
 	boot_info.mbi_phys = mbi_phys;
+}
+
+/* The boot page tables map the low 4 GiB at the direct map; acpi_find_cpus() stays below it. */
+static const void *acpi_map_direct(void *ctx, uint64_t phys, uint32_t len)
+{
+	(void)ctx;
+	(void)len;
+	return phys_to_virt(phys);
+}
+
+/* Lists the CPUs the MADT names, or reports why not and keeps the boot CPU alone. */
+static void find_cpus(void)
+{
+	static struct acpi_cpus cpus;
+	static char line[3072];
+	const char *err = NULL;
+	uint32_t r[4];
+
+	cpuid(1, 0, r);
+	if (!boot_info.acpi_rsdp)
+		printk("acpi: the boot loader passed no RSDP (multiboot2 tag 14 or 15)\n");
+	if (acpi_find_cpus(boot_info.acpi_rsdp, boot_info.acpi_rsdp_len, acpi_map_direct, NULL,
+			   r[1] >> 24, &cpus, &err) < 0 && boot_info.acpi_rsdp)
+		printk("%s\n", err);
+	acpi_format_cpus(line, sizeof(line), &cpus);
+	printk("%s\n", line);
 }
 
 /* The screen console, once the framebuffer (possibly above 4 GiB) is in the direct map. */
@@ -98,6 +125,7 @@ void kmain(uint32_t magic, uint64_t mbi_phys)
 	bootinfo_print(&boot_info);
 	cmdline_warn_unknown(boot_info.cmdline, printk);
 	mm_setup(&boot_info);
+	find_cpus();
 	start_screen_console();
 	if (cmdline_has(boot_info.cmdline, "bench"))
 		run_benchmarks();

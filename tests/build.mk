@@ -31,6 +31,15 @@ $(eval $(call qemu_step,bios-1g-q35,bios,cdrom,1G,q35))
 $(eval $(call qemu_step,bios-5g-pc,bios,cdrom,5G,pc))
 $(eval $(call qemu_step,bios-5g-q35,bios,cdrom,5G,q35))
 $(eval $(call qemu_step,uefi-5g-q35,uefi,cdrom,5G,q35))
+
+# Four CPUs: the boot report must list the four the MADT names (kernel/acpi.c).
+.PHONY: test-qemu-bios-smp4
+test-qemu-bios-smp4: $(B)/os.iso
+	$(QEMU_RUN) --firmware bios --medium cdrom --mem 256M --machine pc --smp 4 --image $(B)/os.iso \
+		--log $(B)/logs/qemu-bios-smp4.log
+	@grep -q 'ACPI: MADT lists 4 CPUs (APIC ids 0 1 2 3)' $(B)/logs/qemu-bios-smp4.log || \
+		{ echo "test-qemu-bios-smp4: the log does not list 4 CPUs"; exit 1; }
+QEMU_STEPS += test-qemu-bios-smp4
 TEST_STEPS += $(QEMU_STEPS)
 
 # `make test` builds first (so a build error is one clear failure), then runs every step.

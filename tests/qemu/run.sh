@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Boots a kernel image in QEMU, captures the serial console to a log, and judges the run:
 #   tests/qemu/run.sh --firmware bios|uefi --medium cdrom|usb --image IMG --log build/logs/NAME.log
-#                     [--mem 256M] [--machine pc|q35] [--timeout 120] [--accel tcg|kvm]
+#                     [--mem 256M] [--machine pc|q35] [--smp 1] [--timeout 120] [--accel tcg|kvm]
 #                     [--cmdline-note TEXT] [--interactive] [--display SPEC]
 #
 # The kernel ends a run by writing 0x10 (pass) or 0x11 (fail) to isa-debug-exit at port 0xf4;
@@ -17,7 +17,7 @@ set -u
 here=$(dirname "$0")
 
 firmware=bios medium=cdrom image="" mem=256M machine=pc log="" note="" timeout_s=120 accel=tcg
-interactive=0 display=none
+interactive=0 display=none smp=1
 
 usage() {
 	sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -32,7 +32,7 @@ die() {
 
 while [ $# -gt 0 ]; do
 	case $1 in
-	--firmware|--medium|--image|--mem|--machine|--log|--cmdline-note|--timeout|--accel|--display)
+	--firmware|--medium|--image|--mem|--machine|--smp|--log|--cmdline-note|--timeout|--accel|--display)
 		[ $# -ge 2 ] || usage
 		case $1 in
 		--firmware) firmware=$2 ;;
@@ -40,6 +40,7 @@ while [ $# -gt 0 ]; do
 		--image) image=$2 ;;
 		--mem) mem=$2 ;;
 		--machine) machine=$2 ;;
+		--smp) smp=$2 ;;
 		--log) log=$2 ;;
 		--cmdline-note) note=$2 ;;
 		--timeout) timeout_s=$2 ;;
@@ -69,7 +70,7 @@ fi
 mkdir -p "$(dirname "$log")" build/qemu || die "cannot create the log directory"
 name=$(basename "$log" .log)
 
-args=(-M "$machine" -m "$mem" -no-reboot -display "$display" -monitor none -nic none
+args=(-M "$machine" -m "$mem" -smp "$smp" -no-reboot -display "$display" -monitor none -nic none
       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 if [ "$accel" = kvm ]; then
 	args+=(-accel kvm)
