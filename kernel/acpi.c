@@ -203,10 +203,12 @@ static int parse_rsdp(const struct walk *w, const uint8_t *r, uint32_t len)
 		return fail("acpi: RSDP checksum of bytes 0x0-0x13 sums to %#x, not 0", checksum(r, RSDP_V1_LEN));
 	if (r[15] < 2)
 		return parse_root(w, get32(r + 16), false);
+	if (len < RSDP_V2_LEN)
+		return fail("acpi: RSDP revision %u copy of %u bytes is shorter than 36", r[15], len);
 	uint32_t full = get32(r + 20);
-	if (len < RSDP_V2_LEN || full < RSDP_V2_LEN || full > len)
-		return fail("acpi: RSDP revision %u at offset 0x14 has length %u; %u bytes were passed (at least 36)",
-			    r[15], full, len);
+	if (full < RSDP_V2_LEN || full > len)
+		return fail("acpi: RSDP length %u at offset 0x14 is not between 36 and the %u bytes passed",
+			    full, len);
 	if (checksum(r, full))
 		return fail("acpi: RSDP extended checksum of bytes 0x0-%#x sums to %#x, not 0", full - 1,
 			    checksum(r, full));

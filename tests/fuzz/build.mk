@@ -104,3 +104,20 @@ $(eval $(call fuzz_runs,mm,,tests/fixtures/memmaps))
 FUZZ_MEMMAP_SRCS := tests/fuzz/fuzz_memmap.c kernel/boot_memmap.c mm/fw_map.c lib/printk.c tests/fuzz/fuzz_stubs.c
 $(eval $(call fuzz_binary,memmap,$(FUZZ_MEMMAP_SRCS),$(wildcard mm/*.h kernel/*.h lib/*.h tests/fuzz/*.h)))
 $(eval $(call fuzz_runs,memmap,,))
+
+# ---- the ACPI CPU list: kernel/acpi.c on made-up tables, seeded with the self-tests' samples ----
+FUZZ_ACPI_SRCS := tests/fuzz/fuzz_acpi.c kernel/acpi.c tests/ktest/acpi_samples.c lib/printk.c
+FUZZ_ACPI_SEEDS := $(FUZZ_DIR)/seeds/acpi
+
+$(eval $(call fuzz_binary,acpi,$(FUZZ_ACPI_SRCS),$(wildcard kernel/*.h lib/*.h tests/ktest/acpi_samples.h tests/fuzz/*.h)))
+
+$(FUZZ_DIR)/acpi_seeds: tests/fuzz/acpi_seeds.c tests/ktest/acpi_samples.c $(wildcard tests/ktest/*.h kernel/*.h lib/*.h) | deps
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) tests/fuzz/acpi_seeds.c tests/ktest/acpi_samples.c -o $@
+
+$(FUZZ_ACPI_SEEDS)/.stamp: $(FUZZ_DIR)/acpi_seeds
+	@rm -rf $(@D) && mkdir -p $(@D)
+	$(Q)$< $(@D) && touch $@
+
+$(eval $(call fuzz_runs,acpi,$(FUZZ_ACPI_SEEDS)/.stamp,$(FUZZ_ACPI_SEEDS)))

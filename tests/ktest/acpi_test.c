@@ -114,6 +114,9 @@ static void acpi_rejects_truncated_tables(struct ktest *t)
 	KT_EXPECT(t, acpi_find_cpus(img.mem, 12, acpi_img_map, &img, BOOT_ID, &cpus, &err) < 0 &&
 			     !strcmp(err, "acpi: RSDP copy of 12 bytes is shorter than 20"),
 		  "a 12-byte RSDP copy is refused");
+	KT_EXPECT(t, acpi_find_cpus(img.mem, 20, acpi_img_map, &img, BOOT_ID, &cpus, &err) < 0 &&
+			     !strcmp(err, "acpi: RSDP revision 2 copy of 20 bytes is shorter than 36"),
+		  "a 20-byte copy of a revision 2 RSDP is refused: %s", err);
 }
 
 static void acpi_rejects_bad_entry_lengths(struct ktest *t)
