@@ -203,6 +203,8 @@ const char *mbi_input_error(const struct mbi_input *in)
 		return "the EFI memory descriptor size is smaller than a descriptor";
 	if (in->efi_desc_size % 8)
 		return "the EFI memory descriptor size is not a multiple of 8 (the kernel reads no other)";
+	if (in->rsdp && in->rsdp_size < (in->rsdp_v2 ? 36u : 20u))
+		return "the RSDP is shorter than ACPI's (20 bytes, 36 from 2.0 on): the kernel reads no shorter one";
 	for (size_t i = 0; i < in->efi_map_size / in->efi_desc_size; i++) {
 		struct efi_memory_descriptor d;
 		memcpy(&d, (const uint8_t *)in->efi_map + i * in->efi_desc_size, sizeof(d));

@@ -42,8 +42,9 @@ size_t mbi_build(void *buf, size_t cap, const struct mbi_input *in);
 
 /*
  * Why the kernel cannot be given this input, or NULL when it can: a descriptor size smaller than
- * a descriptor or not a multiple of 8 (the kernel's parser reads no other), or a descriptor whose
- * range runs past 2^64 (tag 6 could not hold its length).
+ * a descriptor or not a multiple of 8 (the kernel's parser reads no other), a descriptor whose
+ * range runs past 2^64 (tag 6 could not hold its length), or an RSDP shorter than ACPI's (20
+ * bytes; 36 from ACPI 2.0 on), which the kernel's parser refuses.
  */
 const char *mbi_input_error(const struct mbi_input *in);
 

@@ -218,6 +218,27 @@ static void mbi_refuses_descriptor_sizes_the_kernel_cannot_read(struct ktest *t)
 	KT_EXPECT(t, mbi_input_error(&in) != NULL, "a descriptor size of 32 is not refused");
 }
 
+/* The kernel refuses a tag 14 or 15 too short for an RSDP; the builder must not make one. */
+static void mbi_refuses_an_rsdp_shorter_than_acpi_s(struct ktest *t)
+{
+	static const uint8_t rsdp[36];
+	struct mbi_input in = make_input();
+	const char *why;
+
+	in.rsdp = rsdp;
+	in.rsdp_size = 19;
+	in.rsdp_v2 = 0;
+	KT_EXPECT_EQ(t, mbi_build(mbi_buf, sizeof(mbi_buf), &in), 0);
+	why = mbi_input_error(&in);
+	KT_EXPECT(t, why && strstr(why, "RSDP"), "reason \"%s\"", why ? why : "(none)");
+	in.rsdp_size = 35;
+	in.rsdp_v2 = 1;
+	KT_EXPECT_EQ(t, mbi_build(mbi_buf, sizeof(mbi_buf), &in), 0);
+	in.rsdp_size = 20;
+	in.rsdp_v2 = 0;
+	KT_EXPECT(t, mbi_input_error(&in) == NULL, "a 20-byte ACPI 1.0 RSDP refused");
+}
+
 static void mbi_leaves_a_partial_descriptor_out(struct ktest *t)
 {
 	struct mbi_input in = make_input();
@@ -272,6 +293,7 @@ KTEST_SUITE(efi_loader,
 	    KTEST_CASE(mbi_is_read_back_by_the_kernel_parser),
 	    KTEST_CASE(mbi_fits_in_its_size_bound_and_not_in_less),
 	    KTEST_CASE(mbi_refuses_descriptor_sizes_the_kernel_cannot_read),
+	    KTEST_CASE(mbi_refuses_an_rsdp_shorter_than_acpi_s),
 	    KTEST_CASE(mbi_leaves_a_partial_descriptor_out),
 	    KTEST_CASE(mbi_refuses_a_range_past_2_64_and_keeps_lengths_in_64_bits),
 	    KTEST_CASE(mbi_converts_every_efi_memory_type));

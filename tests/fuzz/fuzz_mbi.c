@@ -261,7 +261,8 @@ static void run_case(const struct fuzz_case *c)
 		fail("out of memory");
 	size_t n = mbi_build(buf, bound, in);
 	int refusable = in->efi_desc_size < sizeof(struct efi_memory_descriptor) ||
-			in->efi_desc_size % 8 != 0;
+			in->efi_desc_size % 8 != 0 ||
+			(in->rsdp && in->rsdp_size < (in->rsdp_v2 ? 36u : 20u));
 	nwant = refusable ? 0 : model_mmap(in, want);
 	if (!mbi_input_error(in) != !(refusable || nwant < 0))
 		fail("mbi_input_error() does not refuse exactly the input mbi.h says it refuses");
