@@ -43,12 +43,20 @@ static unsigned int largest_usable(const struct fw_map *map, phys_addr_t limit)
 	return best;
 }
 
+/* Adds usable entry e to memblock; RAM it cannot record stays unused and is counted in *nunused. */
+static void add_usable(const struct fw_map_entry *e, unsigned int *nunused)
+{
+	if (memblock_add(e->base, e->size)) {
+		mm_unused_ram_bytes += e->size;
+		++*nunused;
+	}
+}
+
 /*
- * Reserves the caller's ranges, then adds the usable RAM of the map. The
- * reservations come first so that a memory list that grows takes its new array from memory
- * that is really free, and the largest usable range goes in first so that there is room for it
- * to grow into however fragmented the rest is. RAM the lists cannot record stays unused and is
- * counted.
+ * Reserves the caller's ranges, then adds the usable RAM of the map. The reservations come first
+ * so that a memory list that grows takes its new array from memory that is really free, and the
+ * largest usable range goes in first so that there is room for it to grow into however
+ * fragmented the rest is. RAM the lists cannot record stays unused and is counted.
  */
 static int memblock_from_map(const struct mm_init_params *p)
 {
@@ -63,17 +71,11 @@ static int memblock_from_map(const struct mm_init_params *p)
 	memblock_allow_resize();
 	mm_unused_ram_bytes = 0;
 	first = largest_usable(map, memblock.current_limit);
-	for (unsigned int n = 0; n <= map->nr; n++) {
-		unsigned int i = n == 0 ? first : n - 1; /* the largest, then all in order */
-		const struct fw_map_entry *e = &map->entry[i];
-
-		if (i == map->nr || e->type != FW_USABLE || (n && i == first))
-			continue;
-		if (memblock_add(e->base, e->size)) {
-			mm_unused_ram_bytes += e->size;
-			nunused++;
-		}
-	}
+	if (first < map->nr)
+		add_usable(&map->entry[first], &nunused);
+	for (unsigned int i = 0; i < map->nr; i++)
+		if (i != first && map->entry[i].type == FW_USABLE)
+			add_usable(&map->entry[i], &nunused);
 	if (nunused)
 		printk("mm: %u usable ranges (%llu KiB of RAM) could not be recorded and stay unused\n",
 		       nunused, (unsigned long long)(mm_unused_ram_bytes >> 10));

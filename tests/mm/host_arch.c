@@ -204,15 +204,10 @@ static int size_raw_map(const struct boot_memmap *raw, phys_addr_t *usable_end, 
 	size_t bytes = FW_MAP_STORAGE_BYTES(raw->count);
 	void *storage = malloc(bytes);
 	struct fw_map map;
-	struct fw_map_entry e;
 	uint64_t pages = 0, ranges = 0;
 	bool quiet = host_console_quiet;
-	int err = storage ? fw_map_init(&map, storage, bytes) : -ENOMEM;
+	int err = storage ? boot_memmap_fill(raw, &map, storage, bytes) : -ENOMEM;
 
-	for (uint32_t i = 0; i < raw->count && !err; i++) {
-		boot_memmap_entry(raw, i, &e);
-		err = fw_map_add_range(&map, e.base, e.size, e.type);
-	}
 	if (!err) {
 		host_console_quiet = true; /* the real path prints the sanitizer's warnings */
 		fw_map_sanitize(&map);
