@@ -15,6 +15,7 @@
 #include "kernel/ktest.h"
 #include "kernel/mm_setup.h"
 #include "kernel/paging.h"
+#include "kernel/percpu.h"
 #include "kernel/panic.h"
 #include "kernel/serial.h"
 #include "kernel/traps.h"
@@ -116,6 +117,7 @@ __attribute__((weak)) void run_selftests(const char *cmdline)
 
 void kmain(uint32_t magic, uint64_t mbi_phys)
 {
+	percpu_install(&boot_cpu_local); /* first: code below may ask which CPU it runs on */
 	serial_init();
 	consoles_register();
 	idt_init();

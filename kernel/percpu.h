@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Per-CPU data: each CPU's struct cpu_local, reached through the GS segment base, which points
+ * at the structure itself (so gs:0 holds its own address). The boot CPU's is static and set up
+ * first thing in kmain(), before anything that asks which CPU it runs on.
+ */
+#ifndef KERNEL_PERCPU_H
+#define KERNEL_PERCPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct cpu_local {
+	struct cpu_local *self; /* gs:0: this structure's own address */
+	unsigned int cpu;       /* this CPU's number: 0 for the boot CPU, then 1, 2, ... */
+	unsigned int apic_id;   /* its local APIC ID */
+};
+
+/* The boot CPU's area (CPU 0). */
+extern struct cpu_local boot_cpu_local;
+
+/* Points this CPU's GS base at area (area->self is set here). */
+void percpu_install(struct cpu_local *area);
+
+/* This CPU's area and number; one instruction each. */
+static inline struct cpu_local *this_cpu_local(void)
+{
+	struct cpu_local *p;
+
+	__asm__("movq %%gs:%c1, %0" : "=r"(p) : "i"(offsetof(struct cpu_local, self)));
+	return p;
+}
+
+static inline unsigned int this_cpu_id(void)
+{
+	unsigned int cpu;
+
+	__asm__("movl %%gs:%c1, %0" : "=r"(cpu) : "i"(offsetof(struct cpu_local, cpu)));
+	return cpu;
+}
+
+#endif
