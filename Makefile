@@ -52,9 +52,11 @@ WARN    := -Wall -Wextra -Werror=implicit-function-declaration
 KCFLAGS := -std=gnu11 -O2 -g $(WARN) -ffreestanding -fno-builtin -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
            -mno-red-zone -mcmodel=kernel -mno-mmx -mno-sse -mno-sse2 -mgeneral-regs-only \
            -fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
-           -I. -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) $(MM_DEBUG) -MMD -MP
+           -I. -DMM_ENV_H='"kernel/mm_env.h"' -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) $(MM_DEBUG) -MMD -MP
 KLDFLAGS := -n -nostdlib -z max-page-size=0x1000 -z noexecstack -T linker.ld
-HOSTCFLAGS := -std=gnu11 -O1 -g $(WARN) -I. -DHOST_BUILD -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) -DMM_DEBUG=1 \
+# The host harness's side of mm/arch.h's concurrency interface.
+HOST_MM_ENV := -DMM_ENV_H='"tests/mm/mm_env.h"'
+HOSTCFLAGS := -std=gnu11 -O1 -g $(WARN) -I. -DHOST_BUILD $(HOST_MM_ENV) -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) -DMM_DEBUG=1 \
               -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -MMD -MP
 
 # Names the fragments below may use in their rules.

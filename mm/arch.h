@@ -43,6 +43,30 @@ void *memmove(void *dst, const void *src, size_t n);
 /* Stops everything after printing the message (kernel: halt; host: abort). */
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
+/*
+ * Concurrency. mm/ may run on several CPUs at once and in interrupt handlers. The environment
+ * supplies what that needs as static inline functions (they are on the allocation fast path) in
+ * a header of its own, which the build names with -DMM_ENV_H='"path/to/header.h"' (the kernel:
+ * kernel/mm_env.h; the host harness: tests/mm/mm_env.h, one thread per CPU):
+ *
+ *   arch_spinlock_t                     a lock; all-zero bytes are an unlocked lock
+ *   void arch_spin_lock(arch_spinlock_t *), void arch_spin_unlock(arch_spinlock_t *)
+ *                                       acquire and release ordering, as any mutex
+ *   unsigned long arch_irq_save(void)   interrupts off on this CPU; returns the previous state
+ *   void arch_irq_restore(unsigned long flags)
+ *   unsigned int arch_cpu_id(void)      this CPU's number, below mm_init_params.nr_cpus; must
+ *                                       not change while interrupts are off
+ *
+ * mm/ takes its locks with interrupts off, so an interrupt handler that allocates never waits
+ * for a lock the code it interrupted holds. A single-CPU environment may define the lock as an
+ * empty structure and the operations as nothing, but must still mask interrupts if any handler
+ * allocates.
+ */
+#ifndef MM_ENV_H
+#error "mm/arch.h: define MM_ENV_H as the environment's header, e.g. -DMM_ENV_H='\"kernel/mm_env.h\"' (mm/README.md)"
+#endif
+#include MM_ENV_H
+
 static inline void *phys_to_virt(phys_addr_t p) { return (void *)(uintptr_t)(p + mm_direct_map_offset); }
 static inline phys_addr_t virt_to_phys(const void *v) { return (uintptr_t)v - mm_direct_map_offset; }
 

@@ -4,7 +4,7 @@
 # has a 10 s step test-fuzz-NAME in `make test`. Each fuzzer is declared below with two macros.
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     := $(B)/fuzz
-FUZZ_CFLAGS  := -std=gnu11 -O1 -g $(WARN) -I. -DHOST_BUILD -fsanitize=fuzzer,address,undefined \
+FUZZ_CFLAGS  := -std=gnu11 -O1 -g $(WARN) -I. -DHOST_BUILD $(HOST_MM_ENV) -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
 # $(call fuzz_binary,NAME,SOURCES,HEADERS[,EXTRA_CFLAGS]): builds $(FUZZ_DIR)/fuzz_NAME.

@@ -6,7 +6,7 @@ HOST_SRCS += tests/mm/host_arch.c tests/mm/mm_check.c tests/mm/map_text.c kernel
              $(wildcard tests/mm/*_test.c)
 
 # Tools built for speed: -O2, no sanitizers (the host test binary has those).
-MM_TOOL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -DHOST_BUILD -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) \
+MM_TOOL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I. -DHOST_BUILD $(HOST_MM_ENV) -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) \
                   -DMM_DEBUG=1 -MMD -MP
 MM_TOOL_OBJ := $(B)/host/tools-$(COMPOUND_FLAGS)
 MM_TOOL_LIB := $(wildcard mm/*.c) lib/printk.c tests/mm/host_arch.c tests/mm/mm_check.c tests/mm/map_text.c \

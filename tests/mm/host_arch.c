@@ -33,6 +33,13 @@ static size_t phys_size, memmap_size;
 
 bool host_console_quiet;
 
+__thread unsigned int host_mm_cpu;
+
+void host_mm_set_cpu(unsigned int cpu)
+{
+	host_mm_cpu = cpu;
+}
+
 static void stdout_write(const char *s, size_t len)
 {
 	if (!host_console_quiet)

@@ -24,6 +24,12 @@
  */
 int host_mm_init(struct fw_map *map, bool quiet);
 
+/*
+ * Makes the calling thread play CPU cpu (below the nr_cpus given to mm_init()) from now on; a
+ * thread starts as CPU 0. See tests/mm/mm_env.h.
+ */
+void host_mm_set_cpu(unsigned int cpu);
+
 /* When true, console output (printk) is dropped: quiet replays, the fuzzer, the benchmark. */
 extern bool host_console_quiet;
 

@@ -5,7 +5,7 @@
 PPM_TEXT := $(B)/host/ppm_text
 $(PPM_TEXT): tests/screen/ppm_text.c kernel/console/psf.c $(CONSOLE_FONT_C)
 	@mkdir -p $(dir $@)
-	$(HOSTCC) -std=gnu11 -O1 -g $(WARN) -I. -DHOST_BUILD $^ -o $@
+	$(HOSTCC) -std=gnu11 -O1 -g $(WARN) -I. -DHOST_BUILD $(HOST_MM_ENV) $^ -o $@
 
 SCREEN_TEST = tests/screen/test.sh --accel $(ACCEL) --timeout $(TIMEOUT) --ppm-text $(PPM_TEXT)
 

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The host harness's side of mm/arch.h's concurrency interface. Each thread is one CPU: it says
+ * which with host_mm_set_cpu() (tests/mm/host_mm.h; a thread that never does is CPU 0). There
+ * are no interrupts, so masking them does nothing. The lock spins, then yields the host CPU: the
+ * host may run more threads than it has cores, and a waiter must let a preempted holder run.
+ */
+#ifndef TESTS_MM_MM_ENV_H
+#define TESTS_MM_MM_ENV_H
+
+#include <sched.h>
+
+typedef struct {
+	int locked;
+} arch_spinlock_t;
+
+/* The CPU the calling thread plays. */
+extern __thread unsigned int host_mm_cpu;
+
+static inline void arch_spin_lock(arch_spinlock_t *lock)
+{
+	while (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE)) {
+		for (unsigned int spins = 0; __atomic_load_n(&lock->locked, __ATOMIC_RELAXED);)
+			if (++spins < 64)
+				__builtin_ia32_pause();
+			else
+				sched_yield();
+	}
+}
+
+static inline void arch_spin_unlock(arch_spinlock_t *lock) { __atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE); }
+static inline unsigned long arch_irq_save(void) { return 0; }
+static inline void arch_irq_restore(unsigned long flags) { (void)flags; }
+static inline unsigned int arch_cpu_id(void) { return host_mm_cpu; }
+
+#endif
