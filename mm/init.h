@@ -39,6 +39,8 @@ struct mm_init_params {
 	 * passes 4 GiB, all its boot page tables map). 0: no limit.
 	 */
 	phys_addr_t early_limit;
+	/* CPUs that will call mm/: arch_cpu_id() stays below this (mm/arch.h). 0 means 1. */
+	unsigned int nr_cpus;
 	bool quiet;                          /* no boot report (the fuzzer) */
 	/* Optional: a cycle counter (rdtsc), to time building the memmap and the hand-off. */
 	uint64_t (*cycles)(void);
