@@ -1,6 +1,6 @@
 ; SPDX-License-Identifier: MIT
-; Exception entry stubs: one per CPU exception vector 0-31. Each pushes a dummy error code where
-; the CPU pushes none, then the vector, saves the general registers into a struct trap_frame
+; Exception and interrupt entry stubs: one per vector 0-255 (exceptions 0-31, interrupts above).
+; Each pushes a dummy error code where the CPU pushes none, then the vector, saves the general registers into a struct trap_frame
 ; (kernel/traps.h) and calls trap_handler(frame). The handler may change frame->rip to resume
 ; elsewhere (kernel/fault_probe.asm relies on that).
 
@@ -24,7 +24,7 @@ trap_stub_%1:
 
 ; Vectors whose exceptions push an error code: 8, 10-14, 17, 21, 29, 30.
 %assign v 0
-%rep 32
+%rep 256
 %if v == 8 || (v >= 10 && v <= 14) || v == 17 || v == 21 || v == 29 || v == 30
 	TRAP_ERR v
 %else
@@ -77,7 +77,7 @@ section .rodata
 global trap_stubs
 trap_stubs:
 %assign v 0
-%rep 32
+%rep 256
 	dq trap_stub_%+v
 %assign v v + 1
 %endrep

@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CPU exceptions: the IDT, and a handler that turns every exception into a readable report on the
- * console (vector name, error code, RIP, CR2 for page faults, registers) instead of a triple fault.
- * Unexpected exceptions end the run (kernel/panic.c); self-tests may expect one (traps.h).
+ * CPU exceptions and interrupts: the IDT, which every CPU shares, and a handler that turns every
+ * exception into a readable report on the console (CPU, vector name, error code, RIP, CR2 for page
+ * faults, registers) instead of a triple fault, and hands every interrupt vector to the handler
+ * registered for it. Unexpected exceptions end the run (kernel/panic.c); self-tests may expect one
+ * (traps.h).
  */
 #include "kernel/traps.h"
 
+#include "kernel/gdt.h"
 #include "kernel/panic.h"
+#include "kernel/percpu.h"
 #include "kernel/x86.h"
 #include "lib/printk.h"
 
 #define NR_EXCEPTIONS 32
+#define NR_VECTORS 256
 #define GATE_INTERRUPT 0x8e /* present, DPL 0, 64-bit interrupt gate */
-#define KERNEL_CS 0x08
+#define VEC_DOUBLE_FAULT 8
 
 struct idt_gate {
 	uint16_t offset_low, selector;
@@ -21,8 +26,9 @@ struct idt_gate {
 	uint32_t offset_high, zero;
 } __attribute__((packed));
 
-static struct idt_gate idt[NR_EXCEPTIONS];
-extern const uint64_t trap_stubs[NR_EXCEPTIONS];
+static struct idt_gate idt[NR_VECTORS];
+extern const uint64_t trap_stubs[NR_VECTORS];
+static irq_handler_fn *irq_handlers[NR_VECTORS];
 
 extern const char probe_read64_insn[], probe_read64_fixup[];
 extern const char probe_ud2_insn[], probe_ud2_fixup[];
@@ -46,18 +52,32 @@ static struct {
 
 void idt_init(void)
 {
-	for (int v = 0; v < NR_EXCEPTIONS; v++) {
+	for (int v = 0; v < NR_VECTORS; v++) {
 		uint64_t a = trap_stubs[v];
 		idt[v] = (struct idt_gate){
 			.offset_low = (uint16_t)a, .selector = KERNEL_CS, .type_attr = GATE_INTERRUPT,
 			.offset_mid = (uint16_t)(a >> 16), .offset_high = (uint32_t)(a >> 32),
 		};
 	}
+	/* A double fault gets a stack of its own: the kernel stack may be what overflowed. */
+	idt[VEC_DOUBLE_FAULT].ist = IST_DOUBLE_FAULT;
+	idt_load();
+}
+
+void idt_load(void)
+{
 	struct {
 		uint16_t limit;
 		uint64_t base;
 	} __attribute__((packed)) idtr = { sizeof(idt) - 1, (uint64_t)idt };
 	__asm__ volatile("lidt %0" : : "m"(idtr));
+}
+
+void irq_register(unsigned int vector, irq_handler_fn *fn)
+{
+	if (vector < NR_EXCEPTIONS || vector >= NR_VECTORS)
+		panic("irq_register: vector %u is not an interrupt vector (32-255)", vector);
+	__atomic_store_n(&irq_handlers[vector], fn, __ATOMIC_RELEASE);
 }
 
 void trap_expect(unsigned int vector, struct trap_record *seen)
@@ -86,9 +106,9 @@ static void print_pf_error(uint64_t e, const char *prefix)
 /* Prints the report; every line starts with prefix ("" or "    # " inside a self-test). */
 static void report(const struct trap_frame *f, uint64_t cr2, const char *prefix)
 {
-	printk("%s%s: %s (vector %llu) error code %#llx\n", prefix, *prefix ? "trap" : "EXCEPTION",
-	       exception_names[f->vector], (unsigned long long)f->vector,
-	       (unsigned long long)f->error_code);
+	printk("%s%s: %s (vector %llu) error code %#llx on CPU %u\n", prefix,
+	       *prefix ? "trap" : "EXCEPTION", exception_names[f->vector],
+	       (unsigned long long)f->vector, (unsigned long long)f->error_code, this_cpu_id());
 	printk("%s  RIP %04llx:%p  RFLAGS %#llx  RSP %p\n", prefix, (unsigned long long)f->cs,
 	       (void *)f->rip, (unsigned long long)f->rflags,
 	       (void *)f->rsp);
@@ -114,10 +134,26 @@ static void resume_probe(struct trap_frame *f)
 		f->rip = (uint64_t)probe_ud2_fixup;
 }
 
+/* An interrupt: its registered handler, which acknowledges it; an unknown vector is a bug. */
+static void interrupt(struct trap_frame *f)
+{
+	irq_handler_fn *fn = __atomic_load_n(&irq_handlers[f->vector], __ATOMIC_ACQUIRE);
+
+	if (!fn)
+		panic("unexpected interrupt vector %llu on CPU %u (RIP %p)",
+		      (unsigned long long)f->vector, this_cpu_id(), (void *)f->rip);
+	fn((unsigned int)f->vector);
+}
+
 void trap_handler(struct trap_frame *f)
 {
-	uint64_t cr2 = read_cr2();
+	uint64_t cr2;
 
+	if (f->vector >= NR_EXCEPTIONS) {
+		interrupt(f);
+		return;
+	}
+	cr2 = read_cr2();
 	if (expectation.armed && f->vector == expectation.vector) {
 		expectation.armed = false;
 		expectation.happened = true;

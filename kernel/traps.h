@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* CPU exceptions: the IDT, the saved register frame, and a way for self-tests to expect a fault. */
+/*
+ * CPU exceptions and interrupts: the IDT, the saved register frame, interrupt handlers by vector,
+ * and a way for self-tests to expect a fault.
+ */
 #ifndef KERNEL_TRAPS_H
 #define KERNEL_TRAPS_H
 
@@ -19,8 +22,24 @@ struct trap_record {
 	uint64_t vector, error_code, rip, cr2;
 };
 
-/* Loads an IDT whose 32 exception vectors report and stop (or resume an expected fault). */
+/*
+ * Builds and loads the IDT: the 32 exception vectors report and stop (or resume an expected
+ * fault), vectors 32-255 go to the handler registered for them; the double fault runs on its own
+ * stack (kernel/gdt.h). Call once, on the boot CPU.
+ */
 void idt_init(void);
+
+/* Loads the IDT idt_init() built on this CPU (the other CPUs share it). */
+void idt_load(void);
+
+/*
+ * Called with the vector, in interrupt context (interrupts off), for an interrupt on any CPU; it
+ * acknowledges the interrupt itself (apic_eoi(), kernel/apic.h) when it must.
+ */
+typedef void irq_handler_fn(unsigned int vector);
+
+/* Sends interrupt vector (32-255) to fn from now on. An interrupt with no handler is a panic. */
+void irq_register(unsigned int vector, irq_handler_fn *fn);
 
 /*
  * Arms a one-shot expectation: the next exception with this vector is reported as a KTAP comment
