@@ -11,6 +11,8 @@
 
 #define PTE_PRESENT (1ULL << 0)
 #define PTE_WRITE (1ULL << 1)
+#define PTE_PWT (1ULL << 3)
+#define PTE_PCD (1ULL << 4)
 #define PTE_HUGE (1ULL << 7)
 #define PTE_NX (1ULL << 63)
 #define PTE_ADDR 0x000ffffffffff000ULL
@@ -62,23 +64,25 @@ static uint64_t *next_table(uint64_t *e)
 static unsigned int index_at(uintptr_t va, unsigned int shift) { return (va >> shift) & 511; }
 
 /*
- * Maps one page of the largest size that fits at va (level shift 30, 21 or 12); returns the
- * number of bytes it covered (a whole existing huge page counts as covered), 0 on -ENOMEM.
+ * Maps one page of the largest size that fits at va (level shift 30, 21 or 12; only 12 when
+ * small), with the extra PTE bits flags; returns the number of bytes it covered (a whole existing
+ * huge page counts as covered), 0 on -ENOMEM.
  */
-static uint64_t map_one(uintptr_t va, phys_addr_t pa, uint64_t size, bool gbpages)
+static uint64_t map_one(uintptr_t va, phys_addr_t pa, uint64_t size, bool gbpages, bool small,
+			uint64_t flags)
 {
 	uint64_t *table = phys_to_virt(read_cr3() & PTE_ADDR);
 
 	for (unsigned int shift = 39; shift >= 12; shift -= 9) {
 		uint64_t *e = &table[index_at(va, shift)];
 		uint64_t span = 1ULL << shift;
-		bool huge_ok = shift == 21 || (shift == 30 && gbpages);
+		bool huge_ok = !small && (shift == 21 || (shift == 30 && gbpages));
 
 		if ((*e & PTE_PRESENT) && ((*e & PTE_HUGE) || shift == 12))
 			return span - (va & (span - 1)); /* already mapped */
 		if (shift == 12 || (huge_ok && !(*e & PTE_PRESENT) && !(va & (span - 1)) &&
 				    !(pa & (span - 1)) && size >= span)) {
-			*e = pa | PTE_PRESENT | PTE_WRITE | PTE_NX | (shift > 12 ? PTE_HUGE : 0);
+			*e = pa | PTE_PRESENT | PTE_WRITE | PTE_NX | flags | (shift > 12 ? PTE_HUGE : 0);
 			return span;
 		}
 		table = next_table(e);
@@ -88,12 +92,12 @@ static uint64_t map_one(uintptr_t va, phys_addr_t pa, uint64_t size, bool gbpage
 	return 0;
 }
 
-int map_range(uintptr_t va, phys_addr_t pa, uint64_t size)
+static int map_range_flags(uintptr_t va, phys_addr_t pa, uint64_t size, bool small, uint64_t flags)
 {
 	bool gbpages = cpu_has_1g_pages();
 
 	while (size) {
-		uint64_t done = map_one(va, pa, size, gbpages);
+		uint64_t done = map_one(va, pa, size, gbpages, small, flags);
 		if (!done)
 			return -ENOMEM;
 		if (done > size)
@@ -103,6 +107,24 @@ int map_range(uintptr_t va, phys_addr_t pa, uint64_t size)
 		size -= done;
 	}
 	return 0;
+}
+
+int map_range(uintptr_t va, phys_addr_t pa, uint64_t size)
+{
+	return map_range_flags(va, pa, size, false, 0);
+}
+
+void *map_mmio(phys_addr_t pa, uint64_t size)
+{
+	static uintptr_t next = MMIO_AREA;
+	phys_addr_t start = ALIGN_DOWN(pa, PAGE_SIZE), end = ALIGN_UP(pa + size, PAGE_SIZE);
+	uintptr_t va = next;
+
+	if (va + (end - start) > MMIO_AREA + MMIO_AREA_SIZE ||
+	    map_range_flags(va, start, end - start, true, PTE_PCD | PTE_PWT))
+		return NULL;
+	next += end - start;
+	return (void *)(va + (pa - start));
 }
 
 int direct_map_range(phys_addr_t base, uint64_t size)

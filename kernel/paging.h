@@ -24,6 +24,22 @@ void paging_drop_identity_map(void);
  */
 int map_range(uintptr_t va, phys_addr_t pa, uint64_t size);
 
+/*
+ * The kernel's virtual areas besides the direct map (PML4 entry 273), the memmap (entry 468) and
+ * the kernel image (entry 511): each CPU's stack with an unmapped guard below it (kernel/smp.c),
+ * and device registers (map_mmio()).
+ */
+#define KSTACK_AREA     0xffffc90000000000UL /* PML4 entry 402 */
+#define MMIO_AREA       0xffffca0000000000UL /* PML4 entry 404 */
+#define MMIO_AREA_SIZE  (1UL << 30)
+
+/*
+ * Maps the device registers at physical [pa, pa + size) uncached (PCD and PWT set, 4 KiB pages)
+ * at the next free place of MMIO_AREA; returns the virtual address of pa, NULL when out of room
+ * or of page tables. Boot CPU, at boot.
+ */
+void *map_mmio(phys_addr_t pa, uint64_t size);
+
 /* Maps the pages covering physical [base, base + size) into the direct map; as map_range(). */
 int direct_map_range(phys_addr_t base, uint64_t size);
 
