@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The most CPUs the kernel runs; more that the firmware lists are left halted. */
+#define NR_CPUS_MAX 64
+
 struct cpu_local {
 	struct cpu_local *self; /* gs:0: this structure's own address */
 	unsigned int cpu;       /* this CPU's number: 0 for the boot CPU, then 1, 2, ... */
