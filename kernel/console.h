@@ -6,4 +6,7 @@
 /* Registers the serial port and the screen with printk (call once the serial port is set up). */
 void consoles_register(void);
 
+/* From now on, consoles write without their lock: a stopped CPU may hold it (kernel/panic.c). */
+void console_panic(void);
+
 #endif
