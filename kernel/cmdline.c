@@ -21,6 +21,8 @@ static const struct option {
 	{ "hugepages", VALUE },  /* here: how many huge pages to put in the pool at boot */
 	{ "hugepagesz", VALUE }, /* here: which size the hugepages= after it is for */
 	{ "ktest", VALUE },      /* kernel/ktest_boot.c: which self-test suites run, or "off" */
+	{ "nosmp", BARE },       /* here (cmdline_cpu_limit()): the boot CPU alone */
+	{ "nr_cpus", VALUE },    /* here (cmdline_cpu_limit()): at most this many CPUs */
 	{ "screen", VALUE },     /* kernel/console/screen.c: screen=off */
 };
 
@@ -117,6 +119,26 @@ int cmdline_warn_unknown(const char *cmdline, cmdline_warn_fn *warn)
 	if (n)
 		warn("\", will be ignored.\n");
 	return n;
+}
+
+/* ---- nosmp and nr_cpus= ------------------------------------------------------------------- */
+
+static bool parse_ulong(const char *s, size_t len, unsigned long *out);
+
+unsigned int cmdline_cpu_limit(const char *cmdline, cmdline_warn_fn *warn)
+{
+	unsigned int limit = cmdline_has(cmdline, "nosmp") ? 1 : CMDLINE_NO_CPU_LIMIT;
+	unsigned long n;
+	size_t len;
+	const char *v = cmdline_value(cmdline, "nr_cpus", &len);
+
+	if (!v)
+		return limit;
+	if (!parse_ulong(v, len, &n) || n == 0) {
+		warn("smp: ignoring nr_cpus=%.*s: not a number of CPUs (1 or more)\n", (int)len, v);
+		return limit;
+	}
+	return n < limit ? (unsigned int)n : limit;
 }
 
 /* ---- hugepagesz= and hugepages= ----------------------------------------------------------- */

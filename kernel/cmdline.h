@@ -43,6 +43,14 @@ typedef int cmdline_warn_fn(const char *fmt, ...) __attribute__((format(printf, 
 int cmdline_warn_unknown(const char *cmdline, cmdline_warn_fn *warn);
 
 /*
+ * The most CPUs the command line lets the kernel run: 1 with nosmp, N with nr_cpus=N (the smaller
+ * when both are given), CMDLINE_NO_CPU_LIMIT when neither is. A nr_cpus= that is not a number of
+ * 1 or more is ignored, with a warning line. cmdline may be NULL.
+ */
+#define CMDLINE_NO_CPU_LIMIT (~0u)
+unsigned int cmdline_cpu_limit(const char *cmdline, cmdline_warn_fn *warn);
+
+/*
  * Hands the hugetlb options to mm/ in their order: hugepages=N asks for N pages of the size of the
  * last valid hugepagesz= before it (2M when none), through hugetlb_request(). hugepagesz= takes a
  * size in bytes with an optional K, M or G suffix (2M, 2048K, 1G) that must be a huge page size.
