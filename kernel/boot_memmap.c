@@ -146,6 +146,39 @@ phys_addr_t boot_memmap_find_room(const struct boot_memmap *m, const struct mm_r
 	return best;
 }
 
+/* Is [p, p + PAGE_SIZE) inside one usable entry, touching no other entry and no range of avoid? */
+static bool page_is_free(const struct boot_memmap *m, const struct mm_reservation *avoid,
+			 unsigned int navoid, phys_addr_t p)
+{
+	phys_addr_t end = p + PAGE_SIZE;
+	bool inside = false;
+	struct fw_map_entry e;
+
+	for (uint32_t i = 0; i < m->count; i++) {
+		boot_memmap_entry(m, i, &e);
+		if (!e.size || e.base >= end || end_of(e.base, e.size) <= p)
+			continue;
+		if (e.type != FW_USABLE)
+			return false;
+		inside |= e.base <= p && end_of(e.base, e.size) >= end;
+	}
+	for (unsigned int i = 0; i < navoid; i++)
+		if (avoid[i].size && avoid[i].base < end && end_of(avoid[i].base, avoid[i].size) > p)
+			return false;
+	return inside;
+}
+
+phys_addr_t boot_memmap_find_low_page(const struct boot_memmap *m, const struct mm_reservation *avoid,
+				      unsigned int navoid, phys_addr_t limit)
+{
+	for (phys_addr_t p = ALIGN_DOWN(limit, PAGE_SIZE); p > PAGE_SIZE;) {
+		p -= PAGE_SIZE;
+		if (page_is_free(m, avoid, navoid, p))
+			return p;
+	}
+	return 0;
+}
+
 size_t boot_memmap_storage_bytes(const struct boot_memmap *m)
 {
 	return ALIGN_UP(FW_MAP_STORAGE_BYTES(m->count), PAGE_SIZE);

@@ -61,6 +61,15 @@ size_t boot_memmap_storage_bytes(const struct boot_memmap *m);
 phys_addr_t boot_memmap_find_room(const struct boot_memmap *m, const struct mm_reservation *avoid,
 				  unsigned int navoid, uint64_t size, phys_addr_t limit);
 
+/*
+ * The highest page below limit (and above page 0) that lies inside one usable entry of m and
+ * touches no entry of another type and none of the navoid ranges of avoid; 0 when there is none.
+ * For a page below 1 MiB, where the first-1-MiB reservation is a precaution, not a use: leave
+ * that one out of avoid.
+ */
+phys_addr_t boot_memmap_find_low_page(const struct boot_memmap *m, const struct mm_reservation *avoid,
+				      unsigned int navoid, phys_addr_t limit);
+
 /* Gives map storage (bytes at storage) and adds every entry of m. Returns 0 or -errno. */
 int boot_memmap_fill(const struct boot_memmap *m, struct fw_map *map, void *storage, size_t bytes);
 

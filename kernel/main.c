@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kmain(): the kernel after the switch to long mode. Brings up the console and the exception
- * handler, reads the boot information, lists the command line options it does not know, sets up
- * memory, then runs the benchmarks or the self-tests the command line asks for, and reports the
- * verdict. It knows neither by name: benchmarks register with KBENCH(), the self-test runner
+ * handler, reads the boot information, lists the command line options it does not know, finds the
+ * CPUs, sets up memory, starts the other CPUs and interrupts, then runs the benchmarks or the
+ * self-tests the command line asks for, and reports the verdict. It knows neither by name: benchmarks register with KBENCH(), the self-test runner
  * replaces a weak stand-in, and a release kernel (make kernel) is built without either.
  */
 #include "kernel/acpi.h"
@@ -11,6 +11,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
 #include "kernel/console/screen.h"
+#include "kernel/gdt.h"
 #include "kernel/kbench.h"
 #include "kernel/ktest.h"
 #include "kernel/mm_setup.h"
@@ -18,6 +19,7 @@
 #include "kernel/percpu.h"
 #include "kernel/panic.h"
 #include "kernel/serial.h"
+#include "kernel/smp.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
 #include "lib/printk.h"
@@ -58,7 +60,7 @@ static const void *acpi_map_direct(void *ctx, uint64_t phys, uint32_t len)
 }
 
 /* Lists the CPUs the MADT names, or reports why not and keeps the boot CPU alone. */
-static void find_cpus(void)
+static const struct acpi_cpus *find_cpus(void)
 {
 	static struct acpi_cpus cpus;
 	static char line[3072];
@@ -73,6 +75,7 @@ static void find_cpus(void)
 		printk("%s\n", err);
 	acpi_format_cpus(line, sizeof(line), &cpus);
 	printk("%s\n", line);
+	return &cpus;
 }
 
 /* The screen console, once the framebuffer (possibly above 4 GiB) is in the direct map. */
@@ -120,15 +123,18 @@ void kmain(uint32_t magic, uint64_t mbi_phys)
 	percpu_install(&boot_cpu_local); /* first: code below may ask which CPU it runs on */
 	serial_init();
 	consoles_register();
+	gdt_install_boot_cpu();
 	idt_init();
 	paging_drop_identity_map();
 	printk("\nminimal x86-64 kernel: physical memory allocator\n");
 	read_boot_info(magic, mbi_phys);
 	bootinfo_print(&boot_info);
 	cmdline_warn_unknown(boot_info.cmdline, printk);
-	mm_setup(&boot_info);
-	find_cpus();
+	/* The ACPI tables are in the low 4 GiB, which the boot page tables map. */
+	unsigned int nr_cpus = smp_plan(find_cpus(), boot_info.cmdline);
+	mm_setup(&boot_info, nr_cpus);
 	start_screen_console();
+	smp_init();
 	if (cmdline_has(boot_info.cmdline, "bench"))
 		run_benchmarks();
 	run_selftests(boot_info.cmdline);

@@ -4,6 +4,8 @@
 
 #include <stdarg.h>
 
+#include "kernel/console.h"
+#include "kernel/smp.h"
 #include "kernel/x86.h"
 #include "lib/printk.h"
 
@@ -33,6 +35,8 @@ void panic(const char *fmt, ...)
 	va_list ap;
 
 	__asm__ volatile("cli");
+	smp_stop_others();
+	console_panic();
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);

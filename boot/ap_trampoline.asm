@@ -1,0 +1,113 @@
+; SPDX-License-Identifier: MIT
+; How the other CPUs (application processors) enter the kernel.
+;
+; A start-up IPI starts a CPU in 16-bit real mode at CS:IP = page:0, page being a 4 KiB page
+; below 1 MiB. kernel/smp.c copies ap_trampoline..ap_trampoline_end there and fills in the
+; parameter block at its end (struct ap_boot_params). The copy runs at an address only known
+; then, so it only uses offsets from its start, and the page's address (CS * 16) computed at run
+; time. It goes to 32-bit protected mode with its own flat GDT, then to long mode with a temporary
+; page table (the parameter block's pml4) that maps the page at its own address and the kernel at
+; its link address, and jumps to ap_entry64 in the kernel, which switches to the kernel's page
+; tables and the CPU's stack and calls ap_start(cpu_local).
+
+CODE32 equ 0x08
+DATA32 equ 0x10
+CODE64 equ 0x18
+EFER   equ 0xc0000080
+
+extern ap_start
+
+section .rodata
+bits 16
+global ap_trampoline, ap_trampoline_end, ap_trampoline_params
+align 16
+ap_trampoline:
+	cli
+	cld
+	mov ax, cs
+	mov ds, ax
+	mov ss, ax
+	mov sp, 0x1000                          ; the top of the page: the blob is far smaller
+	xor ebx, ebx
+	mov bx, ax
+	shl ebx, 4                              ; EBX = the page's physical address, from here on
+	lea eax, [ebx + gdt - ap_trampoline]
+	mov [gdtr - ap_trampoline + 2], eax     ; the GDT's linear address
+	o32 lgdt [gdtr - ap_trampoline]
+	mov eax, cr0
+	or eax, 1                               ; protected mode
+	mov cr0, eax
+	lea eax, [ebx + protected - ap_trampoline]
+	push dword CODE32
+	push eax
+	o32 retf                                ; into the 32-bit code segment
+
+bits 32
+protected:
+	mov ax, DATA32
+	mov ds, ax
+	mov es, ax
+	mov ss, ax
+	lea esp, [ebx + 0x1000]
+	mov eax, cr4
+	or eax, 1 << 5                          ; PAE
+	mov cr4, eax
+	mov eax, [ebx + params - ap_trampoline] ; ap_boot_params.pml4
+	mov cr3, eax
+	mov ecx, EFER
+	rdmsr
+	or eax, (1 << 8) | (1 << 11)            ; long mode enable, no-execute enable (the kernel's
+	wrmsr                                   ; page tables use NX)
+	mov eax, cr0
+	or eax, (1 << 31) | (1 << 16)           ; paging, write protect
+	mov cr0, eax
+	lea eax, [ebx + long_mode - ap_trampoline]
+	push dword CODE64
+	push eax
+	retf                                    ; into the 64-bit code segment
+
+bits 64
+long_mode:
+	mov ebx, ebx                            ; the upper halves are undefined after the switch
+	mov rcx, [rbx + params - ap_trampoline + 16] ; kernel_cr3
+	mov rsi, [rbx + params - ap_trampoline + 24] ; stack_top
+	mov rdi, [rbx + params - ap_trampoline + 32] ; cpu_local
+	mov rax, [rbx + params - ap_trampoline + 8]  ; entry: ap_entry64
+	jmp rax
+
+align 8
+gdt:
+	dq 0
+	dq 0x00cf9a000000ffff                   ; 0x08: 32-bit code, flat
+	dq 0x00cf92000000ffff                   ; 0x10: data, flat
+	dq 0x00af9a000000ffff                   ; 0x18: 64-bit code
+gdt_end:
+gdtr:
+	dw gdt_end - gdt - 1
+	dd 0                                    ; filled in above
+
+; struct ap_boot_params (kernel/smp.c): filled in by the boot CPU before each start-up IPI.
+align 8
+ap_trampoline_params:
+params:
+	dd 0                                    ; pml4: the temporary page table, below 4 GiB
+	dd 0
+	dq 0                                    ; entry
+	dq 0                                    ; kernel_cr3
+	dq 0                                    ; stack_top
+	dq 0                                    ; cpu_local
+ap_trampoline_end:
+
+; The kernel side, at its link address, still on the temporary page table: RCX = the kernel's
+; CR3, RSI = this CPU's stack top, RDI = its struct cpu_local.
+section .text
+global ap_entry64
+ap_entry64:
+	mov cr3, rcx
+	mov rsp, rsi
+	xor ebp, ebp
+	call ap_start                           ; never returns
+.hang:
+	cli
+	hlt
+	jmp .hang

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Several CPUs. The boot CPU (number 0) starts the others (application processors, numbered
+ * 1, 2, ... in the order they came up) after the memory manager is up; they then idle with
+ * interrupts on and run work the boot CPU posts to them. Cross-CPU calls are made by the boot
+ * CPU's own thread (the boot code and the self-tests), never from interrupt context nor from a
+ * work function.
+ */
+#ifndef KERNEL_SMP_H
+#define KERNEL_SMP_H
+
+#include <stdbool.h>
+
+#include "kernel/acpi.h"
+#include "kernel/percpu.h"
+
+/*
+ * How many CPUs the kernel will run: those the MADT lists, at most NR_CPUS_MAX, at most nr_cpus=
+ * and only one with nosmp (kernel/cmdline.h). Says so when it is fewer than listed. Call before
+ * mm_setup(), which tells mm/ this number; smp_init() then starts that many at most.
+ */
+unsigned int smp_plan(const struct acpi_cpus *cpus, const char *cmdline);
+
+/*
+ * On the boot CPU, after mm_setup(): sets up interrupts (the 8259s masked, the local APIC, the
+ * tick), starts the CPUs smp_plan() chose from the trampoline page mm_setup() reserved, prints
+ * "smp: Brought up 1 node, N CPUs" (naming any CPU that did not come up), and enables interrupts.
+ */
+void smp_init(void);
+
+/* The number of CPUs online: numbered 0 to smp_num_cpus() - 1. */
+unsigned int smp_num_cpus(void);
+
+/* CPU cpu's per-CPU area (kernel/percpu.h), NULL when it is not online. */
+struct cpu_local *smp_cpu_local(unsigned int cpu);
+
+/*
+ * Runs fn(arg) on every online CPU but the caller's, each in its idle loop with interrupts on
+ * (so fn may take its time, and the tick interrupts it). With wait, returns when every one has
+ * returned; without, returns once each has been asked (arg must then outlive the calls; a later
+ * call waits for the earlier one on each CPU). Boot CPU only.
+ */
+void smp_call_function(void (*fn)(void *), void *arg, bool wait);
+
+/*
+ * Runs fn(arg) on every online CPU at once, the caller's included (the caller's part in the
+ * caller's context: interrupts on during the self-tests), and returns when all have returned.
+ * Boot CPU only.
+ */
+void on_each_cpu(void (*fn)(void *), void *arg);
+
+/* After a panic: asks every other CPU to halt for good (best effort, does not wait). */
+void smp_stop_others(void);
+
+#endif
