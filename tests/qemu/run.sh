@@ -2,8 +2,12 @@
 # SPDX-License-Identifier: MIT
 # Boots a kernel image in QEMU, captures the serial console to a log, and judges the run:
 #   tests/qemu/run.sh --firmware bios|uefi --medium cdrom|usb --image IMG --log build/logs/NAME.log
-#                     [--mem 256M] [--machine pc|q35] [--smp 1] [--timeout 120] [--accel tcg|kvm]
+#                     [--mem 256M] [--machine pc|q35] [--smp 1] [--cpu max] [--timeout 120]
+#                     [--accel tcg|kvm]
 #                     [--cmdline-note TEXT] [--interactive] [--display SPEC]
+#
+# Under TCG every virtual CPU gets a host thread (multi-threaded TCG); --cpu picks the CPU model
+# there (max: everything QEMU emulates; qemu64: an old one, without 1 GiB pages or x2APIC).
 #
 # The kernel ends a run by writing 0x10 (pass) or 0x11 (fail) to isa-debug-exit at port 0xf4;
 # QEMU then exits with (value << 1) | 1: 33 = pass, 35 = fail. A hang is stopped by the timeout,
@@ -17,7 +21,7 @@ set -u
 here=$(dirname "$0")
 
 firmware=bios medium=cdrom image="" mem=256M machine=pc log="" note="" timeout_s=120 accel=tcg
-interactive=0 display=none smp=1
+interactive=0 display=none smp=1 cpu=max
 
 usage() {
 	sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -32,7 +36,7 @@ die() {
 
 while [ $# -gt 0 ]; do
 	case $1 in
-	--firmware|--medium|--image|--mem|--machine|--smp|--log|--cmdline-note|--timeout|--accel|--display)
+	--firmware|--medium|--image|--mem|--machine|--smp|--cpu|--log|--cmdline-note|--timeout|--accel|--display)
 		[ $# -ge 2 ] || usage
 		case $1 in
 		--firmware) firmware=$2 ;;
@@ -41,6 +45,7 @@ while [ $# -gt 0 ]; do
 		--mem) mem=$2 ;;
 		--machine) machine=$2 ;;
 		--smp) smp=$2 ;;
+		--cpu) cpu=$2 ;;
 		--log) log=$2 ;;
 		--cmdline-note) note=$2 ;;
 		--timeout) timeout_s=$2 ;;
@@ -61,6 +66,8 @@ case $firmware in bios|uefi) ;; *) die "--firmware must be bios or uefi, not '$f
 case $medium in cdrom|usb) ;; *) die "--medium must be cdrom or usb, not '$medium'" ;; esac
 case $machine in pc|q35) ;; *) die "--machine must be pc or q35, not '$machine'" ;; esac
 case $accel in tcg|kvm) ;; *) die "--accel must be tcg or kvm, not '$accel'" ;; esac
+case $smp in ''|*[!0-9]*|0) die "--smp must be a number of CPUs (1 or more), not '$smp'" ;; esac
+case $cpu in ''|*[!a-zA-Z0-9_.-]*) die "--cpu must be a QEMU CPU model name, not '$cpu'" ;; esac
 case $timeout_s in ''|*[!0-9]*) die "--timeout must be a number of seconds, not '$timeout_s'" ;; esac
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is not installed (make deps)"
 if [ "$accel" = kvm ] && ! [ -w /dev/kvm ]; then
@@ -75,7 +82,7 @@ args=(-M "$machine" -m "$mem" -smp "$smp" -no-reboot -display "$display" -monito
 if [ "$accel" = kvm ]; then
 	args+=(-accel kvm)
 else
-	args+=(-accel tcg -cpu max)
+	args+=(-accel tcg,thread=multi -cpu "$cpu")
 fi
 
 # Firmware: SeaBIOS is QEMU's default; OVMF needs its code (read-only) and a private copy of
@@ -104,7 +111,7 @@ else
 	args+=(-chardev "file,id=console,path=$log" -serial chardev:console)
 fi
 
-echo "run.sh: $firmware from $medium, $machine, $mem, $accel${note:+, $note}: $image (log $log, timeout ${timeout_s}s)"
+echo "run.sh: $firmware from $medium, $machine, $mem, $smp CPU(s) $cpu, $accel${note:+, $note}: $image (log $log, timeout ${timeout_s}s)"
 : >"$log"
 if [ "$interactive" = 1 ]; then
 	# --foreground keeps QEMU in the terminal's process group so it can read the keyboard.
