@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Self-tests of the other CPUs (kernel/smp.h) and the tick (kernel/timer.h): every CPU came up
+ * with its own number and per-CPU area, cross-CPU calls run once on each CPU and wake idle ones,
+ * a spinlock keeps a counter that every CPU increments exact, and every CPU ticks with interrupts
+ * on, in work functions too. They pass with one CPU as well, where the calls run on the caller.
+ */
+#include "kernel/apic.h"
+#include "kernel/ktest.h"
+#include "kernel/percpu.h"
+#include "kernel/smp.h"
+#include "kernel/spinlock.h"
+#include "kernel/timer.h"
+#include "kernel/tsc.h"
+#include "kernel/x86.h"
+#include "lib/printk.h"
+
+#define MSR_GS_BASE    0xc0000101u
+#define LOCK_MS        300u
+#define WAIT_US        3000000u /* emulated CPUs may be slow to get a turn: be generous */
+
+struct seen {
+	struct cpu_local *area[NR_CPUS_MAX];
+	uint64_t gs_base[NR_CPUS_MAX];
+	unsigned int cpu[NR_CPUS_MAX], apic[NR_CPUS_MAX], runs[NR_CPUS_MAX];
+	bool irqs_on[NR_CPUS_MAX];
+};
+
+static void record(void *arg)
+{
+	struct seen *s = arg;
+	unsigned int cpu = this_cpu_id();
+
+	s->area[cpu] = this_cpu_local();
+	s->gs_base[cpu] = rdmsr(MSR_GS_BASE);
+	s->cpu[cpu] = this_cpu_local()->cpu;
+	s->apic[cpu] = apic_id();
+	s->irqs_on[cpu] = !irqs_disabled();
+	__atomic_fetch_add(&s->runs[cpu], 1, __ATOMIC_RELAXED);
+}
+
+static void every_cpu_has_its_own_number_and_area(struct ktest *t)
+{
+	static struct seen s;
+	unsigned int n = smp_num_cpus();
+
+	KT_ASSERT(t, n >= 1 && n <= NR_CPUS_MAX, "%u CPUs online", n);
+	on_each_cpu(record, &s);
+	for (unsigned int i = 0; i < n; i++) {
+		KT_EXPECT(t, s.area[i] == smp_cpu_local(i) && s.area[i]->self == s.area[i],
+			  "CPU %u runs on area %p, smp_cpu_local() says %p", i, (void *)s.area[i],
+			  (void *)smp_cpu_local(i));
+		KT_EXPECT_EQ(t, s.gs_base[i], (uintptr_t)s.area[i]);
+		KT_EXPECT_EQ(t, s.cpu[i], i);
+		KT_EXPECT_EQ(t, s.apic[i], smp_cpu_local(i)->apic_id);
+		for (unsigned int j = 0; j < i; j++)
+			KT_EXPECT(t, s.area[i] != s.area[j] && s.apic[i] != s.apic[j],
+				  "CPUs %u and %u share an area or an APIC id (%u)", j, i, s.apic[i]);
+	}
+	KT_EXPECT(t, smp_cpu_local(n) == NULL, "no area past the last CPU online");
+}
+
+static void on_each_cpu_runs_once_on_each_with_interrupts_on(struct ktest *t)
+{
+	static struct seen s;
+
+	for (int round = 0; round < 3; round++)
+		on_each_cpu(record, &s);
+	for (unsigned int i = 0; i < smp_num_cpus(); i++) {
+		KT_EXPECT(t, s.runs[i] == 3, "CPU %u ran the function %u times in 3 calls", i, s.runs[i]);
+		KT_EXPECT(t, s.irqs_on[i], "CPU %u ran it with interrupts off", i);
+	}
+}
+
+static void call_function_skips_the_caller_and_wakes_idle_cpus(struct ktest *t)
+{
+	static struct seen s;
+	uint64_t deadline;
+	bool all;
+
+	smp_call_function(record, &s, true);
+	KT_EXPECT(t, s.runs[0] == 0, "the caller ran it too");
+	for (unsigned int i = 1; i < smp_num_cpus(); i++)
+		KT_EXPECT(t, s.runs[i] == 1, "CPU %u ran it %u times", i, s.runs[i]);
+
+	/* Without waiting: each CPU sleeps in hlt until the IPI arrives. */
+	smp_call_function(record, &s, false);
+	deadline = tsc_deadline_us(WAIT_US);
+	do {
+		all = true;
+		for (unsigned int i = 1; i < smp_num_cpus(); i++)
+			all &= __atomic_load_n(&s.runs[i], __ATOMIC_RELAXED) == 2;
+	} while (!all && rdtsc() < deadline);
+	KT_EXPECT(t, all, "not every CPU ran the call posted without waiting within %u ms", WAIT_US / 1000);
+	smp_call_function(record, &s, true); /* the slot is free again after an unwaited call */
+	for (unsigned int i = 1; i < smp_num_cpus(); i++)
+		KT_EXPECT(t, s.runs[i] == 3, "CPU %u ran 3 calls %u times", i, s.runs[i]);
+}
+
+/*
+ * Every CPU increments a shared counter under a spinlock for LOCK_MS, counting its own increments
+ * on the side: the counter must equal their sum. Bounded by time, not by a number of rounds: with
+ * more virtual CPUs than host cores, a ticket lock hands over only when the next CPU in line gets
+ * a host core, which can take a millisecond each time.
+ */
+struct locked_count {
+	spinlock_t lock;
+	unsigned long count;
+	uint64_t deadline;
+	unsigned long own[NR_CPUS_MAX];
+};
+
+static void add_under_lock(void *arg)
+{
+	struct locked_count *c = arg;
+	unsigned long own = 0;
+
+	do {
+		for (int i = 0; i < 64; i++) {
+			spin_lock(&c->lock);
+			c->count++; /* a plain read-modify-write: only the lock keeps it exact */
+			spin_unlock(&c->lock);
+		}
+		own += 64;
+	} while (rdtsc() < c->deadline);
+	c->own[this_cpu_id()] = own;
+}
+
+static void spinlock_keeps_a_shared_counter_exact(struct ktest *t)
+{
+	static struct locked_count c;
+	unsigned int n = smp_num_cpus();
+	unsigned long sum = 0;
+
+	c.deadline = tsc_deadline_us(LOCK_MS * 1000);
+	on_each_cpu(add_under_lock, &c);
+	for (unsigned int i = 0; i < n; i++) {
+		KT_EXPECT(t, c.own[i] > 0, "CPU %u never took the lock", i);
+		sum += c.own[i];
+	}
+	KT_EXPECT(t, c.count == sum, "%u CPUs made %lu increments, the counter says %lu", n, sum, c.count);
+	printk("    # %lu increments under the lock in %u ms, from %u CPU%s\n", sum, LOCK_MS, n, n == 1 ? "" : "s");
+	KT_EXPECT(t, !spin_is_locked(&c.lock), "the lock is left held");
+}
+
+struct try_result {
+	spinlock_t *lock;
+	bool got[NR_CPUS_MAX];
+};
+
+static void try_and_release(void *arg)
+{
+	struct try_result *r = arg;
+	bool got = spin_trylock(r->lock);
+
+	r->got[this_cpu_id()] = got;
+	if (got)
+		spin_unlock(r->lock);
+}
+
+static void trylock_fails_while_another_cpu_holds_the_lock(struct ktest *t)
+{
+	static spinlock_t lock;
+	static struct try_result r = { .lock = &lock };
+
+	KT_ASSERT(t, spin_trylock(&lock), "an unlocked lock");
+	KT_EXPECT(t, !spin_trylock(&lock), "the lock taken twice");
+	smp_call_function(try_and_release, &r, true);
+	for (unsigned int i = 1; i < smp_num_cpus(); i++)
+		KT_EXPECT(t, !r.got[i], "CPU %u took the lock CPU 0 holds", i);
+	spin_unlock(&lock);
+	smp_call_function(try_and_release, &r, true);
+	for (unsigned int i = 1; i < smp_num_cpus(); i++)
+		KT_EXPECT(t, r.got[i], "CPU %u could not take the free lock", i);
+	KT_EXPECT(t, !spin_is_locked(&lock), "the lock is left held");
+}
+
+/* Waits until every CPU's tick count is past before[cpu] + 2; false at the deadline. */
+static bool ticks_pass(const uint64_t *before)
+{
+	uint64_t deadline = tsc_deadline_us(WAIT_US);
+	bool all;
+
+	do {
+		all = true;
+		for (unsigned int i = 0; i < smp_num_cpus(); i++)
+			all &= timer_ticks(i) > before[i] + 2;
+	} while (!all && rdtsc() < deadline);
+	return all;
+}
+
+static void every_cpu_ticks_with_interrupts_on(struct ktest *t)
+{
+	uint64_t before[NR_CPUS_MAX];
+
+	KT_EXPECT(t, !irqs_disabled(), "the self-tests run with interrupts off");
+	for (unsigned int i = 0; i < smp_num_cpus(); i++)
+		before[i] = timer_ticks(i);
+	KT_EXPECT(t, ticks_pass(before), "not every CPU ticked 3 times within %u ms", WAIT_US / 1000);
+	for (unsigned int i = 0; i < smp_num_cpus(); i++)
+		KT_EXPECT(t, timer_ticks(i) > before[i] + 2, "CPU %u: %llu ticks, %llu before", i,
+			  (unsigned long long)timer_ticks(i), (unsigned long long)before[i]);
+}
+
+static unsigned int hook_calls[NR_CPUS_MAX];
+static bool hook_irqs_off[NR_CPUS_MAX];
+
+static void count_hook(unsigned int cpu)
+{
+	hook_irqs_off[cpu] = irqs_disabled();
+	__atomic_fetch_add(&hook_calls[cpu], 1, __ATOMIC_RELAXED);
+}
+
+static void timer_hook_runs_on_every_cpu_in_interrupt_context(struct ktest *t)
+{
+	uint64_t deadline = tsc_deadline_us(WAIT_US);
+	bool all;
+
+	timer_set_hook(count_hook);
+	do {
+		all = true;
+		for (unsigned int i = 0; i < smp_num_cpus(); i++)
+			all &= __atomic_load_n(&hook_calls[i], __ATOMIC_RELAXED) > 0;
+	} while (!all && rdtsc() < deadline);
+	timer_set_hook(NULL);
+	for (unsigned int i = 0; i < smp_num_cpus(); i++) {
+		KT_EXPECT(t, hook_calls[i] > 0, "the hook never ran on CPU %u", i);
+		KT_EXPECT(t, hook_calls[i] == 0 || hook_irqs_off[i], "CPU %u ran the hook with interrupts on", i);
+	}
+}
+
+/* A work function that runs until its own CPU has ticked twice: ticks interrupt work. */
+static void wait_for_own_ticks(void *arg)
+{
+	bool *ticked = arg;
+	unsigned int cpu = this_cpu_id();
+	uint64_t start = timer_ticks(cpu), deadline = tsc_deadline_us(WAIT_US);
+
+	while (timer_ticks(cpu) < start + 2 && rdtsc() < deadline)
+		cpu_relax();
+	ticked[cpu] = timer_ticks(cpu) >= start + 2;
+}
+
+static void ticks_interrupt_long_work(struct ktest *t)
+{
+	static bool ticked[NR_CPUS_MAX];
+
+	on_each_cpu(wait_for_own_ticks, ticked);
+	for (unsigned int i = 0; i < smp_num_cpus(); i++)
+		KT_EXPECT(t, ticked[i], "CPU %u did not tick while it ran a work function", i);
+}
+
+KTEST_SUITE(smp,
+	    KTEST_CASE(every_cpu_has_its_own_number_and_area),
+	    KTEST_CASE(on_each_cpu_runs_once_on_each_with_interrupts_on),
+	    KTEST_CASE(call_function_skips_the_caller_and_wakes_idle_cpus),
+	    KTEST_CASE(spinlock_keeps_a_shared_counter_exact),
+	    KTEST_CASE(trylock_fails_while_another_cpu_holds_the_lock),
+	    KTEST_CASE(every_cpu_ticks_with_interrupts_on),
+	    KTEST_CASE(timer_hook_runs_on_every_cpu_in_interrupt_context),
+	    KTEST_CASE(ticks_interrupt_long_work));
