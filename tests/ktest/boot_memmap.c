@@ -2,7 +2,8 @@
 /*
  * Self-tests of the kernel's translation of the boot loader's memory maps (kernel/boot_memmap.c):
  * e820 and EFI types, the EFI runtime attribute, descriptors of any stride, and where the map's
- * storage may go (found, never written here: the raw maps are made up).
+ * storage and the other CPUs' start-up page may go (found, never written here: the raw maps are
+ * made up).
  */
 #include "kernel/boot_memmap.h"
 #include "kernel/ktest.h"
@@ -84,8 +85,34 @@ static void storage_room_is_proven_free(struct ktest *t)
 	KT_EXPECT_EQ(t, boot_memmap_find_room(&m, NULL, 0, 0x2000, 0x100000), 0);     /* only the first MiB */
 }
 
+/*
+ * The start-up page goes on the highest page below the limit that a usable entry holds whole,
+ * touching no other entry nor a range in use; never on page 0.
+ */
+static void low_page_is_proven_free(struct ktest *t)
+{
+	static struct mb2_mmap_entry e820[] = {
+		{ 0x0, 0x9fc00, E820_USABLE, 0 },        /* the top page is partly the EBDA's */
+		{ 0x9fc00, 0x400, E820_RESERVED, 0 },
+		{ 0x50000, 0x1000, E820_RESERVED, 0 },   /* a reserved page inside the usable entry */
+		{ 0x100000, 0x7f00000, E820_USABLE, 0 },
+	};
+	static struct mb2_mmap_entry tiny[] = { { 0x0, 0x1fff, E820_USABLE, 0 } };
+	struct boot_memmap m = { BOOT_MEMMAP_E820, (const uint8_t *)e820, 4, sizeof(e820[0]) };
+	struct boot_memmap t1 = { BOOT_MEMMAP_E820, (const uint8_t *)tiny, 1, sizeof(tiny[0]) };
+	struct mm_reservation in_use[] = { { 0x9d800, 0x1000, "boot information" },
+					   { 0x51000, 0x4f000, "module" } };
+
+	KT_EXPECT_EQ(t, boot_memmap_find_low_page(&m, NULL, 0, 0x100000), 0x9e000);
+	KT_EXPECT_EQ(t, boot_memmap_find_low_page(&m, in_use, 1, 0x100000), 0x9c000);
+	KT_EXPECT_EQ(t, boot_memmap_find_low_page(&m, in_use, 2, 0x100000), 0x4f000);
+	KT_EXPECT_EQ(t, boot_memmap_find_low_page(&m, NULL, 0, 0x51000), 0x4f000);
+	KT_EXPECT_EQ(t, boot_memmap_find_low_page(&t1, NULL, 0, 0x100000), 0); /* only page 0 is whole */
+}
+
 KTEST_SUITE(boot_memmap,
 	    KTEST_CASE(unknown_e820_types_become_reserved),
 	    KTEST_CASE(efi_types_map_to_our_types),
 	    KTEST_CASE(efi_descriptors_of_any_stride_are_read),
-	    KTEST_CASE(storage_room_is_proven_free));
+	    KTEST_CASE(storage_room_is_proven_free),
+	    KTEST_CASE(low_page_is_proven_free));

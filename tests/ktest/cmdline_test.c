@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of the kernel command line (kernel/cmdline.c): bare words and key=value options
- * matched as whole words, the one-line list of unknown options, and the hugetlb options and their
- * warnings.
+ * matched as whole words, the one-line list of unknown options, the hugetlb options and their
+ * warnings, and the CPU limit of nosmp and nr_cpus=.
  */
 #include <stdarg.h>
 
@@ -76,7 +76,7 @@ static void get_refuses_a_value_that_does_not_fit(struct ktest *t)
 
 static void every_option_the_kernel_reads_is_known(struct ktest *t)
 {
-	const char *line = "bench ktest=printk hugepagesz=2M hugepages=1 screen=off";
+	const char *line = "bench ktest=printk hugepagesz=2M hugepages=1 screen=off nosmp nr_cpus=2";
 
 	forget_warnings();
 	KT_EXPECT_EQ(t, cmdline_warn_unknown(line, capture), 0);
@@ -165,6 +165,35 @@ static void a_count_that_is_not_a_number_is_reported(struct ktest *t)
 	hugetlb_request(GIGANTIC_ORDER, r1g);
 }
 
+static void nosmp_and_nr_cpus_limit_the_cpus(struct ktest *t)
+{
+	forget_warnings();
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("", capture), CMDLINE_NO_CPU_LIMIT);
+	KT_EXPECT_EQ(t, cmdline_cpu_limit(NULL, capture), CMDLINE_NO_CPU_LIMIT);
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nosmp", capture), 1);
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=3", capture), 3);
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=3 nr_cpus=12", capture), 12); /* the last one */
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=3 nosmp", capture), 1);
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nosmp=1 nr_cpus", capture), CMDLINE_NO_CPU_LIMIT);
+	EXPECT_WARNED(t, "");
+}
+
+static void a_cpu_count_that_is_not_one_or_more_is_reported(struct ktest *t)
+{
+	forget_warnings();
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=0", capture), CMDLINE_NO_CPU_LIMIT);
+	EXPECT_WARNED(t, "smp: ignoring nr_cpus=0: not a number of CPUs (1 or more)\n");
+	forget_warnings();
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nosmp nr_cpus=2x", capture), 1);
+	EXPECT_WARNED(t, "smp: ignoring nr_cpus=2x: not a number of CPUs (1 or more)\n");
+	forget_warnings();
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=", capture), CMDLINE_NO_CPU_LIMIT);
+	EXPECT_WARNED(t, "smp: ignoring nr_cpus=: not a number of CPUs (1 or more)\n");
+	forget_warnings();
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=99999999999999999999999", capture), CMDLINE_NO_CPU_LIMIT);
+	EXPECT_WARNED(t, "smp: ignoring nr_cpus=99999999999999999999999: not a number of CPUs (1 or more)\n");
+}
+
 KTEST_SUITE(cmdline,
 	    KTEST_CASE(has_matches_only_the_bare_word),
 	    KTEST_CASE(value_needs_key_equals_and_the_last_one_wins),
@@ -174,4 +203,6 @@ KTEST_SUITE(cmdline,
 	    KTEST_CASE(hugepages_after_an_invalid_hugepagesz_are_ignored),
 	    KTEST_CASE(hugepagesz_takes_sizes_with_suffixes),
 	    KTEST_CASE(a_clamped_count_is_reported),
-	    KTEST_CASE(a_count_that_is_not_a_number_is_reported));
+	    KTEST_CASE(a_count_that_is_not_a_number_is_reported),
+	    KTEST_CASE(nosmp_and_nr_cpus_limit_the_cpus),
+	    KTEST_CASE(a_cpu_count_that_is_not_one_or_more_is_reported));
