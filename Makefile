@@ -11,6 +11,7 @@ FIRMWARE ?= bios
 MEDIUM   ?= cdrom
 MEM      ?= 256M
 MACHINE  ?= pc
+SMP      ?= 2
 ACCEL    ?= tcg
 CMDLINE  ?=
 TIMEOUT  ?= 120
@@ -166,7 +167,7 @@ deps:
 # make run: boot in QEMU with the serial console on this terminal; exits with the kernel's verdict.
 run: $(IMG_DIR)/os.iso
 	tests/qemu/run.sh --interactive --firmware $(FIRMWARE) --medium $(MEDIUM) --mem $(MEM) \
-		--machine $(MACHINE) --accel $(ACCEL) --timeout $(TIMEOUT) --image $(IMG_DIR)/os.iso \
+		--machine $(MACHINE) --smp $(SMP) --accel $(ACCEL) --timeout $(TIMEOUT) --image $(IMG_DIR)/os.iso \
 		--log $(B)/logs/run.log
 
 # make debug: QEMU halted with a gdb stub on :1234 (serial in build/logs/debug.log), and gdb attached
@@ -175,7 +176,7 @@ debug: $(IMG_DIR)/os.iso
 	@mkdir -p $(B)/logs
 	@printf '%s\n' 'file $(KERNEL)' 'set architecture i386:x86-64' 'target remote localhost:1234' \
 		'hbreak kmain' 'echo Stopped before the kernel ran. "continue" runs to kmain.\n' > $(B)/gdbinit
-	qemu-system-x86_64 -M $(MACHINE) -m $(MEM) -cdrom $(IMG_DIR)/os.iso -display none -no-reboot \
+	qemu-system-x86_64 -M $(MACHINE) -m $(MEM) -smp $(SMP) -cdrom $(IMG_DIR)/os.iso -display none -no-reboot \
 		-serial file:$(B)/logs/debug.log -device isa-debug-exit,iobase=0xf4,iosize=0x04 -s -S & \
 	qpid=$$!; gdb -q -x $(B)/gdbinit; kill $$qpid 2>/dev/null; true
 
