@@ -8,38 +8,62 @@ include $(wildcard tests/*/build.mk)
 test-host: $(HOST_KTEST)
 	$(HOST_KTEST)
 
-# The QEMU matrix: every image boots and runs every self-test. Name, firmware, medium, memory, machine.
+# The QEMU matrix: every image boots and runs every self-test, and every step checks that the
+# kernel brought up the CPUs it was given. Name, firmware, medium, memory, machine, CPUs, CPU
+# model (max: all QEMU emulates; qemu64: an old CPU, without 1 GiB pages or x2APIC). Between them
+# the steps boot 1, 2, 4 and 8 CPUs under the BIOS and under UEFI, on both CPU models.
 QEMU_RUN = tests/qemu/run.sh --accel $(ACCEL) --timeout $(TIMEOUT)
+comma := ,
+smp_line = smp: Brought up 1 node, $(1) CPU$(if $(filter 1,$(1)),,s)
+# require_line LOG TEXT: the log has a line that is exactly TEXT (serial lines end in CR LF).
+require_line = @tr -d '\r' <$(1) | grep -qxF '$(2)' || { echo "$(1): no line \"$(2)\""; exit 1; }
 define qemu_step
 .PHONY: test-qemu-$(1)
 test-qemu-$(1): $(B)/os.iso
-	$(QEMU_RUN) --firmware $(2) --medium $(3) --mem $(4) --machine $(5) --image $(B)/os.iso \
-		--log $(B)/logs/qemu-$(1).log
+	$(QEMU_RUN) --firmware $(2) --medium $(3) --mem $(4) --machine $(5) --smp $(6) --cpu $(7) \
+		--image $(B)/os.iso --log $(B)/logs/qemu-$(1).log
+	$(call require_line,$(B)/logs/qemu-$(1).log,$(call smp_line,$(6)))
 QEMU_STEPS += test-qemu-$(1)
 endef
 QEMU_STEPS :=
-$(eval $(call qemu_step,bios-cdrom,bios,cdrom,256M,pc))
-$(eval $(call qemu_step,bios-usb,bios,usb,256M,pc))
-$(eval $(call qemu_step,uefi-cdrom,uefi,cdrom,256M,q35))
-$(eval $(call qemu_step,uefi-usb,uefi,usb,256M,q35))
+$(eval $(call qemu_step,bios-cdrom,bios,cdrom,256M,pc,2,max))
+$(eval $(call qemu_step,bios-usb,bios,usb,256M,pc,2,max))
+$(eval $(call qemu_step,uefi-cdrom,uefi,cdrom,256M,q35,2,max))
+$(eval $(call qemu_step,uefi-usb,uefi,usb,256M,q35,1,qemu64))
 # 6 MiB: no 2 MiB block fits, so the cases that need one must skip, saying why, not fail.
-$(eval $(call qemu_step,bios-6m,bios,cdrom,6M,pc))
-$(eval $(call qemu_step,bios-64m-pc,bios,cdrom,64M,pc))
-$(eval $(call qemu_step,bios-64m-q35,bios,cdrom,64M,q35))
-$(eval $(call qemu_step,bios-1g-pc,bios,cdrom,1G,pc))
-$(eval $(call qemu_step,bios-1g-q35,bios,cdrom,1G,q35))
-$(eval $(call qemu_step,bios-5g-pc,bios,cdrom,5G,pc))
-$(eval $(call qemu_step,bios-5g-q35,bios,cdrom,5G,q35))
-$(eval $(call qemu_step,uefi-5g-q35,uefi,cdrom,5G,q35))
+$(eval $(call qemu_step,bios-6m,bios,cdrom,6M,pc,2,max))
+$(eval $(call qemu_step,bios-64m-pc,bios,cdrom,64M,pc,1,qemu64))
+$(eval $(call qemu_step,bios-64m-q35,bios,cdrom,64M,q35,4,qemu64))
+$(eval $(call qemu_step,bios-1g-pc,bios,cdrom,1G,pc,1,max))
+$(eval $(call qemu_step,bios-1g-q35,bios,cdrom,1G,q35,8,max))
+# qemu64 has no 1 GiB pages: the direct map above 4 GiB is built of 2 MiB pages.
+$(eval $(call qemu_step,bios-5g-pc,bios,cdrom,5G,pc,2,qemu64))
+$(eval $(call qemu_step,bios-5g-q35,bios,cdrom,5G,q35,4,max))
+$(eval $(call qemu_step,uefi-5g-q35,uefi,cdrom,5G,q35,4,max))
+$(eval $(call qemu_step,uefi-smp8,uefi,cdrom,256M,q35,8,qemu64))
 
-# Four CPUs: the boot report must list the four the MADT names (kernel/acpi.c).
-.PHONY: test-qemu-bios-smp4
-test-qemu-bios-smp4: $(B)/os.iso
-	$(QEMU_RUN) --firmware bios --medium cdrom --mem 256M --machine pc --smp 4 --image $(B)/os.iso \
-		--log $(B)/logs/qemu-bios-smp4.log
-	@grep -q 'ACPI: MADT lists 4 CPUs (APIC ids 0 1 2 3)' $(B)/logs/qemu-bios-smp4.log || \
-		{ echo "test-qemu-bios-smp4: the log does not list 4 CPUs"; exit 1; }
-QEMU_STEPS += test-qemu-bios-smp4
+# Eight CPUs on the old model: the boot report must also list the eight the MADT names
+# (kernel/acpi.c).
+.PHONY: test-qemu-bios-smp8
+test-qemu-bios-smp8: $(B)/os.iso
+	$(QEMU_RUN) --firmware bios --medium cdrom --mem 256M --machine pc --smp 8 --cpu qemu64 \
+		--image $(B)/os.iso --log $(B)/logs/qemu-bios-smp8.log
+	$(call require_line,$(B)/logs/qemu-bios-smp8.log,$(call smp_line,8))
+	$(call require_line,$(B)/logs/qemu-bios-smp8.log,ACPI: MADT lists 8 CPUs (APIC ids 0 1 2 3 4 5 6 7)$(comma) local APIC at 0xfee00000)
+QEMU_STEPS += test-qemu-bios-smp8
+
+# nr_cpus=1 on a machine of four CPUs: the kernel runs one and says why.
+NR_CPUS_DIR := $(B)/nr-cpus
+NR_CPUS_CMDLINE := nr_cpus=1 ktest=smp,cmdline
+$(NR_CPUS_DIR)/os.iso: $(KERNEL) boot/grub.cfg.in boot/mkgrubcfg.sh boot/mkiso.sh | deps
+	$(Q)boot/mkiso.sh $(KERNEL) '$(NR_CPUS_CMDLINE)' $@
+.PHONY: test-qemu-nr-cpus
+test-qemu-nr-cpus: $(NR_CPUS_DIR)/os.iso
+	$(QEMU_RUN) --firmware bios --medium cdrom --mem 256M --machine pc --smp 4 --image $< \
+		--cmdline-note "$(NR_CPUS_CMDLINE)" --log $(B)/logs/qemu-nr-cpus.log
+	$(call require_line,$(B)/logs/qemu-nr-cpus.log,$(call smp_line,1))
+	$(call require_line,$(B)/logs/qemu-nr-cpus.log,smp: running 1 of the 4 CPUs listed (nosmp or nr_cpus= on the command line))
+QEMU_STEPS += test-qemu-nr-cpus
 TEST_STEPS += $(QEMU_STEPS)
 
 # `make test` builds first (so a build error is one clear failure), then runs every step.
