@@ -275,6 +275,7 @@ void smp_init(void)
 	if (planned > 1 && !smp_trampoline_phys)
 		printk("smp: no free page below 1 MiB for the start-up code: the other CPUs stay off\n");
 	else if (planned > 1) {
+		printk("smp: start-up code in the page at %#llx\n", (unsigned long long)smp_trampoline_phys);
 		install_trampoline();
 		nfailed = start_others(boot_cpu_local.apic_id, failed, sizeof(failed));
 	}
