@@ -60,6 +60,11 @@ static void send_icr(uint32_t dest, uint32_t low)
 	unsigned long flags = local_irq_save();
 
 	if (x2apic) {
+		/*
+		 * A write to an x2APIC MSR does not wait for earlier stores to be visible: fence
+		 * first, so the target sees the work posted before the IPI that announces it.
+		 */
+		__asm__ volatile("mfence; lfence" ::: "memory");
 		wrmsr(X2APIC_MSR(APIC_ICR), (uint64_t)dest << 32 | low);
 	} else {
 		xapic[(APIC_ICR + 0x10) / 4] = dest << 24;
