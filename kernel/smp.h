@@ -36,7 +36,7 @@ struct cpu_local *smp_cpu_local(unsigned int cpu);
 
 /*
  * Runs fn(arg) on every online CPU but the caller's, each in its idle loop with interrupts on
- * (so fn may take its time, and the tick interrupts it). With wait, returns when every one has
+ * (so fn may take its time, and the tick interrupts it), on that CPU's 32 KiB stack. With wait, returns when every one has
  * returned; without, returns once each has been asked (arg must then outlive the calls; a later
  * call waits for the earlier one on each CPU). Boot CPU only.
  */
