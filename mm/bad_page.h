@@ -11,7 +11,16 @@
  */
 void bad_page(struct page *page, const char *reason);
 
-/* Number of bad_page() reports since boot (tests check that misuse was noticed). */
+/*
+ * Number of bad_page() reports since boot (tests check that misuse was noticed). Atomic: read it
+ * with __atomic_load_n() where other CPUs may be reporting.
+ */
 extern unsigned long bad_page_reports;
+
+/* Counts one report of misuse that bad_page() does not print (an address that is no page). */
+static inline void count_bad_page_report(void)
+{
+	__atomic_fetch_add(&bad_page_reports, 1, __ATOMIC_RELAXED);
+}
 
 #endif

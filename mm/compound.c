@@ -35,37 +35,39 @@ int prep_compound_page(struct page *page, unsigned int order)
 /* Problem with tail i of head, or NULL when it is marked and points to head. */
 static const char *tail_problem(const struct page *head, unsigned long i)
 {
-	static char msg[80];
-
 	if (!PageTail(&head[i]) || PageHead(&head[i]))
-		snprintf(msg, sizeof(msg), "compound tail %lu is not marked as a tail", i);
-	else if (head[i].first_page != head)
-		snprintf(msg, sizeof(msg), "compound tail %lu points to the wrong head", i);
-	else
-		return NULL;
-	return msg;
+		return "a compound tail is not marked as a tail";
+	if (head[i].first_page != head)
+		return "a compound tail points to the wrong head";
+	return NULL;
 }
 
+/* The first tail of head's 2^order pages that tail_problem() finds wrong, or 0. */
+static unsigned long bad_tail(const struct page *head, unsigned int order)
+{
+	for (unsigned long i = 1; i < (1UL << order); i++)
+		if (tail_problem(head, i))
+			return i;
+	return 0;
+}
+
+/*
+ * Constant strings only: the free path of several CPUs may call it at once. The report of a
+ * refused free adds the numbers (free_compound_prepare()).
+ */
 const char *compound_check(const struct page *head, unsigned int order)
 {
-	static char msg[96];
-	unsigned long stored;
+	unsigned long stored, i;
 
 	if (!PageHead(head))
 		return "not the head of a compound page";
 	stored = head[1].compound_order;
 	if (stored == 0 || stored > MAX_COMPOUND_ORDER || !PageTail(&head[1]))
 		return "compound page has a corrupt first tail (order)";
-	if (stored != order) {
-		snprintf(msg, sizeof(msg), "freed with order %u but compound order is %lu", order, stored);
-		return msg;
-	}
-	for (unsigned long i = 1; i < (1UL << order); i++) {
-		const char *p = tail_problem(head, i);
-		if (p)
-			return p;
-	}
-	return NULL;
+	if (stored != order)
+		return "freed with an order that is not the compound page's";
+	i = bad_tail(head, order);
+	return i ? tail_problem(head, i) : NULL;
 }
 
 /* Clears every compound mark and overlay of a unit that compound_check() accepted. */
@@ -83,9 +85,13 @@ static void clear_compound(struct page *head, unsigned int order)
 bool free_compound_prepare(struct page *head, unsigned int order)
 {
 	const char *problem = compound_check(head, order);
+	char msg[128];
 
 	if (problem) {
-		bad_page(head, problem);
+		snprintf(msg, sizeof(msg), "%s (freed at order %u; compound order %lu; first bad tail %lu)",
+			 problem, order, PageHead(head) ? head[1].compound_order : 0UL,
+			 PageHead(head) && head[1].compound_order == order ? bad_tail(head, order) : 0UL);
+		bad_page(head, msg);
 		return false;
 	}
 	clear_compound(head, order);
@@ -116,7 +122,7 @@ compound_page_dtor *get_compound_page_dtor(const struct page *head)
 static void make_independent(struct page *head, unsigned int order)
 {
 	for (unsigned long i = 1; i < (1UL << order); i++)
-		head[i]._refcount = 1;
+		set_page_ref(&head[i], 1);
 }
 
 int split_huge_page(struct page *page)
@@ -132,7 +138,7 @@ int split_huge_page(struct page *page)
 		       problem ? problem : "hugetlb pool pages are not split");
 		return -EINVAL;
 	}
-	if (head->_refcount != 1)
+	if (page_ref(head) != 1)
 		return -EBUSY;
 	order = compound_order(head);
 	clear_compound(head, order);

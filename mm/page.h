@@ -77,9 +77,22 @@ enum pageflags {
 #define PAGE_ORDER_SHIFT 26
 #define PAGE_ORDER_MASK (0xfu << PAGE_ORDER_SHIFT)
 
-static inline bool page_flag_test(const struct page *p, enum pageflags f) { return p->flags & (1u << f); }
-static inline void page_flag_set(struct page *p, enum pageflags f) { p->flags |= 1u << f; }
-static inline void page_flag_clear(struct page *p, enum pageflags f) { p->flags &= ~(1u << f); }
+/*
+ * flags and _refcount are read by CPUs that do not own the page: the buddy merge looks at a
+ * neighbour's PG_buddy under the zone lock while the neighbour's owner may be changing its flags,
+ * and two CPUs may drop references at once. So every access goes through these: relaxed atomic
+ * loads and stores, plain moves on x86, which the compiler can neither tear nor invent and which
+ * ThreadSanitizer knows are not a race. Only the page's owner (or the lock holder of the list it
+ * is on) writes its flags, so a load and a store, not an atomic read-modify-write, suffice.
+ */
+static inline uint32_t page_flags(const struct page *p) { return __atomic_load_n(&p->flags, __ATOMIC_RELAXED); }
+static inline void set_page_flags(struct page *p, uint32_t v) { __atomic_store_n(&p->flags, v, __ATOMIC_RELAXED); }
+static inline int page_ref(const struct page *p) { return __atomic_load_n(&p->_refcount, __ATOMIC_RELAXED); }
+static inline void set_page_ref(struct page *p, int v) { __atomic_store_n(&p->_refcount, v, __ATOMIC_RELAXED); }
+
+static inline bool page_flag_test(const struct page *p, enum pageflags f) { return page_flags(p) & (1u << f); }
+static inline void page_flag_set(struct page *p, enum pageflags f) { set_page_flags(p, page_flags(p) | 1u << f); }
+static inline void page_flag_clear(struct page *p, enum pageflags f) { set_page_flags(p, page_flags(p) & ~(1u << f)); }
 
 static inline bool PageReserved(const struct page *p) { return page_flag_test(p, PG_reserved); }
 static inline bool PageBuddy(const struct page *p) { return page_flag_test(p, PG_buddy); }
@@ -98,18 +111,18 @@ static inline bool PageHugeTLB(const struct page *p) { return page_flag_test(p, 
 #if COMPOUND_FLAGS == 64
 static inline bool PageHead(const struct page *p) { return page_flag_test(p, PG_head); }
 static inline bool PageTail(const struct page *p) { return page_flag_test(p, PG_tail); }
-static inline bool PageCompound(const struct page *p) { return p->flags & (1u << PG_head | 1u << PG_tail); }
+static inline bool PageCompound(const struct page *p) { return page_flags(p) & (1u << PG_head | 1u << PG_tail); }
 static inline void SetPageHead(struct page *p) { page_flag_set(p, PG_head); }
 static inline void SetPageTail(struct page *p) { page_flag_set(p, PG_tail); }
-static inline void ClearPageCompoundMarks(struct page *p) { p->flags &= ~(1u << PG_head | 1u << PG_tail); }
+static inline void ClearPageCompoundMarks(struct page *p) { set_page_flags(p, page_flags(p) & ~(1u << PG_head | 1u << PG_tail)); }
 #elif COMPOUND_FLAGS == 32
 #define PG_TAIL_MASK (1u << PG_compound | 1u << PG_reclaim)
 static inline bool PageCompound(const struct page *p) { return page_flag_test(p, PG_compound); }
-static inline bool PageTail(const struct page *p) { return (p->flags & PG_TAIL_MASK) == PG_TAIL_MASK; }
-static inline bool PageHead(const struct page *p) { return (p->flags & PG_TAIL_MASK) == (1u << PG_compound); }
+static inline bool PageTail(const struct page *p) { return (page_flags(p) & PG_TAIL_MASK) == PG_TAIL_MASK; }
+static inline bool PageHead(const struct page *p) { return (page_flags(p) & PG_TAIL_MASK) == (1u << PG_compound); }
 static inline void SetPageHead(struct page *p) { page_flag_set(p, PG_compound); }
-static inline void SetPageTail(struct page *p) { p->flags |= PG_TAIL_MASK; }
-static inline void ClearPageCompoundMarks(struct page *p) { p->flags &= ~PG_TAIL_MASK; }
+static inline void SetPageTail(struct page *p) { set_page_flags(p, page_flags(p) | PG_TAIL_MASK); }
+static inline void ClearPageCompoundMarks(struct page *p) { set_page_flags(p, page_flags(p) & ~PG_TAIL_MASK); }
 #else
 #error "COMPOUND_FLAGS must be 64 or 32"
 #endif
@@ -144,7 +157,13 @@ static inline struct page *lru_to_page(const struct list_head *l)
 	return (struct page *)((const char *)l - offsetof(struct page, lru));
 }
 
-static inline unsigned int page_zonenum(const struct page *p) { return (p->flags >> ZONES_SHIFT) & ZONES_MASK; }
-static inline int page_count(const struct page *p) { return compound_head((struct page *)p)->_refcount; }
+/* The order field of page's flags: an allocated plain block's, or a per-CPU list block's. */
+static inline unsigned int alloc_order_of(const struct page *p)
+{
+	return (page_flags(p) & PAGE_ORDER_MASK) >> PAGE_ORDER_SHIFT;
+}
+
+static inline unsigned int page_zonenum(const struct page *p) { return (page_flags(p) >> ZONES_SHIFT) & ZONES_MASK; }
+static inline int page_count(const struct page *p) { return page_ref(compound_head((struct page *)p)); }
 
 #endif
