@@ -3,6 +3,14 @@
  * The hugetlb pool: 2 MiB huge pages from the buddy allocator and 1 GiB gigantic pages reserved
  * at boot, their counters, their destructor free_huge_page(), and the boot-time requests that
  * size them. See mm/hugetlb.h for what the counters mean and which invariants hold.
+ *
+ * Locking: hugetlb_lock, taken with interrupts off, protects both pools (their free lists and
+ * every counter) and is held across a whole operation, the calls to the buddy allocator it makes
+ * included, so that the counters are exact however many CPUs grow, shrink, allocate and free at
+ * once. The order is therefore hugetlb_lock -> a per-CPU list's lock -> a zone's lock; the page
+ * allocator never calls back into the pool while it holds its own locks (put_page() runs the
+ * destructor free_huge_page() with none held), so no cycle can form. Reports are printed after
+ * the lock is dropped.
  */
 #include "mm/hugetlb.h"
 
@@ -30,6 +38,21 @@ static struct hstate hstates[] = {
 	{ .order = GIGANTIC_ORDER, .free_list = { &hstates[1].free_list, &hstates[1].free_list } },
 };
 static struct hstate *const hstate_2m = &hstates[0];
+static arch_spinlock_t hugetlb_lock;
+
+static unsigned long hugetlb_lock_irqsave(void)
+{
+	unsigned long flags = arch_irq_save();
+
+	arch_spin_lock(&hugetlb_lock);
+	return flags;
+}
+
+static void hugetlb_unlock_irqrestore(unsigned long flags)
+{
+	arch_spin_unlock(&hugetlb_lock);
+	arch_irq_restore(flags);
+}
 static struct hstate *const hstate_1g = &hstates[1];
 
 /* Gigantic pages reserved by hugetlb_reserve_gigantic_early(), not yet in their pool. */
@@ -78,7 +101,7 @@ static void make_huge_page(struct hstate *h, struct page *head)
 {
 	set_compound_page_dtor(head, free_huge_page);
 	page_flag_set(head, PG_hugetlb);
-	head->_refcount = 0;
+	set_page_ref(head, 0);
 	h->total++;
 }
 
@@ -110,33 +133,46 @@ static void release_huge_page(struct hstate *h, struct page *head)
 /* Hands head out: one reference, counted in in_use. */
 static struct page *hand_out(struct hstate *h, struct page *head)
 {
-	head->_refcount = 1;
+	set_page_ref(head, 1);
 	h->in_use++;
 	return head;
+}
+
+/* What is wrong with giving head back to pool h, or NULL; under the lock. */
+static const char *free_huge_problem(const struct hstate *h, const struct page *head)
+{
+	if (!h || !PageHugeTLB(head))
+		return "free_huge_page: not a hugetlb pool page";
+	if (page_ref(head))
+		return "free_huge_page: page still referenced";
+	if (head->private == HUGETLB_ON_FREE_LIST)
+		return "free_huge_page: page already in the pool (double free)";
+	return NULL;
 }
 
 void free_huge_page(struct page *head)
 {
 	struct hstate *h = hstate_of_order(compound_order(head));
+	unsigned long flags = hugetlb_lock_irqsave();
+	const char *problem = free_huge_problem(h, head);
 
-	if (!h || !PageHugeTLB(head) || head->private == HUGETLB_ON_FREE_LIST || head->_refcount) {
-		bad_page(head, !h || !PageHugeTLB(head) ? "free_huge_page: not a hugetlb pool page"
-			 : head->_refcount ? "free_huge_page: page still referenced"
-					    : "free_huge_page: page already in the pool (double free)");
-		return;
+	if (!problem) {
+		h->in_use--;
+		if (h->surplus) {
+			h->surplus--;
+			release_huge_page(h, head);
+		} else {
+			enqueue_huge_page(h, head);
+		}
 	}
-	h->in_use--;
-	if (h->surplus) {
-		h->surplus--;
-		release_huge_page(h, head);
-	} else {
-		enqueue_huge_page(h, head);
-	}
+	hugetlb_unlock_irqrestore(flags);
+	if (problem)
+		bad_page(head, problem);
 }
 
 /* ---- allocation and reservations of 2 MiB pages --------------------------------------------- */
 
-struct page *alloc_huge_page(void)
+static struct page *alloc_huge_page_locked(void)
 {
 	struct hstate *h = hstate_2m;
 	struct page *head;
@@ -152,16 +188,29 @@ struct page *alloc_huge_page(void)
 	return hand_out(h, head);
 }
 
+struct page *alloc_huge_page(void)
+{
+	unsigned long flags = hugetlb_lock_irqsave();
+	struct page *head = alloc_huge_page_locked();
+
+	hugetlb_unlock_irqrestore(flags);
+	return head;
+}
+
 struct page *alloc_huge_page_reserved(void)
 {
 	struct hstate *h = hstate_2m;
+	unsigned long flags = hugetlb_lock_irqsave();
+	struct page *head = NULL;
 
-	if (!h->reserved) {
-		printk("alloc_huge_page_reserved: no huge page is reserved\n");
-		return NULL;
+	if (h->reserved) {
+		h->reserved--;
+		head = hand_out(h, dequeue_huge_page(h));
 	}
-	h->reserved--;
-	return hand_out(h, dequeue_huge_page(h));
+	hugetlb_unlock_irqrestore(flags);
+	if (!head)
+		printk("alloc_huge_page_reserved: no huge page is reserved\n");
+	return head;
 }
 
 /* Adds n surplus pages to the free list; on failure gives back what it took and returns false. */
@@ -190,12 +239,16 @@ static bool gather_surplus(struct hstate *h, unsigned long n)
 int hugetlb_reserve_pages(unsigned long n)
 {
 	struct hstate *h = hstate_2m;
+	unsigned long flags = hugetlb_lock_irqsave();
 	unsigned long avail = unreserved_free(h);
+	int err = 0;
 
 	if (n > avail && !gather_surplus(h, n - avail))
-		return -ENOMEM;
-	h->reserved += n;
-	return 0;
+		err = -ENOMEM;
+	else
+		h->reserved += n;
+	hugetlb_unlock_irqrestore(flags);
+	return err;
 }
 
 /* Gives free surplus pages beyond the reservations back to the buddy allocator, at most n. */
@@ -210,21 +263,25 @@ static void return_unused_surplus(struct hstate *h, unsigned long n)
 void hugetlb_unreserve_pages(unsigned long n)
 {
 	struct hstate *h = hstate_2m;
+	unsigned long flags = hugetlb_lock_irqsave();
+	unsigned long asked = n, held = h->reserved;
 
-	if (n > h->reserved) {
-		printk("hugetlb_unreserve_pages: %lu pages given back but only %lu reserved\n", n,
-		       h->reserved);
-		n = h->reserved;
-	}
+	n = MIN(n, held);
 	h->reserved -= n;
 	return_unused_surplus(h, n);
+	hugetlb_unlock_irqrestore(flags);
+	if (asked > held)
+		printk("hugetlb_unreserve_pages: %lu pages given back but only %lu reserved\n", asked, held);
 }
 
 struct page *alloc_gigantic_page(void)
 {
 	struct hstate *h = hstate_1g;
+	unsigned long flags = hugetlb_lock_irqsave();
+	struct page *head = unreserved_free(h) ? hand_out(h, dequeue_huge_page(h)) : NULL;
 
-	return unreserved_free(h) ? hand_out(h, dequeue_huge_page(h)) : NULL;
+	hugetlb_unlock_irqrestore(flags);
+	return head;
 }
 
 /* ---- pool size -------------------------------------------------------------------------------- */
@@ -235,11 +292,8 @@ static int grow_pool(struct hstate *h, unsigned long n)
 		h->surplus--;
 	while (persistent(h) < n) {
 		struct page *head = grow_one(h);
-		if (!head) {
-			printk("hugetlb: pool of order %u grew only to %lu of %lu pages\n", h->order,
-			       persistent(h), n);
+		if (!head)
 			return -ENOMEM;
-		}
 		enqueue_huge_page(h, head);
 	}
 	return 0;
@@ -259,16 +313,26 @@ static void shrink_pool(struct hstate *h, unsigned long n)
 int hugetlb_set_pool_size(unsigned long n)
 {
 	struct hstate *h = hstate_2m;
+	unsigned long flags = hugetlb_lock_irqsave(), got;
+	int err = 0;
 
 	if (n >= persistent(h))
-		return grow_pool(h, n);
-	shrink_pool(h, n);
-	return 0;
+		err = grow_pool(h, n);
+	else
+		shrink_pool(h, n);
+	got = persistent(h);
+	hugetlb_unlock_irqrestore(flags);
+	if (err)
+		printk("hugetlb: pool of order %u grew only to %lu of %lu pages\n", h->order, got, n);
+	return err;
 }
 
 void hugetlb_set_overcommit(unsigned long n)
 {
+	unsigned long flags = hugetlb_lock_irqsave();
+
 	hstate_2m->overcommit = n;
+	hugetlb_unlock_irqrestore(flags);
 }
 
 /* ---- counters and invariants ------------------------------------------------------------------ */
@@ -277,12 +341,14 @@ struct hugetlb_counters hugetlb_counters(unsigned int order)
 {
 	const struct hstate *h = hstate_of_order(order);
 	struct hugetlb_counters c = { .order = order };
+	unsigned long flags = hugetlb_lock_irqsave();
 
 	if (h) {
 		c.total = h->total, c.free = h->free, c.reserved = h->reserved;
 		c.surplus = h->surplus, c.in_use = h->in_use, c.overcommit = h->overcommit;
 		c.requested = h->requested;
 	}
+	hugetlb_unlock_irqrestore(flags);
 	return c;
 }
 
@@ -295,7 +361,7 @@ static const char *free_page_problem(const struct hstate *h, const struct page *
 		return "a page on the free list has the wrong order";
 	if (get_compound_page_dtor(head) != free_huge_page)
 		return "a page on the free list does not have free_huge_page as destructor";
-	if (head->_refcount || head->private != HUGETLB_ON_FREE_LIST)
+	if (page_ref(head) || head->private != HUGETLB_ON_FREE_LIST)
 		return "a page on the free list is referenced or not marked free";
 	return NULL;
 }
@@ -331,39 +397,41 @@ static const char *check_hstate(const struct hstate *h)
 const char *hugetlb_check(void)
 {
 	static char msg[128];
+	unsigned long flags = hugetlb_lock_irqsave();
+	const char *problem = NULL;
 
-	for (size_t i = 0; i < ARRAY_SIZE(hstates); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(hstates) && !problem; i++) {
 		const struct hstate *h = &hstates[i];
 		const char *p = check_hstate(h);
 		if (p) {
 			snprintf(msg, sizeof(msg), "order %u pool: %s (total %lu free %lu rsvd %lu surp %lu out %lu)",
 				 h->order, p, h->total, h->free, h->reserved, h->surplus, h->in_use);
-			return msg;
+			problem = msg;
 		}
 	}
-	return NULL;
+	hugetlb_unlock_irqrestore(flags);
+	return problem;
 }
 
 int hugetlb_meminfo(char *buf, size_t size)
 {
-	const struct hstate *h = hstate_2m;
-	unsigned long kb = (h->total << h->order) * (PAGE_SIZE / 1024) +
-			   (hstate_1g->total << hstate_1g->order) * (PAGE_SIZE / 1024);
+	struct hugetlb_counters h = hugetlb_counters(HPAGE_ORDER), g = hugetlb_counters(GIGANTIC_ORDER);
+	unsigned long kb = (h.total << h.order) * (PAGE_SIZE / 1024) + (g.total << g.order) * (PAGE_SIZE / 1024);
 
 	return snprintf(buf, size,
 			"HugePages_Total:   %5lu\nHugePages_Free:    %5lu\nHugePages_Rsvd:    %5lu\n"
 			"HugePages_Surp:    %5lu\nHugepagesize:   %8lu kB\nHugetlb:        %8lu kB\n",
-			h->total, h->free, h->reserved, h->surplus, (PAGE_SIZE << h->order) / 1024, kb);
+			h.total, h.free, h.reserved, h.surplus, (PAGE_SIZE << h.order) / 1024, kb);
 }
 
 void hugetlb_report(void)
 {
+	struct hugetlb_counters g = hugetlb_counters(GIGANTIC_ORDER);
 	char buf[256];
 
 	hugetlb_meminfo(buf, sizeof(buf));
 	printk("%s", buf);
-	printk("hugepages-%lukB: total %lu free %lu\n", GIGANTIC_SIZE / 1024, hstate_1g->total,
-	       hstate_1g->free);
+	printk("hugepages-%lukB: total %lu free %lu\n", GIGANTIC_SIZE / 1024, g.total, g.free);
 }
 
 /* ---- boot: the requests, gigantic pages, the initial pool ------------------------------------ */
@@ -406,7 +474,7 @@ static void add_gigantic(phys_addr_t phys)
 
 	for (unsigned long i = 0; i < (1UL << GIGANTIC_ORDER); i++) {
 		page_flag_clear(&head[i], PG_reserved);
-		head[i]._refcount = 0;
+		set_page_ref(&head[i], 0);
 	}
 	if (prep_compound_page(head, GIGANTIC_ORDER))
 		panic("hugetlb: cannot make a compound page at %#llx", (unsigned long long)phys);
