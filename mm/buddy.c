@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The buddy free lists: O(1) list operations, splitting on allocation, merging on free.
- * See mm/buddy.h for how a free block is marked.
+ * See mm/buddy.h for how a free block is marked. Every function here runs under the zone's lock.
  */
 #include "mm/buddy.h"
 
 #include "mm/debug.h"
 #include "mm/list.h"
 #include "mm/memmap.h"
+
+/* Counters other CPUs read without the lock (buddyinfo, free page counts): atomic stores. */
+static inline void set_counter(unsigned long *c, unsigned long v)
+{
+	__atomic_store_n(c, v, __ATOMIC_RELAXED);
+}
 
 static inline void area_add(struct zone *zone, struct page *page, unsigned int order)
 {
@@ -18,9 +24,9 @@ static inline void area_add(struct zone *zone, struct page *page, unsigned int o
 	MM_BUG_ON(PageBuddy(page), page, "already on a free list (order %lu)", page->private);
 
 	list_add(&page->lru, &area->free_list);
-	page->flags |= 1u << PG_buddy;
 	page->private = order;
-	area->nr_free++;
+	page_flag_set(page, PG_buddy); /* after private: a merge that sees PG_buddy reads the order */
+	set_counter(&area->nr_free, area->nr_free + 1);
 	zone->free_orders |= 1u << order;
 }
 
@@ -33,8 +39,9 @@ static inline void area_del(struct zone *zone, struct page *page, unsigned int o
 		  page->private);
 
 	list_del(&page->lru);
-	page->flags &= ~(1u << PG_buddy);
-	if (--area->nr_free == 0)
+	page_flag_clear(page, PG_buddy);
+	set_counter(&area->nr_free, area->nr_free - 1);
+	if (area->nr_free == 0)
 		zone->free_orders &= ~(1u << order);
 }
 
@@ -52,7 +59,7 @@ struct page *buddy_take(struct zone *zone, unsigned int order)
 		o--;
 		area_add(zone, page + (1UL << o), o);
 	}
-	zone->free_pages -= 1UL << order;
+	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages - (1UL << order));
 	return page;
 }
 
@@ -61,7 +68,7 @@ void buddy_give(struct page *page, unsigned int order)
 	struct zone *zone = &zones[page_zonenum(page)];
 	unsigned long pfn = page_to_pfn(page);
 
-	zone->free_pages += 1UL << order;
+	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages + (1UL << order));
 	for (; order < MAX_ORDER; order++) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
 		struct page *buddy = page + ((long)buddy_pfn - (long)pfn);
@@ -69,7 +76,12 @@ void buddy_give(struct page *page, unsigned int order)
 		/* Below a chunk's size the buddy shares the block's memmap chunk, which is backed. */
 		if (order >= MEMMAP_CHUNK_SHIFT && !pfn_valid(buddy_pfn))
 			break;
-		if (!(buddy->flags & (1u << PG_buddy)) || buddy->private != order)
+		/*
+		 * The buddy may belong to another CPU right now, which may be writing its flags: read
+		 * them atomically. Its private is ours to read only once PG_buddy says it is on our
+		 * free lists, under the zone lock we hold.
+		 */
+		if (!PageBuddy(buddy) || buddy->private != order)
 			break;
 		area_del(zone, buddy, order);
 		if (buddy_pfn < pfn) {
@@ -82,6 +94,6 @@ void buddy_give(struct page *page, unsigned int order)
 
 void buddy_add_block(struct zone *zone, struct page *page, unsigned int order)
 {
-	zone->free_pages += 1UL << order;
+	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages + (1UL << order));
 	area_add(zone, page, order);
 }

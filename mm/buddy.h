@@ -8,6 +8,8 @@
  * The other pages of the block are not touched, so splitting and merging cost O(1) per level
  * whatever the block size. The buddy of the block at pfn is the block at pfn ^ 2^order; the two
  * merge when the buddy's first page is PG_buddy with the same order.
+ *
+ * The caller holds the zone's lock (zone_lock(), mm/zone.h) around every call.
  */
 #ifndef MM_BUDDY_H
 #define MM_BUDDY_H
@@ -26,6 +28,16 @@ struct page *buddy_take(struct zone *zone, unsigned int order);
  * as the buddy is free and whole. The caller has checked the block (see __free_pages()).
  */
 void buddy_give(struct page *page, unsigned int order);
+
+/* buddy_give() in one hold of the block's zone lock, interrupts off meanwhile. */
+static inline void buddy_give_locked(struct page *page, unsigned int order)
+{
+	struct zone *zone = &zones[page_zonenum(page)];
+	unsigned long flags = zone_lock(zone);
+
+	buddy_give(page, order);
+	zone_unlock(zone, flags);
+}
 
 /* Puts a block on its free list without merging (the hand-off adds only maximal blocks). */
 void buddy_add_block(struct zone *zone, struct page *page, unsigned int order);

@@ -1,52 +1,176 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Hot lists: giving their coldest blocks back to the buddy free lists, when a list is over its
- * limit, before an allocation fails, or when the caller wants buddyinfo to show all free memory;
- * and turning them off and on (set_hot_pages).
+ * Per-CPU page lists: their memory, their limits, moving blocks between them and the buddy lists
+ * in batches (refill when a list is empty, flush when it is over its limit, drain before an
+ * allocation fails or when the caller wants buddyinfo to show all free memory), and turning them
+ * off and on (set_hot_pages).
  */
 #include "mm/hot_pages.h"
 
-unsigned int hot_orders = HOT_MAX_ORDER + 1;
+#include "mm/memblock.h"
+#include "mm/watermark.h"
 
-void hot_flush(struct zone *zone, unsigned int order, unsigned long n)
+bool hot_lists_on = true;
+uint16_t pcp_high_on[MAX_NR_ZONES][HOT_MAX_ORDER + 1];
+struct per_cpu_pages *pcp_area;
+unsigned int pcp_nr_cpus;
+
+int pcp_init(unsigned int nr_cpus)
 {
-	struct hot_list *hot = &zone->hot[order];
+	size_t bytes;
+	phys_addr_t phys;
 
-	for (; n && hot->count; n--) {
-		struct list_head *l = hot->list.prev; /* the coldest block */
-
-		list_del(l);
-		hot->count--;
-		zone->free_pages -= 1UL << order; /* buddy_give() counts them again */
-		buddy_give(lru_to_page(l), order);
+	pcp_nr_cpus = nr_cpus ? nr_cpus : 1;
+	bytes = (size_t)pcp_nr_cpus * MAX_NR_ZONES * sizeof(struct per_cpu_pages);
+	phys = memblock_alloc(ALIGN_UP(bytes, PAGE_SIZE), PAGE_SIZE);
+	if (!phys) {
+		printk("mm: no memory for the per-CPU page lists of %u CPUs (%zu bytes)\n", pcp_nr_cpus, bytes);
+		return -ENOMEM;
 	}
+	pcp_area = phys_to_virt(phys);
+	memset(pcp_area, 0, bytes); /* all-zero locks are unlocked */
+	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
+		for (unsigned int z = 0; z < MAX_NR_ZONES; z++) {
+			struct per_cpu_pages *pcp = cpu_pcp(cpu, z);
+
+			pcp->cpu = cpu;
+			for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++)
+				list_init(&pcp->lists[o]);
+		}
+	return 0;
+}
+
+/*
+ * A list holds at most HOT_HIGH_BLOCKS blocks and at most 1/16 of its zone shared among the CPUs;
+ * it moves an eighth of that at a time (at least one block, at most HOT_BATCH_BLOCKS).
+ */
+void hot_set_limits(void)
+{
+	for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
+		for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++) {
+			unsigned long share = zones[z].managed_pages >> (o + 4);
+
+			pcp_high_on[z][o] = (uint16_t)MIN(HOT_HIGH_BLOCKS, share / pcp_nr_cpus);
+		}
+	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
+		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
+			for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++) {
+				struct per_cpu_pages *pcp = cpu_pcp(cpu, z);
+
+				pcp->high[o] = hot_lists_on ? pcp_high_on[z][o] : 0;
+				pcp->batch[o] = (uint16_t)MAX(1u, MIN(HOT_BATCH_BLOCKS, pcp_high_on[z][o] / 8u));
+			}
+}
+
+unsigned long pcp_free_pages(const struct per_cpu_pages *pcp)
+{
+	unsigned long pages = 0;
+
+	for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++)
+		pages += (unsigned long)__atomic_load_n(&pcp->count[o], __ATOMIC_RELAXED) << o;
+	return pages;
+}
+
+/* Sets or clears the order field of a block's first page (a per-CPU list block carries it). */
+static void set_block_order(struct page *page, unsigned int order)
+{
+	set_page_flags(page, (page_flags(page) & ~PAGE_ORDER_MASK) | order << PAGE_ORDER_SHIFT);
+}
+
+struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, gfp_t gfp)
+{
+	unsigned long flags = zone_lock(zone);
+	struct page *page = NULL;
+
+	/* The first block is the one handed out; the others go on the list, in address order. */
+	for (unsigned int n = 0; n < pcp->batch[order] && zone_watermark_ok(zone, order, gfp); n++) {
+		struct page *block = buddy_take(zone, order);
+
+		if (!block)
+			break;
+		if (!page) {
+			page = block;
+			continue;
+		}
+		set_block_order(block, order);
+		list_add(&block->lru, pcp->lists[order].prev); /* at the tail: colder than what is there */
+		pcp_set_count(pcp, order, pcp->count[order] + 1);
+	}
+	zone_unlock(zone, flags);
+	return page;
+}
+
+void pcp_flush(struct per_cpu_pages *pcp, unsigned int order, unsigned int n)
+{
+	struct list_head *list = &pcp->lists[order];
+	struct zone *zone;
+	unsigned long flags;
+
+	if (!pcp->count[order])
+		return;
+	zone = &zones[page_zonenum(lru_to_page(list->prev))];
+	flags = zone_lock(zone);
+	for (; n && pcp->count[order]; n--) {
+		struct page *coldest = lru_to_page(list->prev);
+
+		list_del(&coldest->lru);
+		pcp_set_count(pcp, order, pcp->count[order] - 1); /* before buddy_give() counts it */
+		set_block_order(coldest, 0);
+		buddy_give(coldest, order);
+	}
+	zone_unlock(zone, flags);
+}
+
+void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq)
+{
+	if (!pcp->high[order]) { /* the lists are off */
+		set_block_order(page, 0);
+		buddy_give_locked(page, order);
+	} else {
+		pcp_push(pcp, page, order, pcp->count[order]);
+		pcp_flush(pcp, order, pcp->batch[order]);
+	}
+	pcp_unlock(pcp, irq);
+}
+
+/*
+ * Gives every block of one CPU's lists for one zone back; returns the blocks moved. With on
+ * given (0 or 1), also sets the lists' high for the lists on or off, under the same hold.
+ */
+static unsigned long drain_pcp(struct per_cpu_pages *pcp, int on)
+{
+	unsigned long flags = pcp_lock(pcp), blocks = 0;
+	unsigned int z = (unsigned int)(pcp - pcp_area) % MAX_NR_ZONES;
+
+	for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++) {
+		if (on >= 0)
+			pcp->high[o] = on ? pcp_high_on[z][o] : 0;
+		blocks += pcp->count[o];
+		pcp_flush(pcp, o, pcp->count[o]);
+	}
+	pcp_unlock(pcp, flags);
+	return blocks;
+}
+
+static unsigned long drain_all(int on)
+{
+	unsigned long blocks = 0;
+
+	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
+		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
+			blocks += drain_pcp(cpu_pcp(cpu, z), on);
+	return blocks;
 }
 
 unsigned long drain_hot_pages(void)
 {
-	unsigned long blocks = 0;
-
-	for (int z = 0; z < MAX_NR_ZONES; z++)
-		for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++) {
-			blocks += zones[z].hot[o].count;
-			hot_flush(&zones[z], o, zones[z].hot[o].count);
-		}
-	return blocks;
-}
-
-void hot_set_limits(void)
-{
-	for (int z = 0; z < MAX_NR_ZONES; z++)
-		for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++)
-			zones[z].hot[o].high = MIN(HOT_HIGH_BLOCKS, zones[z].managed_pages >> (o + 4));
+	return drain_all(-1);
 }
 
 bool set_hot_pages(bool on)
 {
-	bool was = hot_orders != 0;
+	bool was = __atomic_exchange_n(&hot_lists_on, on, __ATOMIC_RELAXED);
 
-	hot_orders = on ? HOT_MAX_ORDER + 1 : 0;
-	if (!on)
-		drain_hot_pages();
+	drain_all(on);
 	return was;
 }

@@ -1,72 +1,146 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Hot lists: the fast path of alloc_pages() and __free_pages() for orders 0..HOT_MAX_ORDER (see
- * struct hot_list in mm/zone.h). drain_hot_pages() and set_hot_pages() are for everyone; the rest
- * is mm/'s own.
+ * Per-CPU page lists ("hot lists"): the fast path of alloc_pages() and __free_pages() for orders
+ * 0..HOT_MAX_ORDER (see struct per_cpu_pages in mm/zone.h). drain_hot_pages() and
+ * set_hot_pages() are for everyone; the rest is mm/'s own.
+ *
+ * Locking: a CPU's lists for a zone are behind that per_cpu_pages' lock, taken with interrupts
+ * off by pcp_lock(). The functions below that take a per_cpu_pages are called with its lock held;
+ * those that move blocks to or from the buddy lists take the zone lock inside it (the order is
+ * always per-CPU lock, then zone lock).
  */
 #ifndef MM_HOT_PAGES_H
 #define MM_HOT_PAGES_H
 
 #include "mm/buddy.h"
 #include "mm/debug.h"
+#include "mm/gfp.h"
 #include "mm/list.h"
 #include "mm/memmap.h"
 
 /*
- * Gives every block on the hot lists (recently freed blocks of order <= HOT_MAX_ORDER, kept
- * unmerged for speed) back to the buddy free lists, so that buddyinfo shows all free memory in
- * its merged form. alloc_pages() does this itself before it fails. Returns the blocks moved.
+ * Gives every block on every CPU's lists (recently freed blocks of order <= HOT_MAX_ORDER, kept
+ * unmerged for speed) back to the buddy free lists, each CPU's under its lock, so that buddyinfo
+ * shows all free memory in its merged form. alloc_pages() does this itself before it fails.
+ * Returns the blocks moved.
  */
 unsigned long drain_hot_pages(void);
 
 /*
- * Turns the hot lists off (false) or back on (true, the state after boot). Off, they are drained
- * and stay empty: every alloc_pages() takes a block from the buddy lists, splitting a larger one
- * when needed, and every __free_pages() gives it back and merges it with its free buddies; the
- * plain buddy allocator, which benchmarks and tests compare against. Returns the previous state.
+ * Turns the per-CPU lists off (false) or back on (true, the state after boot). Off, they are
+ * drained and stay empty: every alloc_pages() takes a block from the buddy lists, splitting a
+ * larger one when needed, and every __free_pages() gives it back and merges it with its free
+ * buddies; the plain buddy allocator, which benchmarks and tests compare against. Returns the
+ * previous state.
  */
 bool set_hot_pages(bool on);
 
 /*
- * Orders below this go to and come from the hot lists: HOT_MAX_ORDER + 1 normally, 0 while
- * set_hot_pages(false) has them off (then every hot list is empty). A variable, not the constant,
- * so that the switch costs the fast path nothing: the compare just reads memory.
+ * What set_hot_pages() was last told. The lists themselves say it to the fast path: while off,
+ * every list's high is 0, set under its lock, so a CPU that frees after set_hot_pages(false)
+ * has drained its lists finds high 0 under the same lock and never puts a block back on them.
  */
-extern unsigned int hot_orders;
+extern bool hot_lists_on;
 
-/* Gives the n least recently freed blocks of zone's order hot list to the buddy lists. */
-void hot_flush(struct zone *zone, unsigned int order, unsigned long n);
+/* Every CPU's lists: pcp_nr_cpus * MAX_NR_ZONES of them, CPU-major (from memblock, mm_init()). */
+extern struct per_cpu_pages *pcp_area;
+extern unsigned int pcp_nr_cpus;
 
-/* Sets every hot list's limit from its zone's size (after the hand-off). */
-void hot_set_limits(void);
-
-/* The most recently freed hot block of order in zone (count 0), or NULL when there is none. */
-static inline struct page *hot_take(struct zone *zone, unsigned int order)
+/* CPU cpu's lists for zone z. */
+static inline struct per_cpu_pages *cpu_pcp(unsigned long cpu, unsigned long z)
 {
-	struct hot_list *hot = &zone->hot[order];
-	struct list_head *l = hot->list.next;
-
-	if (!hot->count)
-		return NULL;
-	MM_BUG_ON(PageBuddy(lru_to_page(l)), lru_to_page(l), "a hot block of order %u marked PG_buddy", order);
-	list_del(l);
-	hot->count--;
-	zone->free_pages -= 1UL << order;
-	return lru_to_page(l);
+	return &pcp_area[cpu * MAX_NR_ZONES + z];
 }
 
-/* Puts a checked block of order <= HOT_MAX_ORDER on its zone's hot list. */
-static inline void hot_give(struct page *page, unsigned int order)
+/*
+ * CPU cpu's lists for the zone whose lists are offset bytes into each CPU's: the fast paths
+ * keep zones as such offsets (zone * sizeof(struct per_cpu_pages)), which saves them a multiply.
+ */
+static inline struct per_cpu_pages *cpu_pcp_at(unsigned long cpu, unsigned long offset)
 {
-	struct zone *zone = &zones[page_zonenum(page)];
-	struct hot_list *hot = &zone->hot[order];
+	return (struct per_cpu_pages *)((char *)pcp_area + cpu * (MAX_NR_ZONES * sizeof(struct per_cpu_pages)) + offset);
+}
 
-	MM_BUG_ON(order > HOT_MAX_ORDER, page, "order %u above HOT_MAX_ORDER", order);
+/* Takes pcp's lock with interrupts off; returns what pcp_unlock() needs to restore them. */
+static inline unsigned long pcp_lock(struct per_cpu_pages *pcp)
+{
+	unsigned long flags = arch_irq_save();
+
+	arch_spin_lock(&pcp->lock);
+	return flags;
+}
+
+static inline void pcp_unlock(struct per_cpu_pages *pcp, unsigned long flags)
+{
+	arch_spin_unlock(&pcp->lock);
+	arch_irq_restore(flags);
+}
+
+/*
+ * Boot, before memblock retires: allocates and initializes the lists of nr_cpus CPUs (0 means 1).
+ * Returns 0, or -ENOMEM (reported).
+ */
+int pcp_init(unsigned int nr_cpus);
+
+/* Sets every list's high and batch from its zone's size (after the hand-off). */
+void hot_set_limits(void);
+
+/* The high of CPU lists of zone z, order o, while the lists are on. */
+extern uint16_t pcp_high_on[MAX_NR_ZONES][HOT_MAX_ORDER + 1];
+
+/* Frames on pcp's lists, read atomically (no lock needed). */
+unsigned long pcp_free_pages(const struct per_cpu_pages *pcp);
+
+/*
+ * pcp's lock held: takes up to batch blocks of order from zone's buddy lists (one hold of the
+ * zone lock) while the zone stays at or above the watermark gfp may go down to, and hands out one
+ * of them; NULL when none could be had.
+ */
+struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, gfp_t gfp);
+
+/* pcp's lock held: gives the n coldest blocks of pcp's order list to the buddy lists. */
+void pcp_flush(struct per_cpu_pages *pcp, unsigned int order, unsigned int n);
+
+/*
+ * pcp's lock held (taken by pcp_lock(), which returned irq): what the fast path of
+ * __free_pages() leaves to it, a list at its high: puts the block on it and gives the batch
+ * coldest back; while the lists are off (high 0), gives the block straight to the buddy lists.
+ * Then unlocks pcp.
+ */
+void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq);
+
+/* Atomic store of a list's count (other CPUs read it without the lock to sum free pages). */
+static inline void pcp_set_count(struct per_cpu_pages *pcp, unsigned int order, unsigned int n)
+{
+	__atomic_store_n(&pcp->count[order], n, __ATOMIC_RELAXED);
+}
+
+/* pcp's lock held: the most recently freed block of order (count 0), or NULL when there is none. */
+static inline struct page *pcp_take(struct per_cpu_pages *pcp, unsigned int order)
+{
+	struct list_head *first = pcp->lists[order].next;
+	unsigned int count = pcp->count[order];
+
+	if (!count)
+		return NULL;
+	MM_BUG_ON(PageBuddy(lru_to_page(first)) || alloc_order_of(lru_to_page(first)) != order,
+		  lru_to_page(first), "a hot block of order %u marked PG_buddy or with another order", order);
+	list_del(first);
+	pcp_set_count(pcp, order, count - 1);
+	return lru_to_page(first);
+}
+
+/*
+ * pcp's lock held: puts a checked block, its order in its flags, on pcp's list of order, which
+ * holds count blocks, fewer than its high.
+ */
+static inline void pcp_push(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned int count)
+{
 	MM_BUG_ON(page_to_pfn(page) & ((1UL << order) - 1), page, "block not aligned to its order %u", order);
-	list_add(&page->lru, &hot->list);
-	zone->free_pages += 1UL << order;
-	if (++hot->count > hot->high)
-		hot_flush(zone, order, hot->high / 2 + 1);
+	MM_BUG_ON(alloc_order_of(page) != order, page, "a block of order %u marked order %u", order, alloc_order_of(page));
+	MM_BUG_ON(pcp->cpu != arch_cpu_id(), page, "freeing to CPU %u's list on CPU %u", pcp->cpu, arch_cpu_id());
+	list_add(&page->lru, &pcp->lists[order]);
+	pcp_set_count(pcp, order, count + 1);
 }
 
 #endif

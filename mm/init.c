@@ -13,6 +13,7 @@
 #include "mm/mm_stats.h"
 #include "mm/page_alloc.h"
 #include "mm/poison.h"
+#include "mm/watermark.h"
 
 struct mm_init_timing mm_init_timing;
 uint64_t mm_unused_ram_bytes;
@@ -128,7 +129,7 @@ static void hand_off_range(phys_addr_t base, phys_addr_t end, void *unused)
 		unsigned int order = block_order(pfn, last);
 		struct zone *zone = &zones[pfn_zone(pfn)];
 
-		buddy_add_block(zone, pfn_to_page(pfn), order);
+		buddy_add_block(zone, pfn_to_page(pfn), order); /* one CPU at boot: no lock needed */
 		zone->managed_pages += 1UL << order;
 		pfn += 1UL << order;
 	}
@@ -158,6 +159,10 @@ int mm_init(const struct mm_init_params *p)
 		       (PAGE_SIZE << MAX_ORDER) >> 10);
 		return -EINVAL;
 	}
+	if (mm_vmemmap_base % PAGE_SIZE) { /* the free path's alignment test relies on it */
+		printk("mm: the memmap's base %#lx is not page aligned\n", (unsigned long)mm_vmemmap_base);
+		return -EINVAL;
+	}
 	zone_dma_end_pfn = PFN_DOWN(p->zone_dma_end);
 	zone_dma32_end_pfn = PFN_DOWN(p->zone_dma32_end);
 	fw_map_sanitize(p->map);
@@ -174,6 +179,9 @@ int mm_init(const struct mm_init_params *p)
 		return err;
 	memblock_set_current_limit(UINT64_MAX);
 	zones_from_memblock();
+	err = pcp_init(p->nr_cpus);
+	if (err)
+		return err;
 	t0 = now(p);
 	err = memmap_init();
 	if (err)
@@ -181,10 +189,12 @@ int mm_init(const struct mm_init_params *p)
 	t1 = now(p);
 	memblock_for_each_free(hand_off_range, NULL);
 	memblock_retire();
-	hot_set_limits();
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		if (zones[z].managed_pages)
 			top_zone = (enum zone_type)z;
+	hot_set_limits();
+	setup_zone_watermarks();
+	page_alloc_init_zones();
 	mm_init_timing = (struct mm_init_timing){ t1 - t0, now(p) - t1, memmap_bytes / sizeof(struct page) };
 	if (!p->quiet)
 		report(p->map);

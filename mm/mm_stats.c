@@ -11,7 +11,7 @@ int buddyinfo_line(const struct zone *zone, char *buf, size_t size)
 
 	for (int o = 0; o < NR_ORDERS; o++)
 		len += snprintf(buf + MIN((size_t)len, size), size - MIN((size_t)len, size), " %6lu",
-				zone->free_area[o].nr_free);
+				__atomic_load_n(&zone->free_area[o].nr_free, __ATOMIC_RELAXED));
 	return len;
 }
 
@@ -33,10 +33,12 @@ static void show_zone(const struct zone *zone)
 		printk("zone %-6s empty\n", zone->name);
 		return;
 	}
-	printk("zone %-6s [mem 0x%016llx-0x%016llx] present %lu managed %lu free %lu pages\n",
+	printk("zone %-6s [mem 0x%016llx-0x%016llx] present %lu managed %lu free %lu pages, "
+	       "watermarks min %lu low %lu high %lu\n",
 	       zone->name, (unsigned long long)PFN_PHYS(zone->start_pfn),
 	       (unsigned long long)PFN_PHYS(zone->end_pfn) - 1, zone->present_pages,
-	       zone->managed_pages, zone->free_pages);
+	       zone->managed_pages, zone_free_pages(zone), zone->watermark[WMARK_MIN],
+	       zone->watermark[WMARK_LOW], zone->watermark[WMARK_HIGH]);
 }
 
 void show_mem_summary(void)

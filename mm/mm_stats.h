@@ -7,14 +7,18 @@
 
 /*
  * Prints free blocks per zone and order in /proc/buddyinfo form
- * ("Node 0, zone   Normal      1      0 ...").
+ * ("Node 0, zone   Normal      1      0 ..."): the buddy lists only, as Linux's does; blocks on the
+ * per-CPU lists show after drain_hot_pages().
  */
 void show_buddyinfo(void);
 
 /* Writes one zone's buddyinfo line (no newline) into buf; returns the length as snprintf does. */
 int buddyinfo_line(const struct zone *zone, char *buf, size_t size);
 
-/* Prints each zone's span and pages, and the summary: total RAM, reserved, memmap, free. */
+/*
+ * Prints each zone's span, pages and watermarks (mm/watermark.h), and the summary: total RAM,
+ * reserved, memmap, free. Free pages include every CPU's lists.
+ */
 void show_mem_summary(void);
 
 #endif

@@ -11,6 +11,7 @@
 #include "mm/compound.h"
 #include "mm/hot_pages.h"
 #include "mm/poison.h"
+#include "mm/watermark.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -20,6 +21,30 @@
 	(1u << PG_reserved | 1u << PG_buddy | 1u << PG_head | 1u << PG_tail | 1u << PG_compound | \
 	 1u << PG_hugetlb | PAGE_ORDER_MASK)
 
+/* The gfp bits the fast path handles itself; any other sends the call to the slow path. */
+#define FAST_GFP (__GFP_ZONEMASK | __GFP_NOWARN | __GFP_HIGH)
+
+/*
+ * Where an allocation starts, by gfp's zone bits: the highest zone they allow that has memory.
+ * A table (set by page_alloc_init_zones()), so that the fast path pays one load for it; the
+ * second holds the same zone as the offset of its lists in a CPU's (cpu_pcp_at()).
+ */
+static uint8_t first_zone_of[__GFP_ZONEMASK + 1];
+static uint16_t first_pcp_offset_of[__GFP_ZONEMASK + 1];
+
+/*
+ * A block of 2^order frames starts at a frame number that is a multiple of 2^order exactly when
+ * its struct page's address is a multiple of sizeof(struct page) << order: mm_vmemmap_base is
+ * page aligned (mm_init() checks it) and these are at most 256 bytes. One test for the fast path,
+ * instead of computing the frame number.
+ */
+static const uintptr_t fast_align_mask[HOT_MAX_ORDER + 1] = {
+	(sizeof(struct page) << 0) - 1, (sizeof(struct page) << 1) - 1,
+	(sizeof(struct page) << 2) - 1, (sizeof(struct page) << 3) - 1,
+};
+_Static_assert(HOT_MAX_ORDER == 3 && (sizeof(struct page) << HOT_MAX_ORDER) <= PAGE_SIZE,
+	       "fast_align_mask lists the per-CPU lists' orders, within a page");
+
 /* The highest zone gfp allows: the fallback walks down from it. */
 static int highest_zone(gfp_t gfp)
 {
@@ -28,24 +53,35 @@ static int highest_zone(gfp_t gfp)
 	return gfp & __GFP_DMA32 ? ZONE_DMA32 : ZONE_NORMAL;
 }
 
-/* Where an allocation starts: the highest zone gfp allows that has memory. */
-static struct zone *first_zone(gfp_t gfp)
+void page_alloc_init_zones(void)
 {
-	return &zones[MIN(highest_zone(gfp), (int)top_zone)];
+	for (gfp_t g = 0; g <= __GFP_ZONEMASK; g++) {
+		first_zone_of[g] = (uint8_t)MIN(highest_zone(g), (int)top_zone);
+		first_pcp_offset_of[g] = (uint16_t)(first_zone_of[g] << PCP_SHIFT);
+	}
 }
 
+static inline bool poisoned_pages_remain(void)
+{
+	return __atomic_load_n(&nr_poisoned_pages, __ATOMIC_RELAXED) != 0;
+}
+
+/*
+ * A block from the buddy lists has no order in its flags, one from a per-CPU list has its own:
+ * a plain block leaves with its order there, a compound page with none (its order is in its
+ * first tail).
+ */
 static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 {
-	page->_refcount = 1;
+	set_page_ref(page, 1);
 	page->private = 0;
-	if (unlikely(nr_poisoned_pages))
+	if (unlikely(poisoned_pages_remain()))
 		unpoison_pages(page, 1UL << order);
 	if (gfp & __GFP_ZERO)
 		memset(page_address(page), 0, PAGE_SIZE << order);
-	if (!order)
-		return;
-	if (!(gfp & __GFP_COMP) || prep_compound_page(page, order))
-		page->flags |= order << PAGE_ORDER_SHIFT;
+	set_page_flags(page, page_flags(page) & ~PAGE_ORDER_MASK);
+	if (order && (!(gfp & __GFP_COMP) || prep_compound_page(page, order)))
+		set_page_flags(page, page_flags(page) | order << PAGE_ORDER_SHIFT);
 }
 
 static void warn_alloc_failed(gfp_t gfp, unsigned int order)
@@ -54,22 +90,58 @@ static void warn_alloc_failed(gfp_t gfp, unsigned int order)
 	       "%lu pages free\n", order, gfp, zone_name(highest_zone(gfp)), nr_free_pages());
 }
 
-/* A block from the hot list or the buddy lists of the highest allowed zone that has one. */
+/* zone's lock held: a block from its buddy lists if gfp may take the zone that low, else NULL. */
+static struct page *buddy_take_checked(struct zone *zone, unsigned int order, gfp_t gfp)
+{
+	return zone_watermark_ok(zone, order, gfp) ? buddy_take(zone, order) : NULL;
+}
+
+/*
+ * A block of order from zone: for orders the per-CPU lists hold, this CPU's list (refilled
+ * from the buddy lists when empty), else the buddy lists; NULL when zone has none gfp may take.
+ */
+static struct page *take_from_zone(struct zone *zone, unsigned int order, gfp_t gfp)
+{
+	struct per_cpu_pages *pcp;
+	struct page *page;
+	unsigned long flags;
+
+	if (order > HOT_MAX_ORDER) {
+		flags = zone_lock(zone);
+		page = buddy_take_checked(zone, order, gfp);
+		zone_unlock(zone, flags);
+		return page;
+	}
+	flags = arch_irq_save(); /* first: the CPU number holds only while interrupts are off */
+	pcp = cpu_pcp(arch_cpu_id(), (unsigned long)(zone - zones));
+	arch_spin_lock(&pcp->lock);
+	page = pcp_take(pcp, order);
+	if (!page && pcp->high[order]) {
+		page = pcp_refill(pcp, zone, order, gfp);
+	} else if (!page) { /* the lists are off (high 0): the plain buddy allocator */
+		arch_spin_lock(&zone->lock);
+		page = buddy_take_checked(zone, order, gfp);
+		arch_spin_unlock(&zone->lock);
+	}
+	pcp_unlock(pcp, flags);
+	return page;
+}
+
+/* A block from the highest allowed zone that has one gfp may take. */
 static struct page *take_block(gfp_t gfp, unsigned int order)
 {
 	struct page *page = NULL;
 
-	for (struct zone *zone = first_zone(gfp); zone >= zones && !page; zone--) {
-		if (order < hot_orders)
-			page = hot_take(zone, order);
-		if (!page)
-			page = buddy_take(zone, order);
-	}
+	for (struct zone *zone = &zones[first_zone_of[gfp & __GFP_ZONEMASK]]; zone >= zones && !page; zone--)
+		page = take_from_zone(zone, order, gfp);
 	return page;
 }
 
-/* Everything but the fast path: checks, zone fallback, draining, failure, __GFP_ZERO/COMP. */
-static struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
+/*
+ * Everything but the fast path: checks, refills, zone fallback, draining, failure,
+ * __GFP_ZERO/COMP. Out of line and cold, so that alloc_pages() saves no registers for it.
+ */
+static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
 {
 	struct page *page;
 
@@ -79,7 +151,8 @@ static struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
 		return NULL;
 	}
 	page = take_block(gfp, order);
-	if (unlikely(!page) && drain_hot_pages()) /* hot blocks may merge into one large enough */
+	/* Blocks on any CPU's lists may merge into one large enough, or lift a zone over its mark. */
+	if (unlikely(!page) && drain_hot_pages())
 		page = take_block(gfp, order);
 	if (unlikely(!page)) {
 		if (!(gfp & __GFP_NOWARN))
@@ -91,65 +164,66 @@ static struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
 }
 
 /*
- * The fast path: a plain block of order <= HOT_MAX_ORDER from the hot list of the first zone.
- * Everything else takes the slow path.
+ * The fast path: a plain block of order <= HOT_MAX_ORDER from this CPU's list for the first zone,
+ * under that list's lock with interrupts off. Everything else takes the slow path.
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	struct zone *zone = first_zone(gfp);
+	struct per_cpu_pages *pcp;
 	struct page *page;
+	unsigned long flags;
 
-	if (unlikely(order > HOT_MAX_ORDER || (gfp & ~(__GFP_ZONEMASK | __GFP_NOWARN)) ||
-		     !zone->hot[order].count || nr_poisoned_pages))
+	if (unlikely(order > HOT_MAX_ORDER || (gfp & ~FAST_GFP) || poisoned_pages_remain()))
 		return alloc_pages_slow(gfp, order);
-	page = hot_take(zone, order);
-	page->_refcount = 1;
+	flags = arch_irq_save();
+	pcp = cpu_pcp_at(arch_cpu_id(), first_pcp_offset_of[gfp & __GFP_ZONEMASK]);
+	arch_spin_lock(&pcp->lock);
+	page = pcp_take(pcp, order);
+	pcp_unlock(pcp, flags);
+	if (unlikely(!page))
+		return alloc_pages_slow(gfp, order);
+	set_page_ref(page, 1); /* its flags already say its order: see struct per_cpu_pages */
 	page->private = 0;
-	page->flags |= order << PAGE_ORDER_SHIFT;
 	return page;
 }
 
-/* The order a plain block was allocated at, from its first page (0 for an order-0 page). */
-static unsigned int alloc_order(const struct page *page)
+/*
+ * What is wrong with freeing the block at page with this order, or NULL if nothing is; msg (of
+ * size bytes, the caller's) holds the message when it has numbers in it.
+ */
+static const char *free_problem(const struct page *page, unsigned int order, char *msg, size_t size)
 {
-	return (page->flags & PAGE_ORDER_MASK) >> PAGE_ORDER_SHIFT;
-}
-
-/* What is wrong with freeing the block at page with this order, or NULL if nothing is. */
-static const char *free_problem(const struct page *page, unsigned int order)
-{
-	static char msg[120];
+	int count = page_ref(page);
 
 	if (order > MAX_ORDER)
-		snprintf(msg, sizeof(msg), "freed at order %u, above MAX_ORDER %d", order, MAX_ORDER);
+		snprintf(msg, size, "freed at order %u, above MAX_ORDER %d", order, MAX_ORDER);
 	else if (PageHugeTLB(page))
 		return "hugetlb pool page freed with __free_pages (drop it with put_page)";
 	else if (PageTail(page))
 		return "freeing a tail page of a compound page";
 	else if (PageBuddy(page))
-		snprintf(msg, sizeof(msg), "double free: already the first page of a free order-%lu block",
+		snprintf(msg, size, "double free: already the first page of a free order-%lu block",
 			 page->private);
 	else if (PageReserved(page))
 		return "freeing a reserved page";
 	else if (page_to_pfn(page) & ((1UL << order) - 1))
-		snprintf(msg, sizeof(msg), "block misaligned: pfn is not a multiple of 2^%u", order);
-	else if (page->_refcount == 0)
+		snprintf(msg, size, "block misaligned: pfn is not a multiple of 2^%u", order);
+	else if (count == 0)
 		return "freeing a page that is not allocated (reference count 0): double free?";
-	else if (page->_refcount != 1)
-		snprintf(msg, sizeof(msg), "freeing with reference count %d: other references are held",
-			 (int)page->_refcount);
-	else if (!PageHead(page) && alloc_order(page) != order)
-		snprintf(msg, sizeof(msg), "freed at order %u but allocated at order %u", order,
-			 alloc_order(page));
+	else if (count != 1)
+		snprintf(msg, size, "freeing with reference count %d: other references are held", count);
+	else if (!PageHead(page) && alloc_order_of(page) != order)
+		snprintf(msg, size, "freed at order %u but allocated at order %u", order, alloc_order_of(page));
 	else
 		return NULL;
 	return msg;
 }
 
 /* The slow path of __free_pages(): true when the block may be freed after all (a compound head). */
-static bool free_checks_fail(struct page *page, unsigned int order)
+static __attribute__((noinline, cold)) bool free_checks_fail(struct page *page, unsigned int order)
 {
-	const char *problem = free_problem(page, order);
+	char msg[120];
+	const char *problem = free_problem(page, order, msg, sizeof(msg));
 
 	if (problem) {
 		bad_page(page, problem);
@@ -158,27 +232,78 @@ static bool free_checks_fail(struct page *page, unsigned int order)
 	return PageHead(page) && !free_compound_prepare(page, order);
 }
 
-/* Gives back a block every check has passed (and whose compound metadata, if any, is cleared). */
-static inline void free_block(struct page *page, unsigned int order)
+/*
+ * Gives back a block every check has passed (and whose compound metadata, if any, is cleared).
+ * Orders the per-CPU lists hold go on this CPU's list for the block's zone, whichever CPU
+ * allocated it; larger blocks to the buddy lists.
+ */
+static void free_block(struct page *page, unsigned int order)
 {
-	page->_refcount = 0;
-	page->flags &= ~PAGE_ORDER_MASK;
-	if (unlikely(mm_debug_poison))
+	struct per_cpu_pages *pcp;
+	unsigned long irq;
+
+	set_page_ref(page, 0);
+	if (unlikely(__atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED)))
 		poison_pages(page, 1UL << order);
-	if (order < hot_orders)
-		hot_give(page, order);
-	else
-		buddy_give(page, order);
+	if (order > HOT_MAX_ORDER) {
+		set_page_flags(page, page_flags(page) & ~PAGE_ORDER_MASK);
+		buddy_give_locked(page, order);
+		return;
+	}
+	/* A compound head's order field is 0: a block on a per-CPU list carries its order. */
+	set_page_flags(page, (page_flags(page) & ~PAGE_ORDER_MASK) | order << PAGE_ORDER_SHIFT);
+	irq = arch_irq_save();
+	pcp = cpu_pcp(arch_cpu_id(), page_zonenum(page));
+	arch_spin_lock(&pcp->lock);
+	if (pcp->count[order] < pcp->high[order]) {
+		pcp_push(pcp, page, order, pcp->count[order]);
+		pcp_unlock(pcp, irq);
+	} else {
+		pcp_give_slow_unlock(pcp, page, order, irq);
+	}
 }
 
-void __free_pages(struct page *page, unsigned int order)
+/* Everything __free_pages() does not do inline: misuse, compound heads, large orders, poison. */
+static __attribute__((noinline, cold)) void free_pages_slow(struct page *page, unsigned int order)
 {
-	if (unlikely(order > MAX_ORDER ||
-		     (page->flags & FREE_CHECK_FLAGS) != order << PAGE_ORDER_SHIFT ||
-		     page->_refcount != 1 || (page_to_pfn(page) & ((1UL << order) - 1))) &&
+	uint32_t flags = page_flags(page);
+
+	if ((order > MAX_ORDER || (flags & FREE_CHECK_FLAGS) != order << PAGE_ORDER_SHIFT ||
+	     page_ref(page) != 1 || (page_to_pfn(page) & ((1UL << order) - 1))) &&
 	    free_checks_fail(page, order))
 		return;
 	free_block(page, order);
+}
+
+/*
+ * The fast path: every check of a plain block in one test, then a push on this CPU's list under
+ * its lock with interrupts off. Anything else (a failed check, a compound head, an order above
+ * HOT_MAX_ORDER, poisoning, a list at its high or off) goes out of line.
+ */
+void __free_pages(struct page *page, unsigned int order)
+{
+	uint32_t flags = page_flags(page);
+	struct per_cpu_pages *pcp;
+	unsigned long irq;
+	unsigned int count;
+
+	if (unlikely(order > HOT_MAX_ORDER || (flags & FREE_CHECK_FLAGS) != order << PAGE_ORDER_SHIFT ||
+		     page_ref(page) != 1 || ((uintptr_t)page & fast_align_mask[order]) ||
+		     __atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED))) {
+		free_pages_slow(page, order);
+		return;
+	}
+	set_page_ref(page, 0); /* its flags keep its order: see struct per_cpu_pages */
+	irq = arch_irq_save();
+	pcp = cpu_pcp_at(arch_cpu_id(), (flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));
+	arch_spin_lock(&pcp->lock);
+	count = pcp->count[order];
+	if (unlikely(count >= pcp->high[order])) {
+		pcp_give_slow_unlock(pcp, page, order, irq); /* a tail call: nothing saved for it */
+		return;
+	}
+	pcp_push(pcp, page, order, count);
+	pcp_unlock(pcp, irq);
 }
 
 /* ---- compound pages: the destructor at the last reference ---------------------------------- */
@@ -231,7 +356,7 @@ void free_pages(unsigned long addr, unsigned int order)
 		return;
 	if (addr < mm_direct_map_offset || (addr & (PAGE_SIZE - 1)) || !pfn_valid(pfn)) {
 		printk("free_pages: %#lx is not the page-aligned direct-map address of RAM; ignored\n", addr);
-		bad_page_reports++;
+		count_bad_page_report();
 		return;
 	}
 	__free_pages(pfn_to_page(pfn), order);
@@ -241,16 +366,17 @@ void free_pages(unsigned long addr, unsigned int order)
 static struct page *ref_head(struct page *page, const char *fn)
 {
 	struct page *head = compound_head(page);
-	static char msg[80];
+	char msg[80];
+	int count;
 
 	if (PageTail(page) && !compound_head_plausible(page, head)) {
 		snprintf(msg, sizeof(msg), "%s: tail page with an impossible head pointer", fn);
 		bad_page(page, msg);
 		return NULL;
 	}
-	if (head->_refcount <= 0) {
-		snprintf(msg, sizeof(msg), "%s on a page that is not allocated (reference count %d)", fn,
-			 (int)head->_refcount);
+	count = page_ref(head);
+	if (count <= 0) {
+		snprintf(msg, sizeof(msg), "%s on a page that is not allocated (reference count %d)", fn, count);
 		bad_page(head, msg);
 		return NULL;
 	}
@@ -262,21 +388,35 @@ void get_page(struct page *page)
 	struct page *head = ref_head(page, "get_page");
 
 	if (head)
-		head->_refcount++;
+		__atomic_fetch_add(&head->_refcount, 1, __ATOMIC_RELAXED);
 }
 
+/*
+ * The decrement and the test are one atomic operation: when two CPUs drop the last two
+ * references at once, exactly one of them sees zero and frees. Acquire and release, so that the
+ * one that frees sees everything the others wrote to the page before they let go.
+ */
 void put_page(struct page *page)
 {
 	struct page *head = ref_head(page, "put_page");
 
-	if (!head || --head->_refcount)
+	if (!head || __atomic_sub_fetch(&head->_refcount, 1, __ATOMIC_ACQ_REL))
 		return;
 	if (PageHead(head)) {
 		destroy_compound_page(head);
 		return;
 	}
-	head->_refcount = 1; /* the reference __free_pages() drops */
-	__free_pages(head, alloc_order(head));
+	set_page_ref(head, 1); /* the reference __free_pages() drops */
+	__free_pages(head, alloc_order_of(head));
+}
+
+unsigned long zone_free_pages(const struct zone *zone)
+{
+	unsigned long pages = __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED);
+
+	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
+		pages += pcp_free_pages(cpu_pcp(cpu, (unsigned long)(zone - zones)));
+	return pages;
 }
 
 unsigned long nr_free_pages(void)
@@ -284,6 +424,6 @@ unsigned long nr_free_pages(void)
 	unsigned long sum = 0;
 
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		sum += zones[z].free_pages;
+		sum += zone_free_pages(&zones[z]);
 	return sum;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The page allocator: blocks of 2^order physically contiguous frames (order 0..MAX_ORDER), in
- * Linux's vocabulary. Not thread-safe: the kernel runs on one CPU with interrupts off.
+ * Linux's vocabulary. Every call may be made on any CPU at once and from interrupt handlers: the
+ * locks are taken with interrupts off (mm/README.md, "Locking"), and nothing here sleeps.
  *
  *   struct page *p = alloc_pages(GFP_KERNEL | __GFP_ZERO, 2);   // 16 KiB, zeroed
  *   memcpy(page_address(p), data, len);
@@ -9,7 +10,7 @@
  *
  * Misuse of the free calls (double free, wrong order, reserved page ...) is reported by
  * bad_page() (mm/bad_page.h) and the block is left alone: it never reaches a free list and no
- * counter changes. The hot lists' switches are in mm/hot_pages.h, poisoning in mm/poison.h,
+ * counter changes. The per-CPU lists' switches are in mm/hot_pages.h, poisoning in mm/poison.h,
  * buddyinfo and the memory summary in mm/mm_stats.h.
  */
 #ifndef MM_PAGE_ALLOC_H
@@ -23,8 +24,10 @@
 /*
  * A block of 2^order frames, its first page with a reference count of 1 (a compound page when
  * gfp has __GFP_COMP and order >= 1). Tries ZONE_NORMAL, then ZONE_DMA32, then ZONE_DMA, starting
- * at the highest zone gfp allows. Returns NULL when no zone has such a block (with a warning
- * unless __GFP_NOWARN) or when order > MAX_ORDER or gfp has unknown bits (always reported).
+ * at the highest zone gfp allows; in each, this CPU's list, then the buddy lists down to the
+ * zone's min watermark (to 0 with __GFP_HIGH, mm/watermark.h). Before failing it drains every
+ * CPU's lists and tries once more. Returns NULL when no zone has such a block it may take (with a
+ * warning unless __GFP_NOWARN) or when order > MAX_ORDER or gfp has unknown bits (always reported).
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
 
@@ -76,7 +79,16 @@ void destroy_compound_page(struct page *head);
  */
 void free_compound_page(struct page *head);
 
-/* Free frames in all zones (hot lists included). */
+/*
+ * Free frames in zone: in its buddy lists and on every CPU's lists, each count read atomically.
+ * Exact when no CPU is allocating or freeing; never negative or torn while one is.
+ */
+unsigned long zone_free_pages(const struct zone *zone);
+
+/* Free frames in all zones (per-CPU lists included), as zone_free_pages() counts them. */
 unsigned long nr_free_pages(void);
+
+/* Boot, once top_zone is known: where each gfp's allocations start (mm_init()). */
+void page_alloc_init_zones(void);
 
 #endif

@@ -21,10 +21,8 @@ void zones_reset(void)
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		struct zone *zone = &zones[z];
 
-		*zone = (struct zone){ .name = zone_name(z) };
+		*zone = (struct zone){ .name = zone_name(z) }; /* all-zero: the lock is unlocked */
 		for (int o = 0; o < NR_ORDERS; o++)
 			list_init(&zone->free_area[o].free_list);
-		for (int o = 0; o <= HOT_MAX_ORDER; o++)
-			list_init(&zone->hot[o].list);
 	}
 }

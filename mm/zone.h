@@ -14,6 +14,7 @@
 #ifndef MM_ZONE_H
 #define MM_ZONE_H
 
+#include "mm/arch.h"
 #include "mm/page.h"
 
 /* Largest buddy order: blocks of 2^MAX_ORDER pages (4 MiB). */
@@ -34,30 +35,65 @@ struct free_area {
 };
 
 /*
- * Hot lists: recently freed blocks of order 0..HOT_MAX_ORDER, kept whole (not merged) and handed
- * out first, like Linux's per-cpu page lists. An alloc/free pair then costs a push and a pop
- * instead of splitting and re-merging a large block. A hot block's first page has count 0 and
- * no PG_buddy (so the buddy merge never sees it); its lru links it into the hot list.
- * set_hot_pages(false) (mm/page_alloc.h) turns them off, leaving the plain buddy allocator.
+ * Per-CPU page lists ("hot lists", Linux's pcp): each CPU keeps, for each zone and each order
+ * 0..HOT_MAX_ORDER, a list of recently freed blocks, kept whole (not merged) and handed out
+ * first. An alloc/free pair then costs a push and a pop on the CPU's own lists instead of
+ * splitting and re-merging a large block under the zone lock. A block on a per-CPU list has
+ * count 0 and no PG_buddy (so the buddy merge never takes it), and keeps its order in its first
+ * page's flags (PAGE_ORDER_MASK, as an allocated plain block has it: neither the alloc nor the
+ * free fast path then touches the flags); its lru links it into the list.
+ * A list over high gives its batch coldest blocks back to the buddy lists in one hold of the zone
+ * lock; an empty one takes batch blocks from them in one hold. set_hot_pages(false)
+ * (mm/hot_pages.h) turns them off, leaving the plain buddy allocator.
  */
 #define HOT_MAX_ORDER 3
-#define HOT_HIGH_BLOCKS 1024UL /* a hot list holds at most this many blocks, and at most 1/16 of its zone */
+#define HOT_HIGH_BLOCKS 1024u /* a list holds at most this many blocks, and at most 1/16 of its zone */
+#define HOT_BATCH_BLOCKS 32u  /* blocks moved at once between a list and the buddy lists, at most */
+#define CACHE_LINE_BYTES 64
 
-struct hot_list {
-	struct list_head list; /* most recently freed first */
-	unsigned long count;   /* blocks on list */
-	unsigned long high;    /* over this, the coldest half goes back to the buddy lists */
-};
+/*
+ * One CPU's lists for one zone, one per order. lock protects everything here; its CPU takes it
+ * on the fast path and any CPU may take it to drain the lists (so no interrupt between CPUs is
+ * needed), always with interrupts off. Aligned to cache lines: two CPUs' lists never share one.
+ * The counts and limits are arrays of their own (not a structure per order) so that the fast path
+ * reaches count[order] and high[order] by a scaled index, with no multiply.
+ */
+struct per_cpu_pages {
+	arch_spinlock_t lock;
+	unsigned int cpu;                          /* the CPU these are (checked by MM_BUG_ON) */
+	unsigned int count[HOT_MAX_ORDER + 1];     /* blocks on lists[order] */
+	uint16_t high[HOT_MAX_ORDER + 1];          /* at this many, batch blocks go back; 0: lists off */
+	uint16_t batch[HOT_MAX_ORDER + 1];         /* blocks moved at once to or from the buddy lists */
+	struct list_head lists[HOT_MAX_ORDER + 1]; /* most recently freed first */
+} __attribute__((aligned(2 * CACHE_LINE_BYTES)));
 
+/* A power of two, so that the fast path finds a zone's lists with a shift. */
+#define PCP_SHIFT 7
+_Static_assert(sizeof(struct per_cpu_pages) == 1u << PCP_SHIFT, "struct per_cpu_pages is two cache lines");
+
+/* Zone watermarks, in free pages of the zone's buddy lists (mm/watermark.h). */
+enum zone_watermark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
+
+/*
+ * Locks, taken always with interrupts off (so an interrupt handler that allocates never waits
+ * for the code it interrupted), in this order only: a CPU's per_cpu_pages lock, then a zone's
+ * lock; never two per_cpu_pages locks at once, never a zone lock then a per_cpu_pages lock.
+ *
+ * zone->lock protects free_area[] (lists and nr_free), free_orders and buddy_free_pages. The
+ * counters that other CPUs read without the lock (nr_free, buddy_free_pages) are written with
+ * __atomic stores and read with __atomic loads. The spans, managed pages and watermarks are set
+ * by mm_init() before any other CPU runs and are read-only afterwards.
+ */
 struct zone {
+	arch_spinlock_t lock;
 	const char *name;
 	unsigned long start_pfn, end_pfn; /* lowest usable frame, one past the highest (0, 0: empty) */
 	unsigned long present_pages;      /* usable frames in the zone (firmware map) */
 	unsigned long managed_pages;      /* frames handed to the buddy allocator */
-	unsigned long free_pages;         /* frames in free blocks now, hot lists included */
+	unsigned long buddy_free_pages;   /* frames in the buddy free lists (not the per-CPU lists) */
+	unsigned long watermark[NR_WMARK];
 	unsigned int free_orders;         /* bit o set while free_area[o] is not empty */
 	struct free_area free_area[NR_ORDERS];
-	struct hot_list hot[HOT_MAX_ORDER + 1];
 };
 
 extern struct zone zones[MAX_NR_ZONES];
@@ -82,5 +118,20 @@ static inline unsigned long pfn_zone_end(unsigned long pfn)
 
 /* Empties every zone (names set, no pages, empty free lists). */
 void zones_reset(void);
+
+/* Takes zone's lock with interrupts off; returns what zone_unlock() needs to restore them. */
+static inline unsigned long zone_lock(struct zone *zone)
+{
+	unsigned long flags = arch_irq_save();
+
+	arch_spin_lock(&zone->lock);
+	return flags;
+}
+
+static inline void zone_unlock(struct zone *zone, unsigned long flags)
+{
+	arch_spin_unlock(&zone->lock);
+	arch_irq_restore(flags);
+}
 
 #endif

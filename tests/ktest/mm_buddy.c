@@ -142,7 +142,7 @@ static void exhaust_and_restore(struct ktest *t, unsigned int order)
 	mm_shape_take(&before);
 	free0 = before.free_pages;
 	mm_held_init(&held);
-	mm_exhaust(&held, order, order, GFP_KERNEL);
+	mm_exhaust(&held, order, order, GFP_ATOMIC); /* the reserve too: everything */
 	KT_EXPECT(t, held.pages > 0, "nothing could be allocated at order %u", order);
 	if (order == 0)
 		KT_EXPECT_EQ(t, nr_free_pages(), 0);
@@ -150,6 +150,7 @@ static void exhaust_and_restore(struct ktest *t, unsigned int order)
 		KT_EXPECT(t, !((zones[0].free_orders | zones[1].free_orders | zones[2].free_orders) >> order),
 			  "a block of order %u is still free", order);
 	KT_EXPECT_EQ(t, held.pages + nr_free_pages(), free0);
+	KT_EXPECT(t, alloc_pages(GFP_ATOMIC | __GFP_NOWARN, order) == NULL, "allocation after exhaustion");
 	KT_EXPECT(t, alloc_pages(GFP_KERNEL | __GFP_NOWARN, order) == NULL, "allocation after exhaustion");
 	mm_held_free_all(&held);
 	mm_expect_shape(t, &before);
@@ -203,8 +204,8 @@ static void gfp_dma_page_is_below_16_mib(struct ktest *t)
 		return;
 	}
 	check_zone_alloc(t, __GFP_DMA, ZONE_DMA_END_PFN, "__GFP_DMA");
-	KT_EXPECT(t, alloc_pages(__GFP_DMA | __GFP_NOWARN, 0) != NULL || zones[ZONE_DMA].free_pages == 0,
-		  "no DMA page although %lu are free", zones[ZONE_DMA].free_pages);
+	KT_EXPECT(t, alloc_pages(__GFP_DMA | GFP_ATOMIC | __GFP_NOWARN, 0) != NULL || mm_zone_free(ZONE_DMA) == 0,
+		  "no DMA page although %lu are free", mm_zone_free(ZONE_DMA));
 }
 
 static void gfp_dma32_page_is_below_4_gib(struct ktest *t)
@@ -214,9 +215,9 @@ static void gfp_dma32_page_is_below_4_gib(struct ktest *t)
 	mm_held_init(&held);
 	check_zone_alloc(t, __GFP_DMA32, ZONE_DMA32_END_PFN, "__GFP_DMA32");
 	/* Even with the lower zones exhausted, __GFP_DMA32 never takes ZONE_NORMAL memory. */
-	mm_exhaust(&held, 0, 0, __GFP_DMA32);
-	KT_EXPECT(t, zones[ZONE_DMA].free_pages == 0 && zones[ZONE_DMA32].free_pages == 0,
-		  "DMA %lu and DMA32 %lu pages left", zones[ZONE_DMA].free_pages, zones[ZONE_DMA32].free_pages);
+	mm_exhaust(&held, 0, 0, __GFP_DMA32 | GFP_ATOMIC);
+	KT_EXPECT(t, mm_zone_free(ZONE_DMA) == 0 && mm_zone_free(ZONE_DMA32) == 0,
+		  "DMA %lu and DMA32 %lu pages left", mm_zone_free(ZONE_DMA), mm_zone_free(ZONE_DMA32));
 	for (struct list_head *l = held.list.next; l != &held.list; l = l->next) {
 		struct page *p = lru_to_page(l);
 		if (!KT_EXPECT(t, page_to_pfn(p) < ZONE_DMA32_END_PFN, "pfn %#lx", page_to_pfn(p)))
@@ -237,7 +238,9 @@ static void normal_falls_back_to_lower_zones(struct ktest *t)
 	}
 	mm_debug_poison = false;
 	mm_held_init(&normal);
-	while (zones[ZONE_NORMAL].free_pages && (page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0)))
+	/* GFP_KERNEL leaves ZONE_NORMAL at its min watermark, then goes below 4 GiB. */
+	while (mm_zone_free(ZONE_NORMAL) > zones[ZONE_NORMAL].watermark[WMARK_MIN] &&
+	       (page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0)))
 		mm_held_add(&normal, page, 0);
 	page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0);
 	KT_EXPECT(t, page && page_zonenum(page) != ZONE_NORMAL, "GFP_KERNEL did not fall back below 4 GiB");
@@ -303,17 +306,6 @@ static void addresses_and_pages_convert_both_ways(struct ktest *t)
 	KT_EXPECT_EQ(t, page_count(page), 0);
 }
 
-/* Blocks on all the hot lists of all zones. */
-static unsigned long hot_blocks(void)
-{
-	unsigned long n = 0;
-
-	for (int z = 0; z < MAX_NR_ZONES; z++)
-		for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++)
-			n += zones[z].hot[o].count;
-	return n;
-}
-
 static void hot_lists_off_merge_every_free_and_on_keep_it_hot(struct ktest *t)
 {
 	struct mm_shape before;
@@ -321,19 +313,23 @@ static void hot_lists_off_merge_every_free_and_on_keep_it_hot(struct ktest *t)
 	struct page *page;
 
 	KT_EXPECT(t, was, "the hot lists were off before the test (they are on after boot)");
-	KT_EXPECT_EQ(t, hot_blocks(), 0);
+	KT_EXPECT_EQ(t, mm_hot_blocks(), 0);
 	mm_shape_take(&before);
 	page = alloc_pages(GFP_KERNEL, 0);
 	if (KT_EXPECT(t, page != NULL, "alloc_pages(0) failed with the hot lists off")) {
 		__free_pages(page, 0);
-		KT_EXPECT_EQ(t, hot_blocks(), 0);
+		KT_EXPECT_EQ(t, mm_hot_blocks(), 0);
 		mm_expect_shape(t, &before); /* merged back by the free itself: nothing to drain */
 	}
 	KT_EXPECT(t, !set_hot_pages(true), "set_hot_pages(true) did not report them off");
 	page = alloc_pages(GFP_KERNEL, 0);
 	if (KT_EXPECT(t, page != NULL, "alloc_pages(0) failed with the hot lists back on")) {
+		struct per_cpu_pages *pcp = cpu_pcp(arch_cpu_id(), page_zonenum(page));
+
 		__free_pages(page, 0);
-		KT_EXPECT_EQ(t, zones[page_zonenum(page)].hot[0].count, 1);
+		/* The refill took a batch; the freed page is the most recently freed of this CPU's. */
+		KT_EXPECT(t, pcp->count[0] >= 1 && lru_to_page(pcp->lists[0].next) == page,
+			  "the freed page is not first on this CPU's list (%u blocks there)", pcp->count[0]);
 	}
 	drain_hot_pages();
 	set_hot_pages(was);

@@ -78,7 +78,28 @@ static inline void mm_held_free_all(struct mm_held *h)
 	mm_held_init(h);
 }
 
-/* Allocates blocks of order (then of each lower order down to low) until none is left. */
+/* Free pages of zone z, its buddy lists' and every CPU's lists'. */
+static inline unsigned long mm_zone_free(enum zone_type z)
+{
+	return zone_free_pages(&zones[z]);
+}
+
+/* Blocks on every CPU's lists of every zone. */
+static inline unsigned long mm_hot_blocks(void)
+{
+	unsigned long n = 0;
+
+	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
+		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
+			for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++)
+				n += __atomic_load_n(&cpu_pcp(cpu, z)->count[o], __ATOMIC_RELAXED);
+	return n;
+}
+
+/*
+ * Allocates blocks of order (then of each lower order down to low) until none is left. With
+ * GFP_KERNEL that stops at each zone's min watermark; GFP_ATOMIC takes everything.
+ */
 static inline void mm_exhaust(struct mm_held *h, unsigned int order, unsigned int low, gfp_t gfp)
 {
 	for (int o = (int)order; o >= (int)low; o--) {

@@ -62,7 +62,7 @@ static void every_free_page_holds_a_pattern(struct ktest *t)
 	mm_shape_take(&before);
 	mm_held_init(&held);
 	for (int o = MAX_ORDER; o >= 0; o--)
-		while (held.pages < MEMTEST_LIMIT && (page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, (unsigned int)o))) {
+		while (held.pages < MEMTEST_LIMIT && (page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, (unsigned int)o))) {
 			mm_held_add(&held, page, (unsigned int)o);
 			fill_block(page, (unsigned int)o);
 		}

@@ -16,7 +16,7 @@ LAYERS=(
 	"types"
 	"list page gfp arch"
 	"zone fw_map memblock"
-	"memmap compound_dtor"
+	"memmap compound_dtor watermark"
 	"dump_page"
 	"bad_page debug poison"
 	"compound"

@@ -148,8 +148,9 @@ static const char *check_block(const struct fw_map *map, const struct page *page
 
 	if (!pfn_valid(pfn) || pfn + n > max_pfn)
 		return FAIL("free block at pfn %#lx order %d lies outside the memmap", pfn, o);
+	/* A block on a per-CPU list keeps its order in its flags, a buddy block has none there. */
 	if (PageBuddy(page) == hot || (!hot && page->private != (unsigned long)o) || PageReserved(page) ||
-	    PageCompound(page) || page->_refcount || (page->flags & PAGE_ORDER_MASK))
+	    PageCompound(page) || page->_refcount || alloc_order_of(page) != (hot ? (unsigned int)o : 0))
 		return FAIL("free %sblock at pfn %#lx order %d: flags %#x private %lu count %d",
 			    hot ? "hot " : "", pfn, o, (unsigned int)page->flags, page->private,
 			    (int)page->_refcount);
@@ -186,29 +187,33 @@ static const char *check_list(const struct fw_map *map, int z, int o, struct fra
 	return NULL;
 }
 
-/* Walks one hot list; adds its pages to *pages. NULL or the problem. */
-static const char *check_hot_list(const struct fw_map *map, int z, int o, struct frame_set *bm,
-				  unsigned long *pages)
+/* Walks one CPU's list of zone z, order o; adds its pages to *pages. NULL or the problem. */
+static const char *check_hot_list(const struct fw_map *map, unsigned int cpu, int z, int o,
+				  struct frame_set *bm, unsigned long *pages)
 {
-	const struct hot_list *hot = &zones[z].hot[o];
+	const struct per_cpu_pages *pcp = cpu_pcp(cpu, (unsigned int)z);
+	const struct list_head *list = &pcp->lists[o];
 	unsigned long count = 0;
 
-	for (const struct list_head *l = hot->list.next; l != &hot->list; l = l->next) {
+	for (const struct list_head *l = list->next; l != list; l = l->next) {
 		const struct page *page = lru_to_page(l);
 		const char *p;
 
-		if (l->next->prev != l || ++count > hot->count)
-			return FAIL("zone %s hot list %d: broken links or more than %lu blocks", zones[z].name,
-				    o, hot->count);
+		if (l->next->prev != l || ++count > pcp->count[o])
+			return FAIL("zone %s CPU %u hot list %d: broken links or more than %u blocks",
+				    zones[z].name, cpu, o, pcp->count[o]);
 		if ((p = check_block(map, page, z, o, bm, true)))
 			return p;
 	}
-	if (count != hot->count)
-		return FAIL("zone %s hot list %d: %lu blocks listed, count %lu", zones[z].name, o, count,
-			    hot->count);
-	if (count && !hot_orders)
-		return FAIL("zone %s hot list %d: %lu blocks while the hot lists are off", zones[z].name, o,
-			    count);
+	if (count != pcp->count[o])
+		return FAIL("zone %s CPU %u hot list %d: %lu blocks listed, count %u", zones[z].name, cpu, o,
+			    count, pcp->count[o]);
+	if (count && (!hot_lists_on || !pcp->high[o]))
+		return FAIL("zone %s CPU %u hot list %d: %lu blocks while the hot lists are off", zones[z].name,
+			    cpu, o, count);
+	if (count > pcp->high[o])
+		return FAIL("zone %s CPU %u hot list %d: %lu blocks, over its high %u", zones[z].name, cpu, o,
+			    count, pcp->high[o]);
 	*pages += count << o;
 	return NULL;
 }
@@ -223,12 +228,16 @@ static const char *check_free_lists(const struct fw_map *map, struct frame_set *
 		for (int o = 0; o < NR_ORDERS; o++)
 			if ((p = check_list(map, z, o, free_set, &pages)))
 				return p;
-		for (int o = 0; o <= HOT_MAX_ORDER; o++)
-			if ((p = check_hot_list(map, z, o, free_set, &pages)))
-				return p;
-		if (pages != zones[z].free_pages)
-			return FAIL("zone %s: free lists hold %lu pages, free_pages says %lu", zones[z].name,
-				    pages, zones[z].free_pages);
+		if (pages != zones[z].buddy_free_pages)
+			return FAIL("zone %s: buddy lists hold %lu pages, buddy_free_pages says %lu",
+				    zones[z].name, pages, zones[z].buddy_free_pages);
+		for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
+			for (int o = 0; o <= HOT_MAX_ORDER; o++)
+				if ((p = check_hot_list(map, cpu, z, o, free_set, &pages)))
+					return p;
+		if (pages != zone_free_pages(&zones[z]))
+			return FAIL("zone %s: free lists hold %lu pages, zone_free_pages() says %lu",
+				    zones[z].name, pages, zone_free_pages(&zones[z]));
 	}
 	return NULL;
 }
@@ -300,7 +309,7 @@ static const char *exhaust_from(unsigned int order, const struct frame_set *free
 	for (int o = (int)order; o >= 0; o--) {
 		struct page *page;
 
-		while ((page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, (unsigned int)o))) {
+		while ((page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, (unsigned int)o))) { /* every free frame */
 			unsigned long pfn = page_to_pfn(page);
 
 			if (!set_block(got, free_bm, pfn, 1UL << o))

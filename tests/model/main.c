@@ -104,7 +104,7 @@ const char *gfp_name(gfp_t gfp, char *buf, size_t size)
 		gfp_t bit;
 		const char *name;
 	} names[] = { { __GFP_DMA, "DMA" }, { __GFP_DMA32, "DMA32" }, { __GFP_ZERO, "ZERO" },
-		      { __GFP_NOWARN, "NOWARN" }, { __GFP_COMP, "COMP" } };
+		      { __GFP_NOWARN, "NOWARN" }, { __GFP_COMP, "COMP" }, { __GFP_HIGH, "HIGH" } };
 	size_t len = 0;
 
 	buf[0] = '\0';
@@ -178,9 +178,9 @@ static void check_counts(void)
 	if (nr_free_pages() != model.free_pages)
 		model_fail("nr_free_pages() is %lu, the model says %lu", nr_free_pages(), model.free_pages);
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		if (zones[z].free_pages != model.zone_free[z])
-			model_fail("zone %s has %lu free pages, the model %lu", zone_name(z), zones[z].free_pages,
-				   model.zone_free[z]);
+		if (zone_free_pages(&zones[z]) != model.zone_free[z])
+			model_fail("zone %s has %lu free pages, the model %lu", zone_name(z),
+				   zone_free_pages(&zones[z]), model.zone_free[z]);
 	if (poison_errors)
 		model_fail("%lu poison errors: a free page was written to", poison_errors);
 }

@@ -61,6 +61,39 @@ int model_top_zone(unsigned int zone_mask, unsigned int order)
 	return -1;
 }
 
+/* The free pages gfp must leave in zone z (mm/watermark.h): its min, or none for __GFP_HIGH. */
+static unsigned long model_mark(int z, gfp_t gfp)
+{
+	return gfp & __GFP_HIGH ? 0 : zones[z].watermark[WMARK_MIN];
+}
+
+/* How many blocks of 2^order frames gfp may take from zone z before it reaches its mark. */
+static unsigned long model_takeable(int z, unsigned int order, gfp_t gfp)
+{
+	unsigned long mark = model_mark(z, gfp);
+	unsigned long above = model.zone_free[z] > mark ? model.zone_free[z] - mark : 0;
+
+	return MIN(model.full[z][order], above >> order);
+}
+
+unsigned long model_blocks_for(gfp_t gfp, unsigned int order)
+{
+	unsigned long n = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		if (gfp_zones(gfp) & (1u << z))
+			n += model_takeable(z, order, gfp);
+	return n;
+}
+
+int model_top_zone_for(gfp_t gfp, unsigned int order)
+{
+	for (int z = MAX_NR_ZONES - 1; z >= 0; z--)
+		if ((gfp_zones(gfp) & (1u << z)) && model_takeable(z, order, gfp))
+			return z;
+	return -1;
+}
+
 /* The 2^order frames at pfn became free (freed) or stopped being free: updates the counts. */
 static void regions_update(unsigned long pfn, unsigned int order, bool freed)
 {
@@ -142,25 +175,33 @@ static bool mark_free_block(unsigned long *bm, const struct page *page, unsigned
 	return true;
 }
 
-/* Sets in bm the frames of every block on a buddy or hot list; NULL or the first overlap. */
-static const char *collect_free_frames(unsigned long *bm)
+/* Sets in bm the frames of every block on list, all of order; NULL or the first overlap. */
+static const char *collect_list(unsigned long *bm, const struct list_head *list, unsigned int o)
 {
 	static char msg[128];
 
-	for (int z = 0; z < MAX_NR_ZONES; z++)
-		for (unsigned int o = 0; o <= MAX_ORDER; o++) {
-			const struct list_head *heads[2] = { &zones[z].free_area[o].free_list,
-							     o <= HOT_MAX_ORDER ? &zones[z].hot[o].list : NULL };
-
-			for (int h = 0; h < 2 && heads[h]; h++)
-				for (const struct list_head *l = heads[h]->next; l != heads[h]; l = l->next)
-					if (!mark_free_block(bm, lru_to_page(l), o)) {
-						snprintf(msg, sizeof(msg), "free order-%u block at pfn %#lx overlaps "
-							 "another or lies beyond max_pfn", o, page_to_pfn(lru_to_page(l)));
-						return msg;
-					}
+	for (const struct list_head *l = list->next; l != list; l = l->next)
+		if (!mark_free_block(bm, lru_to_page(l), o)) {
+			snprintf(msg, sizeof(msg), "free order-%u block at pfn %#lx overlaps another or lies "
+				 "beyond max_pfn", o, page_to_pfn(lru_to_page(l)));
+			return msg;
 		}
 	return NULL;
+}
+
+/* Sets in bm the frames of every block on a buddy or per-CPU list; NULL or the first overlap. */
+static const char *collect_free_frames(unsigned long *bm)
+{
+	const char *p = NULL;
+
+	for (int z = 0; z < MAX_NR_ZONES && !p; z++) {
+		for (unsigned int o = 0; o <= MAX_ORDER && !p; o++)
+			p = collect_list(bm, &zones[z].free_area[o].free_list, o);
+		for (unsigned int cpu = 0; cpu < pcp_nr_cpus && !p; cpu++)
+			for (unsigned int o = 0; o <= HOT_MAX_ORDER && !p; o++)
+				p = collect_list(bm, &cpu_pcp(cpu, (unsigned int)z)->lists[o], o);
+	}
+	return p;
 }
 
 /* The allocator's free frames as a bitmap (to be freed), after checking its free lists. */
@@ -354,9 +395,9 @@ static const char *compare_free_frames(const unsigned long *bm)
 		}
 	}
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		if (zones[z].free_pages != model.zone_free[z]) {
+		if (zone_free_pages(&zones[z]) != model.zone_free[z]) {
 			snprintf(msg, sizeof(msg), "zone %s has %lu free pages, the model %lu", zone_name(z),
-				 zones[z].free_pages, model.zone_free[z]);
+				 zone_free_pages(&zones[z]), model.zone_free[z]);
 			return msg;
 		}
 	return NULL;

@@ -75,6 +75,16 @@ unsigned long model_regions(unsigned int zone_mask, unsigned int order);
 int model_top_zone(unsigned int zone_mask, unsigned int order);
 
 /*
+ * Blocks of 2^order frames an allocation with gfp could take one after another: fully free
+ * regions in the zones gfp allows, as long as each zone stays at or above the mark gfp must leave
+ * (its min watermark; nothing for __GFP_HIGH).
+ */
+unsigned long model_blocks_for(gfp_t gfp, unsigned int order);
+
+/* The highest zone gfp allows from which it may take a block of 2^order frames now, or -1. */
+int model_top_zone_for(gfp_t gfp, unsigned int order);
+
+/*
  * Compares the whole model with the allocator: every free block on the buddy and hot lists is
  * well formed (mm_check_free_lists()) and its frames are exactly the model's free frames, zone by
  * zone; the hugetlb pool passes hugetlb_check(); every held block still carries its tokens.

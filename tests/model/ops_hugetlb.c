@@ -27,8 +27,8 @@ static uint8_t *region; /* per 2 MiB region (pfn >> HPAGE_ORDER): POOL_NONE, POO
 static unsigned long persistent(void) { return pm.total - pm.surplus; }
 static unsigned long unreserved_free(void) { return pm.free - pm.reserved; }
 
-/* 2 MiB blocks the buddy allocator can still give the pool. */
-static unsigned long buddy_hpages(void) { return model_regions(ALL_ZONES, HPAGE_ORDER); }
+/* 2 MiB blocks the buddy allocator can still give the pool (GFP_KERNEL: down to each zone's min). */
+static unsigned long buddy_hpages(void) { return model_blocks_for(GFP_KERNEL, HPAGE_ORDER); }
 
 void hugetlb_model_init(void)
 {

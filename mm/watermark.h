@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Zone watermarks: a reserve of free pages in each zone that ordinary allocations leave alone,
+ * so that an allocation that cannot wait (GFP_ATOMIC: an interrupt handler) still finds memory
+ * when the rest of the kernel has taken everything it may.
+ *
+ * Linux's rule for the reserve: min_free_kbytes = sqrt(16 * lowmem in KiB), clamped to
+ * [128 KiB, 64 MiB], here also at most 1/16 of lowmem (so that a machine of a few MiB still lends
+ * most of its memory to GFP_KERNEL), shared among the zones by their managed pages. Each zone
+ * then has three marks, in free pages of its buddy lists:
+ *
+ *   min   its share of the reserve: a GFP_KERNEL allocation fails rather than leave the zone's
+ *         buddy lists below it; an allocation with __GFP_HIGH (GFP_ATOMIC) may take the zone
+ *         down to 0
+ *   low   min * 5/4, high  min * 3/2: printed with the zone (what a reclaimer would aim for; this
+ *         allocator has none, so nothing acts on them yet)
+ *
+ * Blocks already on a CPU's list are out of the buddy lists: taking one checks no watermark.
+ */
+#ifndef MM_WATERMARK_H
+#define MM_WATERMARK_H
+
+#include "mm/gfp.h"
+#include "mm/zone.h"
+
+/* What the last setup_zone_watermarks() chose, in KiB (Linux's min_free_kbytes). */
+extern unsigned long min_free_kbytes;
+
+/* Sets every zone's watermarks from the managed pages (after the hand-off). */
+void setup_zone_watermarks(void);
+
+/* zone's lock held: may gfp take a block of order from zone's buddy lists? */
+static inline bool zone_watermark_ok(const struct zone *zone, unsigned int order, gfp_t gfp)
+{
+	unsigned long mark = gfp & __GFP_HIGH ? 0 : zone->watermark[WMARK_MIN];
+
+	return zone->buddy_free_pages >= mark + (1UL << order);
+}
+
+#endif
