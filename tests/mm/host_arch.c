@@ -34,6 +34,7 @@ static size_t phys_size, memmap_size;
 bool host_console_quiet;
 
 __thread unsigned int host_mm_cpu;
+unsigned int host_mm_nr_cpus = HOST_MM_CPUS;
 
 void host_mm_set_cpu(unsigned int cpu)
 {
@@ -153,7 +154,7 @@ static int run_mm_init(struct fw_map *map, const struct mm_reservation *extra, b
 	struct mm_reservation reserve[ARRAY_SIZE(in_use) + 1] = { in_use[0], in_use[1] };
 	struct mm_init_params params = {
 		.map = map, .reserve = reserve, .nreserve = ARRAY_SIZE(in_use), .quiet = quiet, .cycles = cycles,
-		.zone_dma_end = PC_ZONE_DMA_END, .zone_dma32_end = PC_ZONE_DMA32_END,
+		.zone_dma_end = PC_ZONE_DMA_END, .zone_dma32_end = PC_ZONE_DMA32_END, .nr_cpus = host_mm_nr_cpus,
 	};
 
 	if (extra)

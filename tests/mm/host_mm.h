@@ -30,6 +30,10 @@ int host_mm_init(struct fw_map *map, bool quiet);
  */
 void host_mm_set_cpu(unsigned int cpu);
 
+/* The nr_cpus the harness gives mm_init() (HOST_MM_CPUS unless a test changes it first). */
+#define HOST_MM_CPUS 4
+extern unsigned int host_mm_nr_cpus;
+
 /* When true, console output (printk) is dropped: quiet replays, the fuzzer, the benchmark. */
 extern bool host_console_quiet;
 

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Self-tests of the zone watermarks and GFP_ATOMIC (mm/watermark.h): the reserve's size and its
+ * share in each zone, GFP_KERNEL leaving every zone at its min, GFP_ATOMIC taking the reserve,
+ * and the watermarks in the boot report's zone lines.
+ */
+#include "tests/ktest/mm_helpers.h"
+
+#include "lib/string.h"
+#include "mm/watermark.h"
+
+/* The largest r with r * r <= n, the slow way (the test's own, not mm/'s). */
+static unsigned long slow_sqrt(unsigned long n)
+{
+	unsigned long r = 0;
+
+	while ((r + 1) * (r + 1) <= n)
+		r++;
+	return r;
+}
+
+static unsigned long managed_all(void)
+{
+	unsigned long n = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		n += zones[z].managed_pages;
+	return n;
+}
+
+static void reserve_follows_the_square_root_rule(struct ktest *t)
+{
+	unsigned long kb = managed_all() * (PAGE_SIZE / 1024), want = slow_sqrt(16 * kb), pages = 0;
+
+	want = MIN(MAX(want, 128UL), 65536UL);
+	want = MIN(want, kb / 16);
+	KT_EXPECT_EQ(t, min_free_kbytes, want);
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		const unsigned long *w = zones[z].watermark;
+
+		pages += w[WMARK_MIN];
+		KT_EXPECT_EQ(t, w[WMARK_MIN], min_free_kbytes / 4 * zones[z].managed_pages / managed_all());
+		KT_EXPECT_EQ(t, w[WMARK_LOW], w[WMARK_MIN] + w[WMARK_MIN] / 4);
+		KT_EXPECT_EQ(t, w[WMARK_HIGH], w[WMARK_MIN] + w[WMARK_MIN] / 2);
+	}
+	KT_EXPECT(t, pages <= min_free_kbytes / 4 && pages + MAX_NR_ZONES > min_free_kbytes / 4,
+		  "the zones' mins add up to %lu pages of a reserve of %lu", pages, min_free_kbytes / 4);
+}
+
+/*
+ * Takes every page GFP_KERNEL gets, then every page GFP_ATOMIC gets on top: the first must stop
+ * with each zone exactly at its min (a failing allocation drains the per-CPU lists first, so
+ * all that is left is in the buddy lists), the second must empty them.
+ */
+static void gfp_kernel_stops_at_min_and_gfp_atomic_takes_the_reserve(struct ktest *t)
+{
+	bool poison = mm_debug_poison;
+	struct mm_shape before;
+	struct mm_held kernel, atomic;
+	unsigned long reserve = 0;
+
+	mm_debug_poison = false;
+	mm_shape_take(&before);
+	mm_held_init(&kernel);
+	mm_held_init(&atomic);
+	mm_exhaust(&kernel, 0, 0, GFP_KERNEL);
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		reserve += zones[z].watermark[WMARK_MIN];
+		KT_EXPECT(t, mm_zone_free(z) == zones[z].watermark[WMARK_MIN],
+			  "zone %s: GFP_KERNEL left %lu pages, its min is %lu", zones[z].name, mm_zone_free(z),
+			  zones[z].watermark[WMARK_MIN]);
+	}
+	KT_EXPECT_EQ(t, nr_free_pages(), reserve);
+	mm_exhaust(&atomic, 0, 0, GFP_ATOMIC);
+	KT_EXPECT_EQ(t, atomic.pages, reserve);
+	KT_EXPECT_EQ(t, nr_free_pages(), 0);
+	mm_held_free_all(&atomic);
+	mm_held_free_all(&kernel);
+	mm_expect_shape(t, &before);
+	mm_debug_poison = poison;
+}
+
+/* Collects what printk writes while it is registered. */
+static char captured[4096];
+static size_t captured_len;
+
+static void capture_write(const char *s, size_t len)
+{
+	len = MIN(len, sizeof(captured) - 1 - captured_len);
+	memcpy(captured + captured_len, s, len);
+	captured_len += len;
+	captured[captured_len] = '\0';
+}
+
+static void zone_lines_show_the_watermarks(struct ktest *t)
+{
+	static struct console capture = { .name = "capture", .write = capture_write };
+	char want[96];
+
+	captured_len = 0;
+	captured[0] = '\0';
+	register_console(&capture);
+	show_mem_summary();
+	unregister_console(&capture);
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		if (!zones[z].present_pages)
+			continue;
+		snprintf(want, sizeof(want), "watermarks min %lu low %lu high %lu\n", zones[z].watermark[WMARK_MIN],
+			 zones[z].watermark[WMARK_LOW], zones[z].watermark[WMARK_HIGH]);
+		KT_EXPECT(t, strstr(captured, want) != NULL, "zone %s: no '%s' in the report:\n%s", zones[z].name,
+			  want, captured);
+	}
+}
+
+KTEST_SUITE(mm_watermark,
+	    KTEST_CASE(reserve_follows_the_square_root_rule),
+	    KTEST_CASE(gfp_kernel_stops_at_min_and_gfp_atomic_takes_the_reserve),
+	    KTEST_CASE(zone_lines_show_the_watermarks));
