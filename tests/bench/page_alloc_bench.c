@@ -2,7 +2,8 @@
 /*
  * The page-allocator benchmark (see tests/bench/page_alloc_bench.h): cycles and instructions
  * per alloc_pages() + __free_pages() pair at orders 0, 1, 3, 9, 10, in two shapes, each beside
- * the same pairs with the hot lists off, and the cost of the measuring harness itself.
+ * the same pairs with the per-CPU lists off, beside Linux 6.1's figures and those of this
+ * allocator before it had locks, and the cost of the measuring harness itself.
  */
 #include "tests/bench/page_alloc_bench.h"
 
@@ -120,8 +121,8 @@ static struct sample fastest(shape_fn shape, unsigned int order, unsigned long r
 }
 
 /*
- * shape at order with the hot lists as they are (*ours), then off (*base: the plain buddy path,
- * the baseline), in turn, bench_runs times; keeps the fastest run of each. Leaves the hot lists
+ * shape at order with the per-CPU lists as they are (*ours), then off (*base: the plain buddy path,
+ * the baseline), in turn, bench_runs times; keeps the fastest run of each. Leaves the per-CPU lists
  * on or off as it found them.
  */
 static void measure(shape_fn shape, unsigned int order, unsigned long rounds, struct sample *ours,
@@ -159,10 +160,39 @@ static void ratio(char *buf, size_t size, uint64_t a, uint64_t b)
 			 (unsigned long long)(thousandths % 1000));
 }
 
-/* A table row: order, shape, blocks per batch, pairs, cycles and instructions per pair[, ratio]. */
-static void row(const char *order, const char *shape, const struct sample *s, const char *rat)
+/*
+ * Reference figures, in instructions per pair, one pair at a time unless said: what the kernel
+ * benchmark (under QEMU -icount, where a cycle is an instruction) measured of Linux 6.1, and of
+ * this allocator on one CPU before it took locks and masked interrupts (one list of hot blocks
+ * per zone, no watermarks). Tenths, so that the table prints them as it prints ours.
+ */
+struct reference {
+	unsigned int order;
+	unsigned long linux_one;             /* Linux 6.1, one at a time */
+	unsigned long before_one, before_batch; /* single-CPU, unlocked: tenths */
+};
+
+static const struct reference references[] = {
+	{ 0, 706, 1360, 1400 }, { 1, 784, 1360, 1400 }, { 3, 892, 1360, 2452 },
+	{ 9, 10106, 2730, 3040 }, { 10, 33674, 2390, 2484 },
+};
+
+static const struct reference *reference_of(unsigned int order)
 {
-	char cyc[24], ins[24] = "n/a";
+	for (size_t i = 0; i < sizeof(references) / sizeof(references[0]); i++)
+		if (references[i].order == order)
+			return &references[i];
+	return NULL;
+}
+
+/*
+ * A table row: order, shape, blocks per batch, pairs, cycles and instructions per pair[, ratio,
+ * and the reference figures: Linux 6.1 (one at a time only), the single-CPU allocator before].
+ */
+static void row(const char *order, const char *shape, const struct sample *s, const char *rat,
+		const struct reference *ref, bool one)
+{
+	char cyc[24], ins[24] = "n/a", before[24];
 
 	per_pair(cyc, sizeof(cyc), s->cycles, s->pairs);
 	if (bench_instructions)
@@ -170,6 +200,14 @@ static void row(const char *order, const char *shape, const struct sample *s, co
 	printk("bench: %5s  %-14s %5lu %9lu %12s %12s", order, shape, s->batch, s->pairs, cyc, ins);
 	if (rat)
 		printk(" %7s", rat);
+	if (rat && ref) {
+		per_pair(before, sizeof(before), one ? ref->before_one : ref->before_batch, 10);
+		if (one)
+			printk(" %9lu", ref->linux_one);
+		else
+			printk(" %9s", "-");
+		printk(" %10s", before);
+	}
 	printk("\n");
 }
 
@@ -192,8 +230,8 @@ static void report(unsigned int order, const char *shape, const struct sample *o
 	snprintf(o, sizeof(o), "%u", order);
 	ratio(rat, sizeof(rat), (ins ? ours->instructions : ours->cycles) * base->pairs,
 	      (ins ? base->instructions : base->cycles) * ours->pairs);
-	row(o, shape, ours, rat);
-	row("", "  no hot lists", base, NULL);
+	row(o, shape, ours, rat, reference_of(order), ours->batch == 1);
+	row("", "  no pcp lists", base, NULL, NULL, false);
 }
 
 static void report_harness(void)
@@ -233,14 +271,17 @@ void page_alloc_bench(void)
 	bool poison = mm_debug_poison;
 
 	mm_debug_poison = false;
-	printk("bench: per alloc_pages + __free_pages pair; cycles (rdtsc)%s\n",
+	printk("bench: per alloc_pages + __free_pages pair, locks taken and interrupts masked as on\n"
+	       "bench: many CPUs (mm/ set up for %u here); cycles (rdtsc)%s\n", pcp_nr_cpus,
 	       bench_instructions ? " and instructions" : "");
-	printk("bench: under each row, the same pairs with the hot lists off: the plain buddy\n"
+	printk("bench: under each row, the same pairs with the per-CPU lists off: the plain buddy\n"
 	       "bench: path, a split on every alloc and a merge on every free. ratio: ours /\n"
-	       "bench: hot lists off, %s per pair (below 1: the hot lists are faster)\n",
+	       "bench: lists off, %s per pair (below 1: the per-CPU lists are faster)\n",
 	       ratio_of_instructions() ? "instructions" : "cycles");
+	printk("bench: Linux 6.1 and 1-CPU before: instructions per pair (kernel, QEMU -icount), of\n"
+	       "bench: Linux one at a time, and of this allocator on one CPU without locks\n");
 	report_harness();
-	printk("bench: order  shape          batch     pairs  cycles/pair   instr/pair   ratio\n");
+	printk("bench: order  shape          batch     pairs  cycles/pair   instr/pair   ratio Linux 6.1 1-CPU before\n");
 	for (unsigned int i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
 		unsigned int o = orders[i];
 		unsigned long rounds = (o < 9 ? 100000 : 10000) / (bench_quick ? 500 : 1);
