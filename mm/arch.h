@@ -54,6 +54,7 @@ void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)))
  *                                       acquire and release ordering, as any mutex
  *   unsigned long arch_irq_save(void)   interrupts off on this CPU; returns the previous state
  *   void arch_irq_restore(unsigned long flags)
+ *   bool arch_irqs_disabled(void)       are interrupts off on this CPU? (MM_BUG_ON checks only)
  *   unsigned int arch_cpu_id(void)      this CPU's number, below mm_init_params.nr_cpus; must
  *                                       not change while interrupts are off
  *

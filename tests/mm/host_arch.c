@@ -34,6 +34,7 @@ static size_t phys_size, memmap_size;
 bool host_console_quiet;
 
 __thread unsigned int host_mm_cpu;
+__thread unsigned long host_mm_irqs_off;
 unsigned int host_mm_nr_cpus = HOST_MM_CPUS;
 
 void host_mm_set_cpu(unsigned int cpu)

@@ -2,7 +2,8 @@
 /*
  * The host harness's side of mm/arch.h's concurrency interface. Each thread is one CPU: it says
  * which with host_mm_set_cpu() (tests/mm/host_mm.h; a thread that never does is CPU 0). There
- * are no interrupts, so masking them does nothing. The lock spins, then yields the host CPU: the
+ * are no interrupts, but each thread keeps the state masking them would have, so that mm/'s
+ * checks that its lists are used with interrupts off (MM_BUG_ON) run on the host too. The lock spins, then yields the host CPU: the
  * host may run more threads than it has cores, and a waiter must let a preempted holder run.
  */
 #ifndef TESTS_MM_MM_ENV_H
@@ -14,8 +15,9 @@ typedef struct {
 	int locked;
 } arch_spinlock_t;
 
-/* The CPU the calling thread plays. */
+/* The CPU the calling thread plays, and whether it has "interrupts" off. */
 extern __thread unsigned int host_mm_cpu;
+extern __thread unsigned long host_mm_irqs_off;
 
 static inline void arch_spin_lock(arch_spinlock_t *lock)
 {
@@ -29,8 +31,16 @@ static inline void arch_spin_lock(arch_spinlock_t *lock)
 }
 
 static inline void arch_spin_unlock(arch_spinlock_t *lock) { __atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE); }
-static inline unsigned long arch_irq_save(void) { return 0; }
-static inline void arch_irq_restore(unsigned long flags) { (void)flags; }
+static inline unsigned long arch_irq_save(void)
+{
+	unsigned long was = host_mm_irqs_off;
+
+	host_mm_irqs_off = 1;
+	return was;
+}
+
+static inline void arch_irq_restore(unsigned long flags) { host_mm_irqs_off = flags; }
+static inline _Bool arch_irqs_disabled(void) { return host_mm_irqs_off; }
 static inline unsigned int arch_cpu_id(void) { return host_mm_cpu; }
 
 #endif
