@@ -4,8 +4,11 @@
  * host's default simulated machine (128 MiB plus 512 MiB above 4 GiB, every zone), then runs
  * --ops random operations over every public call, checking the allocator against the model
  * (tests/model/model.h) after each one and comparing the whole state every --check-every
- * operations. Memory use swings in phases between light and exhausted. At the end everything is
- * given back and the free lists must have their first shape again.
+ * operations. Memory use swings in phases between light and exhausted. One thread plays all of
+ * the harness's CPUs, switching now and then (host_mm_set_cpu()), so blocks are freed on other
+ * CPUs than they were allocated on and strand on other CPUs' lists; the model, which knows
+ * nothing of CPUs, must still predict every outcome. At the end everything is given back and the
+ * free lists must have their first shape again.
  *
  *   mm-model [--seed N] [--ops N] [--check-every N] [--poison] [--verbose]
  *
@@ -148,6 +151,9 @@ static void alloc_or_free(void)
 static void run_one(void)
 {
 	unsigned long r = rnd_below(1000);
+
+	if (chance(5))
+		host_mm_set_cpu((unsigned int)rnd_below(host_mm_nr_cpus));
 
 	if (r < 700)
 		alloc_or_free();
