@@ -116,7 +116,7 @@ static inline void pcp_set_count(struct per_cpu_pages *pcp, unsigned int order, 
 }
 
 /* pcp's lock held: the most recently freed block of order (count 0), or NULL when there is none. */
-static inline struct page *pcp_take(struct per_cpu_pages *pcp, unsigned int order)
+static inline __attribute__((always_inline)) struct page *pcp_take(struct per_cpu_pages *pcp, unsigned int order)
 {
 	struct list_head *first = pcp->lists[order].next;
 	unsigned int count = pcp->count[order];
@@ -135,7 +135,8 @@ static inline struct page *pcp_take(struct per_cpu_pages *pcp, unsigned int orde
  * pcp's lock held: puts a checked block, its order in its flags, on pcp's list of order, which
  * holds count blocks, fewer than its high.
  */
-static inline void pcp_push(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned int count)
+static inline __attribute__((always_inline)) void pcp_push(struct per_cpu_pages *pcp, struct page *page, unsigned int order,
+						    unsigned int count)
 {
 	MM_BUG_ON(page_to_pfn(page) & ((1UL << order) - 1), page, "block not aligned to its order %u", order);
 	MM_BUG_ON(alloc_order_of(page) != order, page, "a block of order %u marked order %u", order, alloc_order_of(page));

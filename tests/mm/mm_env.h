@@ -19,15 +19,22 @@ typedef struct {
 extern __thread unsigned int host_mm_cpu;
 extern __thread unsigned long host_mm_irqs_off;
 
-static inline void arch_spin_lock(arch_spinlock_t *lock)
+/* The waiting half of arch_spin_lock(), out of line: the allocator's fast path saves no registers for it. */
+static __attribute__((noinline, cold, unused)) void host_spin_wait(arch_spinlock_t *lock)
 {
-	while (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE)) {
+	do {
 		for (unsigned int spins = 0; __atomic_load_n(&lock->locked, __ATOMIC_RELAXED);)
 			if (++spins < 64)
 				__builtin_ia32_pause();
 			else
 				sched_yield();
-	}
+	} while (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE));
+}
+
+static inline void arch_spin_lock(arch_spinlock_t *lock)
+{
+	if (__builtin_expect(__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE), 0))
+		host_spin_wait(lock);
 }
 
 static inline void arch_spin_unlock(arch_spinlock_t *lock) { __atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE); }
