@@ -56,9 +56,12 @@ static inline struct per_cpu_pages *cpu_pcp(unsigned long cpu, unsigned long z)
  * CPU cpu's lists for the zone whose lists are offset bytes into each CPU's: the fast paths
  * keep zones as such offsets (zone * sizeof(struct per_cpu_pages)), which saves them a multiply.
  */
-static inline struct per_cpu_pages *cpu_pcp_at(unsigned long cpu, unsigned long offset)
+static inline struct per_cpu_pages *cpu_pcp_at(unsigned int cpu, unsigned int offset)
 {
-	return (struct per_cpu_pages *)((char *)pcp_area + cpu * (MAX_NR_ZONES * sizeof(struct per_cpu_pages)) + offset);
+	/* 32-bit arithmetic: x86 then needs no extension of the CPU number to 64 bits. */
+	unsigned int bytes = cpu * (unsigned int)(MAX_NR_ZONES * sizeof(struct per_cpu_pages)) + offset;
+
+	return (struct per_cpu_pages *)((char *)pcp_area + bytes);
 }
 
 /* Takes pcp's lock with interrupts off; returns what pcp_unlock() needs to restore them. */
