@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A block the stress test holds, and the stamp it writes into the block's memory: who allocated
+ * it, when (a per-worker sequence number), its order, kind and pfn. The stamp is written at the
+ * first page and, for blocks of more than one page, at the last; it is checked against the
+ * holder's record before the block is freed and overwritten then. Two holders of one block
+ * overwrite each other's stamps, so the second check of a block handed out twice fails.
+ */
+#ifndef TESTS_STRESS_BLOCK_H
+#define TESTS_STRESS_BLOCK_H
+
+#include "mm/memmap.h"
+#include "mm/page.h"
+
+enum block_kind {
+	BLOCK_PLAIN,       /* alloc_pages() without __GFP_COMP (or order 0) */
+	BLOCK_COMPOUND,    /* alloc_pages(__GFP_COMP), order >= 1 */
+	BLOCK_HUGE,        /* alloc_huge_page(): a pool page, dropped with put_page() */
+	BLOCK_SHARED,      /* a compound page several workers hold references to; counting destructor */
+	BLOCK_SHARED_HUGE, /* a pool page several workers hold references to */
+	BLOCK_IRQ,         /* allocated in interrupt context */
+};
+
+/* The holder's record. */
+struct block {
+	struct page *page;
+	uint64_t seq;
+	uint16_t owner; /* worker id, or STRESS_IRQ_OWNER + cpu */
+	uint8_t order, kind;
+};
+
+#define STRESS_IRQ_OWNER 0x100
+#define STAMP_MAGIC 0x5354414d50454421ULL /* "STAMPED!" */
+#define STAMP_FREED 0x46524545442d2d21ULL /* "FREED--!" */
+
+/* What a block holds at its first page (and its last). */
+struct stamp {
+	uint64_t magic;
+	uint64_t seq;
+	uint64_t pfn;
+	uint32_t owner, order, kind;
+	uint32_t destroyed; /* BLOCK_SHARED: set once by the destructor (atomically) */
+};
+
+static inline struct stamp *stamp_at(struct page *page, unsigned long index)
+{
+	return (struct stamp *)page_address(page + index);
+}
+
+static inline unsigned long block_pages(const struct block *b) { return 1UL << b->order; }
+
+static inline void stamp_write(const struct block *b)
+{
+	struct stamp s = {
+		.magic = STAMP_MAGIC, .seq = b->seq, .pfn = page_to_pfn(b->page), .owner = b->owner,
+		.order = b->order, .kind = b->kind,
+	};
+
+	*stamp_at(b->page, 0) = s;
+	if (b->order)
+		*stamp_at(b->page, block_pages(b) - 1) = s;
+}
+
+/* Does the stamp at index of b's block say what b says? */
+static inline bool stamp_matches(const struct block *b, unsigned long index)
+{
+	const struct stamp *s = stamp_at(b->page, index);
+
+	return s->magic == STAMP_MAGIC && s->seq == b->seq && s->pfn == page_to_pfn(b->page) &&
+	       s->owner == b->owner && s->order == b->order && s->kind == b->kind;
+}
+
+/* Both stamps of b's block match b. */
+static inline bool stamp_ok(const struct block *b)
+{
+	return stamp_matches(b, 0) && (!b->order || stamp_matches(b, block_pages(b) - 1));
+}
+
+/* Marks the block as given back, just before it is: a second holder's check then fails. */
+static inline void stamp_erase(const struct block *b)
+{
+	stamp_at(b->page, 0)->magic = STAMP_FREED;
+	if (b->order)
+		stamp_at(b->page, block_pages(b) - 1)->magic = STAMP_FREED;
+}
+
+#endif

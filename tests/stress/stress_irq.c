@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Allocations in interrupt context during the stress (tests/stress/stress.h): each tick on a CPU
+ * frees the block its last tick kept, if any, then allocates a small block that it frees at
+ * once or keeps until the next tick. In the kernel the timer interrupt calls it; the workers
+ * also call it with interrupts off, which is the same thing to mm/.
+ */
+#include "mm/page_alloc.h"
+#include "tests/stress/stress_state.h"
+
+struct irq_slot stress_irq_slots[STRESS_MAX_WORKERS];
+
+static void irq_free(unsigned int cpu, const struct block *b)
+{
+	if (!stress_check_stamp(STRESS_IRQ_OWNER + cpu, 0, b, "in interrupt context"))
+		return;
+	stamp_erase(b);
+	__free_pages(b->page, b->order);
+}
+
+void stress_irq_tick(unsigned int cpu)
+{
+	struct irq_slot *s = &stress_irq_slots[cpu];
+	unsigned int order;
+	struct page *page;
+	struct block b;
+
+	if (cpu >= STRESS_MAX_WORKERS)
+		return;
+	if (s->kept.page) {
+		irq_free(cpu, &s->kept);
+		s->kept.page = NULL;
+	}
+	order = (unsigned int)(stress_rand(&s->rng) % (HOT_MAX_ORDER + 1));
+	page = alloc_pages(STRESS_IRQ_GFP, order);
+	s->allocs++;
+	if (!page) {
+		s->failures++;
+		return;
+	}
+	b = (struct block){ .page = page, .seq = ++s->seq, .owner = (uint16_t)(STRESS_IRQ_OWNER + cpu),
+			    .order = (uint8_t)order, .kind = BLOCK_IRQ };
+	stamp_write(&b);
+	if (stress_rand(&s->rng) & 1)
+		s->kept = b;
+	else
+		irq_free(cpu, &b);
+}
+
+void stress_irq_release(void)
+{
+	for (unsigned int cpu = 0; cpu < STRESS_MAX_WORKERS; cpu++) {
+		struct irq_slot *s = &stress_irq_slots[cpu];
+
+		if (s->kept.page)
+			irq_free(cpu, &s->kept);
+		s->kept.page = NULL;
+	}
+}

@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One stress worker (tests/stress/stress.h): a loop of random operations on mm/ from one CPU,
+ * the mailboxes it trades blocks through, and its orderly end (it stops sending, takes in what
+ * the others still send until every worker has stopped, then gives back all it holds).
+ */
+#include "lib/printk.h"
+#include "mm/arch.h"
+#include "mm/compound.h"
+#include "mm/hot_pages.h"
+#include "mm/hugetlb.h"
+#include "mm/page_alloc.h"
+#include "tests/stress/stress_state.h"
+
+/* Workers done with their operations (they send nothing more): release, read with acquire. */
+static unsigned long done_sending;
+static unsigned long started;
+
+static unsigned long rnd(struct worker *w) { return stress_rand(&w->rng); }
+
+static unsigned long rnd_below(struct worker *w, unsigned long n) { return rnd(w) % n; }
+
+/* Small orders most of the time (as callers ask), every order up to MAX_ORDER often enough. */
+static unsigned int random_order(struct worker *w)
+{
+	unsigned long r = rnd(w);
+
+	if (!(r & 3))
+		return (unsigned int)((r >> 2) % (MAX_ORDER + 1));
+	return (unsigned int)__builtin_ctzl((r >> 2) | 1UL << MAX_ORDER);
+}
+
+static gfp_t random_gfp(struct worker *w, unsigned int order)
+{
+	unsigned long r = rnd(w);
+	gfp_t gfp = __GFP_NOWARN;
+
+	if ((r & 7) == 0)
+		gfp |= __GFP_DMA;
+	else if ((r & 7) <= 2)
+		gfp |= __GFP_DMA32;
+	if (((r >> 3) & 7) == 0)
+		gfp |= __GFP_ZERO;
+	if (order && (r >> 6 & 1))
+		gfp |= __GFP_COMP;
+#ifdef GFP_ATOMIC
+	if (((r >> 7) & 7) == 0)
+		gfp |= GFP_ATOMIC;
+#endif
+	return gfp;
+}
+
+/* The highest zone gfp allows. */
+static unsigned int gfp_zone_limit(gfp_t gfp)
+{
+	return gfp & __GFP_DMA ? ZONE_DMA : gfp & __GFP_DMA32 ? ZONE_DMA32 : ZONE_NORMAL;
+}
+
+static bool page_start_zero(struct page *page)
+{
+	const uint64_t *q = page_address(page);
+
+	for (int k = 0; k < 8; k++)
+		if (q[k])
+			return false;
+	return true;
+}
+
+/* Are the first 64 bytes of the block's pages zero? All pages up to 8; else the first, the last, 6 between. */
+static bool looks_zeroed(struct page *page, unsigned int order)
+{
+	unsigned long n = 1UL << order, step = n <= 8 ? 1 : n / 7;
+
+	for (unsigned long i = 0; i < n; i += step)
+		if (!page_start_zero(page + i))
+			return false;
+	return page_start_zero(page + n - 1);
+}
+
+static void hold(struct worker *w, struct page *page, unsigned int order, enum block_kind kind)
+{
+	struct block b = { .page = page, .seq = ++w->seq, .owner = (uint16_t)w->id, .order = (uint8_t)order,
+			   .kind = (uint8_t)kind };
+
+	stamp_write(&b);
+	w->held[w->nheld++] = b;
+}
+
+/* Gives back a block w holds (any kind but the shared ones), one of the ways its kind allows. */
+static void block_free(struct worker *w, const struct block *b)
+{
+	unsigned long r = rnd(w);
+
+	if (!stress_check_stamp(w->id, w->op, b, "before freeing"))
+		return; /* leaked: the end check reports the pages missing too */
+	stamp_erase(b);
+	switch (b->kind) {
+	case BLOCK_PLAIN:
+		if (r % 3 == 0)
+			__free_pages(b->page, b->order);
+		else if (r % 3 == 1)
+			free_pages((unsigned long)page_address(b->page), b->order);
+		else
+			put_page(b->page); /* the only reference: frees the whole block */
+		break;
+	case BLOCK_COMPOUND:
+		if (r & 1)
+			__free_pages(b->page, b->order);
+		else
+			put_page(b->page + (r >> 1) % block_pages(b));
+		break;
+	case BLOCK_HUGE:
+		put_page(b->page + (r >> 1) % block_pages(b));
+		break;
+	default:
+		stress_fail(w->id, w->op, "block of kind %u in a held list", b->kind);
+		return;
+	}
+	w->t.frees++;
+	if (b->owner != w->id)
+		w->t.remote_frees++;
+}
+
+/* Drops w's reference to a shared page (through any of its sub-pages). */
+static void shared_put(struct worker *w, const struct block *b)
+{
+	if (stress_check_stamp(w->id, w->op, b, "before dropping a shared reference"))
+		put_page(b->page + rnd_below(w, block_pages(b)));
+	w->t.ref_ops++;
+}
+
+static void free_held(struct worker *w, unsigned int i)
+{
+	struct block b = w->held[i];
+
+	w->held[i] = w->held[--w->nheld];
+	block_free(w, &b);
+}
+
+static void op_alloc(struct worker *w)
+{
+	unsigned int order = random_order(w);
+	gfp_t gfp = random_gfp(w, order);
+	struct page *page;
+
+	if (w->nheld == HELD_MAX)
+		free_held(w, (unsigned int)rnd_below(w, w->nheld));
+	page = alloc_pages(gfp, order);
+	w->t.allocs++;
+	if (!page) {
+		w->t.alloc_failures++;
+		return;
+	}
+	if (page_zonenum(page) > gfp_zone_limit(gfp))
+		stress_fail(w->id, w->op, "gfp %#x order %u: pfn %#lx is in zone %u", gfp, order,
+			    page_to_pfn(page), page_zonenum(page));
+	if ((gfp & __GFP_ZERO) && !looks_zeroed(page, order))
+		stress_fail(w->id, w->op, "gfp %#x order %u: pfn %#lx is not zeroed", gfp, order, page_to_pfn(page));
+	if ((gfp & __GFP_COMP) && (!PageHead(page) || compound_order(page) != order))
+		stress_fail(w->id, w->op, "order %u __GFP_COMP: pfn %#lx is not a compound head of that order",
+			    order, page_to_pfn(page));
+	hold(w, page, order, gfp & __GFP_COMP ? BLOCK_COMPOUND : BLOCK_PLAIN);
+}
+
+static void op_free(struct worker *w)
+{
+	if (w->nheld)
+		free_held(w, (unsigned int)rnd_below(w, w->nheld));
+}
+
+/* A random worker other than w (w itself when it is alone). */
+static unsigned int other_worker(struct worker *w)
+{
+	unsigned int n = stress_cfg.workers;
+
+	return n == 1 ? w->id : (w->id + 1 + (unsigned int)rnd_below(w, n - 1)) % n;
+}
+
+/* Hands a held block to another worker, which frees it (or keeps it a while). */
+static void op_send(struct worker *w)
+{
+	unsigned int i, to = other_worker(w);
+
+	if (!w->nheld || to == w->id)
+		return;
+	i = (unsigned int)rnd_below(w, w->nheld);
+	if (mailbox_send(&stress_mailboxes[to][w->id], &w->held[i]))
+		w->held[i] = w->held[--w->nheld];
+}
+
+/* A reference taken and dropped again on a held block (any sub-page of a compound one). */
+static void op_ref(struct worker *w)
+{
+	struct block *b;
+
+	if (!w->nheld)
+		return;
+	b = &w->held[rnd_below(w, w->nheld)];
+	if (b->kind == BLOCK_PLAIN) {
+		get_page(b->page); /* a plain block counts on its first page only */
+		put_page(b->page);
+	} else {
+		get_page(b->page + rnd_below(w, block_pages(b)));
+		put_page(b->page + rnd_below(w, block_pages(b)));
+	}
+	w->t.ref_ops += 2;
+}
+
+/* A new shared page: one reference for w, one more for each of up to all other workers. */
+static void op_share(struct worker *w)
+{
+	bool huge = !rnd_below(w, 4);
+	unsigned int order = huge ? HPAGE_ORDER : 1 + (unsigned int)rnd_below(w, 5);
+	unsigned int n = stress_cfg.workers, k = n > 1 ? 1 + (unsigned int)rnd_below(w, n - 1) : 0;
+	unsigned int first = (unsigned int)rnd_below(w, n);
+	struct page *page;
+	struct block b;
+
+	if (w->nshared == SHARED_MAX)
+		return;
+	page = huge ? alloc_huge_page() : alloc_pages(GFP_KERNEL | __GFP_COMP | __GFP_NOWARN, order);
+	if (!page)
+		return;
+	if (!huge && set_compound_page_dtor(page, stress_shared_dtor)) {
+		stress_fail(w->id, w->op, "set_compound_page_dtor refused the counting destructor");
+		__free_pages(page, order);
+		return;
+	}
+	b = (struct block){ .page = page, .seq = ++w->seq, .owner = (uint16_t)w->id, .order = (uint8_t)order,
+			    .kind = huge ? BLOCK_SHARED_HUGE : BLOCK_SHARED };
+	stamp_write(&b);
+	if (!huge)
+		w->t.shared_units++;
+	else
+		w->t.huge_allocs++;
+	for (unsigned int i = 0, sent = 0; i < n && sent < k; i++) {
+		unsigned int to = (first + i) % n;
+
+		if (to == w->id)
+			continue;
+		get_page(page + rnd_below(w, block_pages(&b)));
+		if (!mailbox_send(&stress_mailboxes[to][w->id], &b))
+			put_page(page + rnd_below(w, block_pages(&b)));
+		sent++;
+		w->t.ref_ops++;
+	}
+	w->shared[w->nshared++] = b;
+}
+
+/* Another reference on a shared page, taken and dropped, through random sub-pages. */
+static void op_shared_poke(struct worker *w)
+{
+	struct block *b;
+
+	if (!w->nshared)
+		return;
+	b = &w->shared[rnd_below(w, w->nshared)];
+	if (!stress_check_stamp(w->id, w->op, b, "on a shared page"))
+		return;
+	get_page(b->page + rnd_below(w, block_pages(b)));
+	put_page(b->page + rnd_below(w, block_pages(b)));
+	w->t.ref_ops += 2;
+}
+
+static void op_shared_drop(struct worker *w)
+{
+	unsigned int i;
+	struct block b;
+
+	if (!w->nshared)
+		return;
+	i = (unsigned int)rnd_below(w, w->nshared);
+	b = w->shared[i];
+	w->shared[i] = w->shared[--w->nshared];
+	shared_put(w, &b);
+}
+
+static void op_huge(struct worker *w)
+{
+	struct page *page;
+
+	if (w->nheld == HELD_MAX)
+		free_held(w, (unsigned int)rnd_below(w, w->nheld));
+	page = alloc_huge_page();
+	if (!page)
+		return;
+	w->t.huge_allocs++;
+	if (!PageHugeTLB(page) || compound_order(page) != HPAGE_ORDER)
+		stress_fail(w->id, w->op, "alloc_huge_page gave pfn %#lx, not a pool page of order %d",
+			    page_to_pfn(page), HPAGE_ORDER);
+	hold(w, page, HPAGE_ORDER, BLOCK_HUGE);
+}
+
+/* Reserves 1 or 2 huge pages: each reserved allocation must then succeed, whatever the others do. */
+static void op_reserve(struct worker *w)
+{
+	unsigned long n = 1 + rnd_below(w, 2), k = rnd_below(w, n + 1);
+
+	if (hugetlb_reserve_pages(n))
+		return;
+	w->t.reservations++;
+	for (unsigned long i = 0; i < k; i++) {
+		struct page *page = alloc_huge_page_reserved();
+
+		if (!page) {
+			stress_fail(w->id, w->op, "alloc_huge_page_reserved failed after %lu of %lu reserved pages",
+				    i, n);
+			n = i; /* what is left of the reservation is unknown now; give back none */
+			break;
+		}
+		w->t.huge_allocs++;
+		if (w->nheld == HELD_MAX)
+			free_held(w, (unsigned int)rnd_below(w, w->nheld));
+		hold(w, page, HPAGE_ORDER, BLOCK_HUGE);
+	}
+	if (n > k)
+		hugetlb_unreserve_pages(n - k);
+}
+
+static void op_resize(struct worker *w)
+{
+	if (rnd(w) & 1)
+		hugetlb_set_pool_size(rnd_below(w, 9));
+	else
+		hugetlb_set_overcommit(rnd_below(w, 5));
+	w->t.resizes++;
+}
+
+/* The interrupt-context allocation of this CPU, run from the worker with interrupts off. */
+static void op_irq(struct worker *w)
+{
+	unsigned long flags = arch_irq_save();
+
+	stress_irq_tick(arch_cpu_id());
+	arch_irq_restore(flags);
+	(void)w;
+}
+
+/* A block from another worker: a shared reference is kept (or dropped), a block freed or kept. */
+static void take(struct worker *w, const struct block *b)
+{
+	bool keep = !w->finishing && (rnd(w) & 1);
+
+	if (b->kind == BLOCK_SHARED || b->kind == BLOCK_SHARED_HUGE) {
+		if (keep && w->nshared < SHARED_MAX)
+			w->shared[w->nshared++] = *b;
+		else
+			shared_put(w, b);
+	} else if (keep && w->nheld < HELD_MAX) {
+		if (stress_check_stamp(w->id, w->op, b, "on receipt"))
+			w->held[w->nheld++] = *b;
+	} else {
+		block_free(w, b);
+	}
+}
+
+static void receive_all(struct worker *w)
+{
+	struct block b;
+
+	for (unsigned int from = 0; from < stress_cfg.workers; from++)
+		while (mailbox_receive(&stress_mailboxes[w->id][from], &b))
+			take(w, &b);
+}
+
+/* One random operation; the thresholds are per mille. */
+static void step(struct worker *w)
+{
+	unsigned long r = rnd_below(w, 1000);
+
+	if (r < 380)
+		op_alloc(w);
+	else if (r < 650)
+		op_free(w);
+	else if (r < 740)
+		op_send(w);
+	else if (r < 780)
+		op_ref(w);
+	else if (r < 810)
+		op_share(w);
+	else if (r < 860)
+		op_shared_poke(w);
+	else if (r < 900)
+		op_shared_drop(w);
+	else if (r < 930)
+		op_huge(w);
+	else if (r < 945)
+		op_reserve(w);
+	else if (r < 950)
+		op_resize(w);
+	else if (r < 955)
+		drain_hot_pages();
+	else
+		op_irq(w);
+}
+
+/* Everything w still holds, given back. */
+static void release_all(struct worker *w)
+{
+	while (w->nheld)
+		free_held(w, w->nheld - 1);
+	while (w->nshared)
+		shared_put(w, &w->shared[--w->nshared]);
+}
+
+static void wait_for(unsigned long *counter, unsigned long n, struct worker *w)
+{
+	while (__atomic_load_n(counter, __ATOMIC_ACQUIRE) < n) {
+		if (w)
+			receive_all(w);
+		stress_relax();
+	}
+}
+
+void stress_worker(unsigned int id)
+{
+	struct worker *w = &stress_workers[id];
+	unsigned int n = stress_cfg.workers;
+
+	__atomic_add_fetch(&started, 1, __ATOMIC_ACQ_REL);
+	wait_for(&started, n, NULL);
+	for (w->op = 0; w->op < stress_cfg.ops; w->op++) {
+		step(w);
+		if (!(w->op & 3))
+			receive_all(w);
+	}
+	w->finishing = true;
+	__atomic_add_fetch(&done_sending, 1, __ATOMIC_ACQ_REL);
+	wait_for(&done_sending, n, w);
+	receive_all(w); /* what was sent before the last one stopped */
+	release_all(w);
+	w->t.ops = w->op;
+}
+
+void stress_worker_reset(void)
+{
+	started = done_sending = 0;
+}
