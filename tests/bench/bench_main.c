@@ -4,6 +4,8 @@
  * 10 GiB map (enough for 1024 blocks of 4 MiB), runs page_alloc_bench() keeping the fastest of 5
  * runs of each figure, and prints the memmap initialisation cost per page and per GiB.
  *
+ * Then smp_bench(): the same pairs from threads pinned to two cores (tests/bench/smp_bench.h).
+ *
  * Instructions come from perf_event_open() where the CPU's counters are available. Where they are
  * not (many virtual machines), `bench --single-step` (make bench-count) runs the benchmark with
  * fewer rounds in a child process that this one single-steps with ptrace, counting every
@@ -26,6 +28,7 @@
 #include "mm/init.h"
 #include "mm/page_alloc.h"
 #include "tests/bench/page_alloc_bench.h"
+#include "tests/bench/smp_bench.h"
 #include "tests/mm/host_mm.h"
 
 static int perf_fd = -1;
@@ -96,6 +99,7 @@ static int setup(void)
 		double t = seconds(), ns_all, ns_ours;
 
 		bench_map(&map);
+		host_mm_nr_cpus = 2; /* smp_bench() */
 		host_console_quiet = true;
 		host_map_cycles = 0;
 		if (host_mm_init_timed(&map, bench_cycles))
@@ -153,6 +157,7 @@ int main(int argc, char **argv)
 		if (!bench_instructions)
 			printf("bench: no instruction counter here (perf_event_open); make bench-count counts "
 			       "them by single-stepping\n");
+		smp_bench();
 	}
 	host_mm_release();
 	return 0;

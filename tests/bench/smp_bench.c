@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The threaded part of the host benchmark (tests/bench/smp_bench.h): real threads, each pinned to
+ * its own host core and playing its own CPU of mm/, measure alloc_pages() + __free_pages() pairs
+ * per second at orders 0 and 9 with one thread and with two (and the ratio: 2 means perfect
+ * scaling), the TSC cycles of one order-0 pair, and pairs whose block is allocated on one CPU
+ * and freed on the other, handed over through a queue. Figures only; nothing is asserted.
+ * Poisoning is off while it runs.
+ */
+#define _GNU_SOURCE
+#include "tests/bench/smp_bench.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mm/page_alloc.h"
+#include "mm/poison.h"
+#include "tests/bench/page_alloc_bench.h"
+#include "tests/mm/host_mm.h"
+
+#define RUN_SECONDS 0.25
+#define RUNS 3          /* each figure is the best of this many runs */
+#define QUEUE_SLOTS 256 /* the cross-CPU queue */
+
+static int cores[2];       /* the host cores the two threads are pinned to */
+static unsigned int stop;  /* set by the timer: the threads finish their round and return */
+
+struct job {
+	unsigned int cpu, order;
+	unsigned long pairs;
+	uint64_t cycles;
+};
+
+/* The cross-CPU queue: single producer (CPU 0), single consumer (CPU 1). */
+static struct {
+	struct page *slot[QUEUE_SLOTS];
+	unsigned long head __attribute__((aligned(64)));
+	unsigned long tail __attribute__((aligned(64)));
+} queue;
+
+static double seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void pin(unsigned int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cores[cpu], &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	host_mm_set_cpu(cpu);
+}
+
+static bool stopped(void) { return __atomic_load_n(&stop, __ATOMIC_RELAXED); }
+
+/* Alloc + free pairs in rounds of 256 until stopped. */
+static void *pairs_thread(void *arg)
+{
+	struct job *j = arg;
+	uint64_t c0;
+
+	pin(j->cpu);
+	c0 = bench_cycles();
+	while (!stopped()) {
+		for (int i = 0; i < 256; i++) {
+			struct page *p = alloc_pages(GFP_KERNEL | __GFP_NOWARN, j->order);
+
+			if (!p)
+				return NULL;
+			__free_pages(p, j->order);
+		}
+		j->pairs += 256;
+	}
+	j->cycles = bench_cycles() - c0;
+	return NULL;
+}
+
+/* CPU 0's side of the cross-CPU pairs: allocates order-0 pages into the queue. */
+static void *producer_thread(void *arg)
+{
+	struct job *j = arg;
+
+	pin(j->cpu);
+	while (!stopped()) {
+		unsigned long tail = queue.tail;
+		struct page *p;
+
+		if (tail - __atomic_load_n(&queue.head, __ATOMIC_ACQUIRE) == QUEUE_SLOTS) {
+			__builtin_ia32_pause();
+			continue;
+		}
+		if (!(p = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0)))
+			break;
+		queue.slot[tail % QUEUE_SLOTS] = p;
+		__atomic_store_n(&queue.tail, tail + 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+/* CPU 1's side: frees what the queue brings, and what is left in it at the end. */
+static void *consumer_thread(void *arg)
+{
+	struct job *j = arg;
+
+	pin(j->cpu);
+	for (;;) {
+		unsigned long head = queue.head;
+
+		if (head == __atomic_load_n(&queue.tail, __ATOMIC_ACQUIRE)) {
+			if (stopped() && head == __atomic_load_n(&queue.tail, __ATOMIC_ACQUIRE))
+				break;
+			__builtin_ia32_pause();
+			continue;
+		}
+		__free_pages(queue.slot[head % QUEUE_SLOTS], 0);
+		__atomic_store_n(&queue.head, head + 1, __ATOMIC_RELEASE);
+		j->pairs++;
+	}
+	return NULL;
+}
+
+/* Runs fn on n threads for RUN_SECONDS; returns pairs per second, all threads together. */
+static double timed_run(void *(*fn[])(void *), unsigned int n, unsigned int order, struct job *jobs)
+{
+	pthread_t tid[2];
+	unsigned long pairs = 0;
+	double t;
+
+	stop = 0;
+	queue.head = queue.tail = 0;
+	t = seconds();
+	for (unsigned int i = 0; i < n; i++) {
+		jobs[i] = (struct job){ .cpu = i, .order = order };
+		pthread_create(&tid[i], NULL, fn[i], &jobs[i]);
+	}
+	usleep((useconds_t)(RUN_SECONDS * 1e6));
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	for (unsigned int i = 0; i < n; i++) {
+		pthread_join(tid[i], NULL);
+		pairs += jobs[i].pairs;
+	}
+	return (double)pairs / (seconds() - t);
+}
+
+static double best_of_runs(void *(*fn[])(void *), unsigned int n, unsigned int order, uint64_t *cycles_per_pair)
+{
+	double best = 0;
+	struct job jobs[2];
+
+	for (int r = 0; r < RUNS; r++) {
+		double rate = timed_run(fn, n, order, jobs);
+
+		if (rate > best) {
+			best = rate;
+			if (cycles_per_pair && jobs[0].pairs)
+				*cycles_per_pair = jobs[0].cycles / jobs[0].pairs;
+		}
+	}
+	return best;
+}
+
+/* The first two cores this process may run on; false when there is only one. */
+static bool find_cores(void)
+{
+	cpu_set_t set;
+	unsigned int found = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return false;
+	for (int c = 0; c < CPU_SETSIZE && found < 2; c++)
+		if (CPU_ISSET(c, &set))
+			cores[found++] = c;
+	return found == 2;
+}
+
+void smp_bench(void)
+{
+	void *(*pairs[])(void *) = { pairs_thread, pairs_thread };
+	void *(*cross[])(void *) = { producer_thread, consumer_thread };
+	static const unsigned int orders[] = { 0, 9 };
+	uint64_t cycles = 0;
+	bool poison = mm_debug_poison;
+
+	if (!find_cores()) {
+		printf("bench: SMP: this host lets the benchmark run on one core only; skipped\n");
+		return;
+	}
+	printf("bench: SMP: threads pinned to host cores %d and %d, each playing one CPU; alloc_pages +\n"
+	       "bench:   __free_pages pairs per second, all threads together, best of %d runs of %.2f s\n",
+	       cores[0], cores[1], RUNS, RUN_SECONDS);
+	mm_debug_poison = false; /* as in page_alloc_bench(): the allocator's cost alone */
+	printf("bench: order    1 thread   2 threads   ratio (2 = perfect scaling)\n");
+	for (size_t i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
+		double one = best_of_runs(pairs, 1, orders[i], orders[i] ? NULL : &cycles);
+		double two = best_of_runs(pairs, 2, orders[i], NULL);
+
+		printf("bench: %5u %11.0f %11.0f   %.2f\n", orders[i], one, two, one > 0 ? two / one : 0);
+	}
+	printf("bench: one thread, order 0: %llu cycles per pair (rdtsc)\n", (unsigned long long)cycles);
+	printf("bench: cross-CPU frees (order 0 allocated on CPU 0, freed on CPU 1 through a queue): %.0f "
+	       "pairs/s\n", best_of_runs(cross, 2, 0, NULL));
+	mm_debug_poison = poison;
+}
