@@ -99,7 +99,6 @@ static int setup(void)
 		double t = seconds(), ns_all, ns_ours;
 
 		bench_map(&map);
-		host_mm_nr_cpus = 2; /* smp_bench() */
 		host_console_quiet = true;
 		host_map_cycles = 0;
 		if (host_mm_init_timed(&map, bench_cycles))

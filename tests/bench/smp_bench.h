@@ -4,7 +4,7 @@
  * playing one CPU of mm/. Prints alloc_pages() + __free_pages() pairs per second at orders 0 and 9
  * with one and two threads and their ratio, the cycles of one order-0 pair on one thread, and
  * pairs allocated on one CPU and freed on the other through a queue. mm/ must have been set up
- * for at least two CPUs (host_mm_nr_cpus). Host only: it needs pthreads.
+ * for at least two CPUs (host_mm_nr_cpus, 4 by default). Host only: it needs pthreads.
  */
 #ifndef TESTS_BENCH_SMP_BENCH_H
 #define TESTS_BENCH_SMP_BENCH_H
