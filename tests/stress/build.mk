@@ -47,3 +47,6 @@ test-stress-asan: $(STRESS_ASAN)
 test-stress-tsan: $(STRESS_TSAN)
 	@tests/stress/run.sh $(STRESS_TSAN) '$(STRESS_TSAN_OPS)' '$(STRESS_SEED)' '2 4 8'
 TEST_STEPS += test-stress test-stress-asan test-stress-tsan
+
+# The kernel's suite (tests/ktest/kernel/smp_stress.c) runs the same core on every CPU.
+KERNEL_TEST_SRCS += $(STRESS_CORE_SRCS)

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Self-test: the SMP stress test of mm/ (tests/stress/stress.h) on every CPU at once, through
+ * on_each_cpu(), while every CPU's timer interrupt allocates and frees too (GFP_ATOMIC); then
+ * the end checks the host runs: no block handed out twice, one destructor run per shared compound
+ * page, the hugetlb pool consistent, and every counter and the free lists' shape as at the start.
+ * On a single CPU it is one worker and its timer interrupt.
+ *
+ * Page poisoning is off while it runs: filling and checking every freed page of up to 4 MiB
+ * costs twenty times the rest under QEMU's emulation. The host runs the same core with
+ * poisoning (make test-stress-asan).
+ */
+#include "kernel/ktest.h"
+#include "kernel/smp.h"
+#include "kernel/spinlock.h"
+#include "kernel/timer.h"
+#include "lib/printk.h"
+#include "mm/hot_pages.h"
+#include "mm/poison.h"
+#include "tests/stress/stress.h"
+
+/*
+ * Operations of all CPUs together: 40000 on one CPU, 40000 * 2 / n^2 on n. The suite runs in
+ * every QEMU boot of make test, with up to 8 virtual CPUs on a host that may have 2 cores, where
+ * a lock holder's virtual CPU is often not running and an operation costs about n^2 times more.
+ */
+static unsigned long total_ops(unsigned int n)
+{
+	return n == 1 ? 40000 : 80000 / (n * n);
+}
+
+#define SEED 0x6b737472657373ULL /* "kstress" */
+
+static unsigned int nr_workers;
+static unsigned long timer_calls; /* the hook's runs, all CPUs together */
+
+void stress_relax(void)
+{
+	cpu_relax();
+}
+
+static void worker_on_this_cpu(void *arg)
+{
+	unsigned int cpu = this_cpu_id();
+
+	(void)arg;
+	if (cpu < nr_workers)
+		stress_worker(cpu);
+}
+
+static void timer_hook(unsigned int cpu)
+{
+	__atomic_add_fetch(&timer_calls, 1, __ATOMIC_RELAXED);
+	stress_irq_tick(cpu);
+}
+
+/*
+ * After timer_set_hook(NULL), a tick already running may still call the old hook: once every CPU
+ * has taken two more ticks, none does.
+ */
+static void wait_for_ticks(void)
+{
+	uint64_t seen[STRESS_MAX_WORKERS];
+
+	for (unsigned int cpu = 0; cpu < nr_workers; cpu++)
+		seen[cpu] = timer_ticks(cpu);
+	for (unsigned int cpu = 0; cpu < nr_workers; cpu++)
+		while (timer_ticks(cpu) < seen[cpu] + 2)
+			cpu_relax();
+}
+
+static void every_cpu_allocates_and_frees_at_once(struct ktest *t)
+{
+	struct stress_config cfg = { .seed = SEED };
+	struct stress_totals totals;
+	bool poison = mm_debug_poison;
+
+	nr_workers = smp_num_cpus() < STRESS_MAX_WORKERS ? smp_num_cpus() : STRESS_MAX_WORKERS;
+	cfg.workers = nr_workers;
+	cfg.ops = total_ops(nr_workers) / nr_workers;
+	timer_calls = 0;
+	KT_ASSERT(t, stress_prepare(&cfg) == 0, "stress_prepare refused %u workers", nr_workers);
+	mm_debug_poison = false;
+	timer_set_hook(timer_hook);
+	on_each_cpu(worker_on_this_cpu, NULL);
+	timer_set_hook(NULL);
+	wait_for_ticks();
+	stress_irq_release();
+	mm_debug_poison = poison;
+	drain_hot_pages();
+	KT_EXPECT(t, stress_finish(&totals) == 0, "%lu failures (the lines above say which)", totals.failures);
+	KT_EXPECT_EQ(t, totals.ops, nr_workers * cfg.ops);
+	printk("    # smp_stress: %u CPUs, %lu operations, %lu allocations in the timer interrupt's %lu runs "
+	       "and the workers' masked sections\n", nr_workers, totals.ops, totals.irq_allocs,
+	       __atomic_load_n(&timer_calls, __ATOMIC_RELAXED));
+}
+
+KTEST_SUITE(smp_stress, KTEST_CASE(every_cpu_allocates_and_frees_at_once));
