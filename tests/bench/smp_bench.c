@@ -4,7 +4,8 @@
  * its own host core and playing its own CPU of mm/, measure alloc_pages() + __free_pages() pairs
  * per second at orders 0 and 9 with one thread and with two (and the ratio: 2 means perfect
  * scaling), the TSC cycles of one order-0 pair, and pairs whose block is allocated on one CPU
- * and freed on the other, handed over through a queue. Figures only; nothing is asserted.
+ * and freed on the other, handed over through a queue. An empty loop on the same threads gives
+ * the host's own ratio, which the allocator's cannot beat. Figures only; nothing is asserted.
  * Poisoning is off while it runs.
  */
 #define _GNU_SOURCE
@@ -80,6 +81,20 @@ static void *pairs_thread(void *arg)
 		j->pairs += 256;
 	}
 	j->cycles = bench_cycles() - c0;
+	return NULL;
+}
+
+/* The host's own scaling: an empty loop in the same rounds, counted as pairs. */
+static void *empty_loop_thread(void *arg)
+{
+	struct job *j = arg;
+
+	pin(j->cpu);
+	while (!stopped()) {
+		for (int i = 0; i < 256; i++)
+			__asm__ volatile("" ::: "memory");
+		j->pairs += 256;
+	}
 	return NULL;
 }
 
@@ -185,6 +200,7 @@ void smp_bench(void)
 {
 	void *(*pairs[])(void *) = { pairs_thread, pairs_thread };
 	void *(*cross[])(void *) = { producer_thread, consumer_thread };
+	void *(*empty[])(void *) = { empty_loop_thread, empty_loop_thread };
 	static const unsigned int orders[] = { 0, 9 };
 	uint64_t cycles = 0;
 	bool poison = mm_debug_poison;
@@ -203,6 +219,12 @@ void smp_bench(void)
 		double two = best_of_runs(pairs, 2, orders[i], NULL);
 
 		printf("bench: %5u %11.0f %11.0f   %.2f\n", orders[i], one, two, one > 0 ? two / one : 0);
+	}
+	{
+		double one = best_of_runs(empty, 1, 0, NULL), two = best_of_runs(empty, 2, 0, NULL);
+
+		printf("bench: the host's own ratio (an empty loop, same threads): %.2f; below 2 when other\n"
+		       "bench:   processes keep the cores busy\n", one > 0 ? two / one : 0);
 	}
 	printf("bench: one thread, order 0: %llu cycles per pair (rdtsc)\n", (unsigned long long)cycles);
 	printf("bench: cross-CPU frees (order 0 allocated on CPU 0, freed on CPU 1 through a queue): %.0f "
