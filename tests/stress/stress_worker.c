@@ -326,6 +326,27 @@ static void op_resize(struct worker *w)
 	w->t.resizes++;
 }
 
+/*
+ * What other CPUs may read while everyone works: the free page count (never above the managed
+ * pages) and the pool's counters, each a consistent snapshot that keeps the pool's invariants.
+ */
+static void op_observe(struct worker *w)
+{
+	unsigned long managed = 0, free = nr_free_pages();
+	struct hugetlb_counters c = hugetlb_counters(HPAGE_ORDER);
+	const char *problem = hugetlb_check();
+
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		managed += zones[z].managed_pages;
+	if (free > managed)
+		stress_fail(w->id, w->op, "nr_free_pages() %lu, above the %lu managed pages", free, managed);
+	if (c.reserved > c.free || c.free > c.total || c.surplus > c.total || c.free + c.in_use != c.total)
+		stress_fail(w->id, w->op, "pool counters: total %lu free %lu reserved %lu surplus %lu in use %lu",
+			    c.total, c.free, c.reserved, c.surplus, c.in_use);
+	if (problem)
+		stress_fail(w->id, w->op, "hugetlb_check: %s", problem);
+}
+
 /* The interrupt-context allocation of this CPU, run from the worker with interrupts off. */
 static void op_irq(struct worker *w)
 {
@@ -386,8 +407,10 @@ static void step(struct worker *w)
 		op_huge(w);
 	else if (r < 945)
 		op_reserve(w);
-	else if (r < 950)
+	else if (r < 948)
 		op_resize(w);
+	else if (r < 951)
+		op_observe(w);
 	else if (r < 955)
 		drain_hot_pages();
 	else
