@@ -40,6 +40,13 @@ struct stamp {
 	uint64_t pfn;
 	uint32_t owner, order, kind;
 	uint32_t destroyed; /* BLOCK_SHARED: set once by the destructor (atomically) */
+	/*
+	 * Shared pages (first page only): the references handed out when the page was made (the
+	 * maker's and one per worker it was sent to), and how many of their holders have taken them
+	 * up (atomically). Once all have, each holder drops its reference at its next look, so the
+	 * last references of a page fall on several CPUs at about the same time.
+	 */
+	uint32_t holders, arrived;
 };
 
 static inline struct stamp *stamp_at(struct page *page, unsigned long index)

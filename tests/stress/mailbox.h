@@ -19,6 +19,12 @@ struct mailbox {
 	unsigned long tail; /* next slot to write: written by the sender */
 };
 
+/* Sender side: free slots (more may appear, never fewer, until the sender sends). */
+static inline unsigned long mailbox_room(struct mailbox *m)
+{
+	return MAILBOX_SLOTS - (m->tail - __atomic_load_n(&m->head, __ATOMIC_ACQUIRE));
+}
+
 /* Sender side. False when the ring is full (the sender keeps the block). */
 static inline bool mailbox_send(struct mailbox *m, const struct block *b)
 {

@@ -37,8 +37,8 @@ struct stress_config {
 
 /* Totals of one run, for the driver's report. */
 struct stress_totals {
-	unsigned long ops, allocs, alloc_failures, frees, remote_frees, shared_units, dtor_runs;
-	unsigned long ref_ops, huge_allocs, reservations, resizes, irq_allocs, failures;
+	unsigned long ops, allocs, alloc_failures, frees, sends, remote_frees, shared_units, dtor_runs;
+	unsigned long ref_ops, together_drops, huge_allocs, reservations, resizes, irq_allocs, failures;
 };
 
 /*

@@ -122,9 +122,11 @@ static void add_totals(struct stress_totals *sum, const struct stress_totals *t)
 	sum->allocs += t->allocs;
 	sum->alloc_failures += t->alloc_failures;
 	sum->frees += t->frees;
+	sum->sends += t->sends;
 	sum->remote_frees += t->remote_frees;
 	sum->shared_units += t->shared_units;
 	sum->ref_ops += t->ref_ops;
+	sum->together_drops += t->together_drops;
 	sum->huge_allocs += t->huge_allocs;
 	sum->reservations += t->reservations;
 	sum->resizes += t->resizes;
@@ -205,13 +207,15 @@ unsigned long stress_finish(struct stress_totals *sum)
 	hugetlb_set_pool_size(start.pool.total - start.pool.surplus);
 	hugetlb_set_overcommit(start.pool.overcommit);
 	sum->failures = stress_failures;
-	if (!stress_cfg.quiet)
-		printk("stress: %u workers, %lu operations: %lu allocations (%lu failed), %lu frees (%lu of blocks "
-		       "from another worker), %lu reference operations, %lu shared compound pages and %lu "
-		       "destructor runs, %lu huge pages, %lu reservations, %lu pool resizes, %lu interrupt-context "
-		       "allocations; %lu failures\n",
-		       stress_cfg.workers, sum->ops, sum->allocs, sum->alloc_failures, sum->frees,
-		       sum->remote_frees, sum->ref_ops, sum->shared_units, sum->dtor_runs, sum->huge_allocs,
-		       sum->reservations, sum->resizes, sum->irq_allocs, sum->failures);
+	if (!stress_cfg.quiet) {
+		printk("stress: %u workers, %lu operations: %lu allocations (%lu failed), %lu frees, %lu blocks "
+		       "sent to another worker, %lu frees of another worker's blocks, %lu reference operations\n",
+		       stress_cfg.workers, sum->ops, sum->allocs, sum->alloc_failures, sum->frees, sum->sends,
+		       sum->remote_frees, sum->ref_ops);
+		printk("stress: %lu shared compound pages and %lu destructor runs, %lu shared references dropped "
+		       "together, %lu huge pages, %lu reservations, %lu pool resizes, %lu interrupt-context "
+		       "allocations; %lu failures\n", sum->shared_units, sum->dtor_runs, sum->together_drops,
+		       sum->huge_allocs, sum->reservations, sum->resizes, sum->irq_allocs, sum->failures);
+	}
 	return sum->failures;
 }

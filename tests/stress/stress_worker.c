@@ -184,8 +184,10 @@ static void op_send(struct worker *w)
 	if (!w->nheld || to == w->id)
 		return;
 	i = (unsigned int)rnd_below(w, w->nheld);
-	if (mailbox_send(&stress_mailboxes[to][w->id], &w->held[i]))
+	if (mailbox_send(&stress_mailboxes[to][w->id], &w->held[i])) {
 		w->held[i] = w->held[--w->nheld];
+		w->t.sends++;
+	}
 }
 
 /* A reference taken and dropped again on a held block (any sub-page of a compound one). */
@@ -206,13 +208,19 @@ static void op_ref(struct worker *w)
 	w->t.ref_ops += 2;
 }
 
+/* w has taken up its reference to the shared page b (see struct stamp). */
+static void shared_arrive(const struct block *b)
+{
+	__atomic_add_fetch(&stamp_at(b->page, 0)->arrived, 1, __ATOMIC_RELAXED);
+}
+
 /* A new shared page: one reference for w, one more for each of up to all other workers. */
 static void op_share(struct worker *w)
 {
 	bool huge = !rnd_below(w, 4);
 	unsigned int order = huge ? HPAGE_ORDER : 1 + (unsigned int)rnd_below(w, 5);
 	unsigned int n = stress_cfg.workers, k = n > 1 ? 1 + (unsigned int)rnd_below(w, n - 1) : 0;
-	unsigned int first = (unsigned int)rnd_below(w, n);
+	unsigned int first = (unsigned int)rnd_below(w, n), to[STRESS_MAX_WORKERS], nto = 0;
 	struct page *page;
 	struct block b;
 
@@ -228,22 +236,25 @@ static void op_share(struct worker *w)
 	}
 	b = (struct block){ .page = page, .seq = ++w->seq, .owner = (uint16_t)w->id, .order = (uint8_t)order,
 			    .kind = huge ? BLOCK_SHARED_HUGE : BLOCK_SHARED };
-	stamp_write(&b);
 	if (!huge)
 		w->t.shared_units++;
 	else
 		w->t.huge_allocs++;
-	for (unsigned int i = 0, sent = 0; i < n && sent < k; i++) {
-		unsigned int to = (first + i) % n;
-
-		if (to == w->id)
-			continue;
+	/* Only w sends to its rings, so room seen now is still there when it sends. */
+	for (unsigned int i = 0; i < n && nto < k; i++)
+		if ((first + i) % n != w->id && mailbox_room(&stress_mailboxes[(first + i) % n][w->id]))
+			to[nto++] = (first + i) % n;
+	stamp_write(&b);
+	stamp_at(page, 0)->holders = 1 + nto;
+	for (unsigned int i = 0; i < nto; i++) {
 		get_page(page + rnd_below(w, block_pages(&b)));
-		if (!mailbox_send(&stress_mailboxes[to][w->id], &b))
+		if (!mailbox_send(&stress_mailboxes[to[i]][w->id], &b)) {
+			stress_fail(w->id, w->op, "the mailbox to worker %u had room, then none", to[i]);
 			put_page(page + rnd_below(w, block_pages(&b)));
-		sent++;
+		}
 		w->t.ref_ops++;
 	}
+	shared_arrive(&b);
 	w->shared[w->nshared++] = b;
 }
 
@@ -357,13 +368,14 @@ static void op_irq(struct worker *w)
 	(void)w;
 }
 
-/* A block from another worker: a shared reference is kept (or dropped), a block freed or kept. */
+/* A block from another worker: a shared reference is kept, a block freed or kept a while. */
 static void take(struct worker *w, const struct block *b)
 {
 	bool keep = !w->finishing && (rnd(w) & 1);
 
 	if (b->kind == BLOCK_SHARED || b->kind == BLOCK_SHARED_HUGE) {
-		if (keep && w->nshared < SHARED_MAX)
+		shared_arrive(b);
+		if (!w->finishing && w->nshared < SHARED_MAX)
 			w->shared[w->nshared++] = *b;
 		else
 			shared_put(w, b);
@@ -375,6 +387,23 @@ static void take(struct worker *w, const struct block *b)
 	}
 }
 
+/* Drops every shared reference whose page all holders have taken up: they all do so now. */
+static void drop_arrived(struct worker *w)
+{
+	for (unsigned int i = 0; i < w->nshared;) {
+		const struct stamp *s = stamp_at(w->shared[i].page, 0);
+		struct block b = w->shared[i];
+
+		if (__atomic_load_n(&s->arrived, __ATOMIC_RELAXED) != s->holders) {
+			i++;
+			continue;
+		}
+		w->shared[i] = w->shared[--w->nshared];
+		shared_put(w, &b);
+		w->t.together_drops++;
+	}
+}
+
 static void receive_all(struct worker *w)
 {
 	struct block b;
@@ -382,6 +411,7 @@ static void receive_all(struct worker *w)
 	for (unsigned int from = 0; from < stress_cfg.workers; from++)
 		while (mailbox_receive(&stress_mailboxes[w->id][from], &b))
 			take(w, &b);
+	drop_arrived(w);
 }
 
 /* One random operation; the thresholds are per mille. */
