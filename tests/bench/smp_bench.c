@@ -165,7 +165,8 @@ static double timed_run(void *(*fn[])(void *), unsigned int n, unsigned int orde
 	return (double)pairs / (seconds() - t);
 }
 
-static double best_of_runs(void *(*fn[])(void *), unsigned int n, unsigned int order, uint64_t *cycles_per_pair)
+static double best_of_runs(void *(*fn[])(void *), unsigned int n, unsigned int order,
+			   uint64_t *cycles_per_pair)
 {
 	double best = 0;
 	struct job jobs[2];

@@ -8,8 +8,9 @@
  * workers through mailboxes to be freed there, compound pages shared by several workers whose
  * last references drop at the same time (a counting destructor must run exactly once each),
  * huge pages, reservations and pool resizes, and reads of the free page count and the pool's
- * counters while all this goes on (each must be a consistent snapshot). Every block carries a stamp in its memory (owner,
- * sequence number, order, pfn), checked before it is freed, so a block handed out twice shows.
+ * counters while all this goes on (each must be a consistent snapshot). Every block carries a
+ * stamp in its memory (owner, sequence number, order, pfn), checked before it is freed, so a
+ * block handed out twice shows.
  * At the end every counter and the free lists' shape must be what they were at the start.
  *
  * The driver's sequence:

@@ -53,7 +53,8 @@ void stress_shared_dtor(struct page *head);
 #define STRESS_CHECKS 0xff
 
 /* Counts a failure and prints it (the first few): who saw it, at which operation, the seed. */
-void stress_fail(unsigned int who, unsigned long op, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void stress_fail(unsigned int who, unsigned long op, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Checks b's stamps; on a mismatch reports what the first page holds and returns false. */
 bool stress_check_stamp(unsigned int who, unsigned long op, const struct block *b, const char *when);

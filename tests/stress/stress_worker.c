@@ -66,7 +66,7 @@ static bool page_start_zero(struct page *page)
 	return true;
 }
 
-/* Are the first 64 bytes of the block's pages zero? All pages up to 8; else the first, the last, 6 between. */
+/* Are the first 64 bytes of the block's pages zero? Of every page up to 8, else of 8 spread out. */
 static bool looks_zeroed(struct page *page, unsigned int order)
 {
 	unsigned long n = 1UL << order, step = n <= 8 ? 1 : n / 7;
