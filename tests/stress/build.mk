@@ -13,8 +13,8 @@ STRESS           := $(B)/host/stress
 STRESS_ASAN      := $(B)/host/stress-asan
 STRESS_TSAN      := $(B)/host/stress-tsan
 STRESS_OPS       ?= 9600000
-STRESS_ASAN_OPS  ?= 300000
-STRESS_TSAN_OPS  ?= 2400000
+STRESS_ASAN_OPS  ?= 450000
+STRESS_TSAN_OPS  ?= 3600000
 STRESS_SEED      ?= 0x5354524553535e
 
 # ThreadSanitizer cannot be mixed with the other sanitizers: every object of its binary is built
