@@ -3,14 +3,15 @@
 ;   _start32: from GRUB (multiboot2), 32-bit protected mode, paging off, EAX = magic, EBX = info.
 ;   _start64: from our EFI loader, 64-bit mode on the firmware's identity map, RDI = magic, RSI = info.
 ; Both check what they can, switch to the boot page tables and our GDT, move to the higher half,
-; and call kmain(magic, info_phys) on the kernel stack.
+; and jump to higher_half (boot/higher_half.asm), which calls kmain(magic, info_phys) on the kernel
+; stack. All the code here is in .boot.text: see boot/higher_half.asm for why.
 
 KERNEL_VMA   equ 0xffffffff80000000
 MB2_BOOTLOADER_MAGIC equ 0x36d76289
 COM1 equ 0x3f8
 
 extern boot_pml4
-extern kmain
+extern higher_half             ; boot/higher_half.asm
 
 
 section .boot.text progbits alloc exec nowrite align=16
@@ -144,18 +145,6 @@ long_mode_low:
 	mov gs, ax
 	mov rax, higher_half
 	jmp rax
-
-section .text
-higher_half:
-	mov rsp, kernel_stack_top
-	xor ebp, ebp
-	mov edi, edi                    ; zero-extend magic and info pointer
-	mov esi, esi
-	call kmain
-.hang:
-	cli
-	hlt
-	jmp .hang
 
 section .boot.data
 align 16
