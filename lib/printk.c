@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * vsnprintf and printk: the formatter every message of the kernel goes through.
- * No floating point. %p prints "0x" and 16 hex digits, so addresses line up in reports.
+ * No floating point. %p prints "0x" and 16 hex digits, so addresses line up in reports; %pS and
+ * %pB name a code address through the symbolizer the environment registers, if any.
  */
 #include "lib/printk.h"
 
@@ -86,6 +87,50 @@ static void put_num(struct out *o, unsigned long long v, bool negative, const st
 		put(o, tmp[--n]);
 	if (sp->left)
 		pad(o, ' ', fill);
+}
+
+static printk_symbolizer_fn *symbolizer;
+
+printk_symbolizer_fn *printk_set_symbolizer(printk_symbolizer_fn *fn)
+{
+	return __atomic_exchange_n(&symbolizer, fn, __ATOMIC_ACQ_REL);
+}
+
+/*
+ * %pS: "name+0xoff/0xsize" for the symbol that covers addr, or addr as %p prints it. %pB
+ * (return_address) looks up addr - 1 instead, and prints the offset of addr: a call that is the
+ * last instruction of a function (to a function that does not return) leaves a return address
+ * just past its end, which belongs to the function that made the call, not to the next one.
+ * Width, precision and '-' apply to the whole text.
+ */
+static void put_symbol(struct out *o, uintptr_t addr, bool return_address, const struct spec *sp)
+{
+	printk_symbolizer_fn *fn = __atomic_load_n(&symbolizer, __ATOMIC_ACQUIRE);
+	struct spec hex = { .width = 16, .precision = -1, .zero = true, .base = 16 };
+	uintptr_t lookup = return_address && addr ? addr - 1 : addr;
+	struct printk_symbol sym;
+	char text[PRINTK_SYMBOL_LEN];
+	struct out t = { text, sizeof(text), 0, 0 };
+
+	if (fn && fn(lookup, &sym) && sym.name) {
+		for (const char *c = sym.name; *c; c++)
+			put(&t, *c);
+		hex = (struct spec){ .precision = -1, .base = 16 };
+		put(&t, '+');
+		put(&t, '0');
+		put(&t, 'x');
+		put_num(&t, sym.offset + (addr - lookup), false, &hex);
+		put(&t, '/');
+		put(&t, '0');
+		put(&t, 'x');
+		put_num(&t, sym.size, false, &hex);
+	} else {
+		put(&t, '0');
+		put(&t, 'x');
+		put_num(&t, addr, false, &hex);
+	}
+	text[t.len < sizeof(text) ? t.len : sizeof(text) - 1] = '\0';
+	put_str(o, text, sp);
 }
 
 /* Reads flags, width and precision; returns the position after them. */
@@ -181,6 +226,10 @@ static const char *convert(struct out *o, const char *f, va_list *ap)
 		put_num(o, arg_unsigned(ap, lenmod), false, &sp);
 		break;
 	case 'p':
+		if (f[1] == 'S' || f[1] == 'B') {
+			put_symbol(o, (uintptr_t)va_arg(*ap, void *), f[1] == 'B', &sp);
+			return f + 2;
+		}
 		sp = (struct spec){ .width = 16, .precision = -1, .zero = true, .base = 16 };
 		put(o, '0');
 		put(o, 'x');

@@ -4,7 +4,9 @@
 #define LIB_PRINTK_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef HOST_BUILD
 /* On the host, keep the C library's functions and test ours under their own names. */
@@ -17,6 +19,15 @@
  * %d %i %u %x %X %o %c %s %p %%, length modifiers h hh l ll z, flags '-' '0' ' ' '+' '#',
  * a width and a precision (also '*'). Writes at most size bytes including the NUL
  * (none when size is 0) and returns the length the full output would have had.
+ *
+ * Two more, as in Linux, for code addresses (a pointer argument):
+ *   %pS  "function+0xoff/0xsize": the symbol that covers the address, the address's offset in
+ *        it and the symbol's size, e.g. "kmain+0x1c/0x1a0". Without a symbolizer (below), or when
+ *        no symbol covers the address, the address as %p prints it: "0xffffffff8020d21c".
+ *   %pB  the same for a return address (a backtrace's frames): names the function that made the
+ *        call even when the call was its last instruction (see put_symbol() in printk.c).
+ * Width, precision and '-' apply to the whole text; other flags are ignored. Compilers check
+ * them as %p followed by the letter.
  */
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -41,6 +52,29 @@ int vprintk(const char *fmt, va_list ap);
  * fit. Returns the length stored (less than size; 0 when size is 0), buf NUL-terminated.
  */
 int printk_format(char *buf, size_t size, const char *fmt, va_list ap);
+
+/* A symbol, as a symbolizer describes it for %pS. */
+struct printk_symbol {
+	const char *name;
+	uintptr_t offset; /* of the address looked up, from the symbol's start */
+	uintptr_t size;   /* the symbol's size in bytes */
+};
+
+/* At most this many bytes of %pS text (the rest of a longer name is cut). */
+#define PRINTK_SYMBOL_LEN 128
+
+/*
+ * Finds the symbol that covers addr (start <= addr < start + size): fills *sym and returns true,
+ * or returns false. Called from any context, printk's included, so it must not print or lock.
+ */
+typedef bool printk_symbolizer_fn(uintptr_t addr, struct printk_symbol *sym);
+
+/*
+ * Makes %pS and %pB name addresses with fn from now on (NULL: print them as hex, the start-up
+ * state). lib/ knows no symbol table: the kernel registers its own (kernel/ksyms/ksyms.h).
+ * Returns the symbolizer it replaces.
+ */
+printk_symbolizer_fn *printk_set_symbolizer(printk_symbolizer_fn *fn);
 
 /*
  * A console: somewhere printk's output goes (the kernel's serial port and screen, the host's

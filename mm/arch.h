@@ -28,6 +28,13 @@ int arch_map_memmap(uintptr_t virt, phys_addr_t phys, size_t size);
 /*
  * Logging to the console, printf-style. mm/ uses the conversions d u x s p c, the length
  * modifiers l ll z, the flags # 0 - and field widths.
+ *
+ * It may also use %pS for a code address (where a page was allocated, say): Linux's
+ * "function+0xoff/0xsize", or the address as %p prints it when the environment cannot name it.
+ * This kernel's printk, snprintf and vsnprintf (lib/printk.c) name it from the kernel's symbol
+ * table. The host harness's printk is the same code, with no symbol table: it prints the address;
+ * its snprintf is the C library's, which prints %p and then an S. An environment without %pS
+ * should do the same or better: the address is still there to look up (addr2line, gdb).
  */
 int printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
