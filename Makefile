@@ -109,9 +109,17 @@ $(KOBJ)/%.o: %.asm | deps
 	@echo "  NASM    $<"
 	$(Q)$(NASM) -f elf64 -g -F dwarf -w+all -MD $(@:.o=.d) $< -o $@
 
-$(KDIR)/kernel-$(COMPOUND_FLAGS).elf: $(KERNEL_OBJS) linker.ld
+# Two links (kernel/ksyms/): the first with an empty symbol table, the second with the table of
+# the first one's code symbols. The table is read-only data after all the code, so no code moves
+# between the two; mktable.sh --check stops the build if some ever does.
+$(KDIR)/kernel-$(COMPOUND_FLAGS).nosyms.elf: $(KERNEL_OBJS) $(KSYMS_EMPTY_OBJ) linker.ld
 	@echo "  LD      $@"
-	$(Q)$(LD) $(KLDFLAGS) $(KERNEL_OBJS) -o $@
+	$(Q)$(LD) $(KLDFLAGS) $(KERNEL_OBJS) $(KSYMS_EMPTY_OBJ) -o $@
+
+$(KDIR)/kernel-$(COMPOUND_FLAGS).elf: $(KERNEL_OBJS) $(KSYMS_TABLE_OBJ) linker.ld
+	@echo "  LD      $@"
+	$(Q)$(LD) $(KLDFLAGS) $(KERNEL_OBJS) $(KSYMS_TABLE_OBJ) -o $@
+	$(Q)kernel/ksyms/mktable.sh --check $@ $(KSYMS_TABLE_C)
 
 $(KERNEL): $(KDIR)/kernel-$(COMPOUND_FLAGS).elf
 	cp $< $@

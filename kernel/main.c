@@ -13,6 +13,7 @@
 #include "kernel/console/screen.h"
 #include "kernel/gdt.h"
 #include "kernel/kbench.h"
+#include "kernel/ksyms/ksyms.h"
 #include "kernel/ktest.h"
 #include "kernel/mm_setup.h"
 #include "kernel/paging.h"
@@ -121,6 +122,7 @@ __attribute__((weak)) void run_selftests(const char *cmdline)
 void kmain(uint32_t magic, uint64_t mbi_phys)
 {
 	percpu_install(&boot_cpu_local); /* first: code below may ask which CPU it runs on */
+	ksyms_init();                    /* reports name functions from here on */
 	serial_init();
 	consoles_register();
 	gdt_install_boot_cpu();

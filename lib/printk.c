@@ -106,30 +106,15 @@ printk_symbolizer_fn *printk_set_symbolizer(printk_symbolizer_fn *fn)
 static void put_symbol(struct out *o, uintptr_t addr, bool return_address, const struct spec *sp)
 {
 	printk_symbolizer_fn *fn = __atomic_load_n(&symbolizer, __ATOMIC_ACQUIRE);
-	struct spec hex = { .width = 16, .precision = -1, .zero = true, .base = 16 };
 	uintptr_t lookup = return_address && addr ? addr - 1 : addr;
 	struct printk_symbol sym;
 	char text[PRINTK_SYMBOL_LEN];
-	struct out t = { text, sizeof(text), 0, 0 };
 
-	if (fn && fn(lookup, &sym) && sym.name) {
-		for (const char *c = sym.name; *c; c++)
-			put(&t, *c);
-		hex = (struct spec){ .precision = -1, .base = 16 };
-		put(&t, '+');
-		put(&t, '0');
-		put(&t, 'x');
-		put_num(&t, sym.offset + (addr - lookup), false, &hex);
-		put(&t, '/');
-		put(&t, '0');
-		put(&t, 'x');
-		put_num(&t, sym.size, false, &hex);
-	} else {
-		put(&t, '0');
-		put(&t, 'x');
-		put_num(&t, addr, false, &hex);
-	}
-	text[t.len < sizeof(text) ? t.len : sizeof(text) - 1] = '\0';
+	if (fn && fn(lookup, &sym) && sym.name)
+		snprintf(text, sizeof(text), "%s+0x%lx/0x%lx", sym.name,
+			 (unsigned long)(sym.offset + (addr - lookup)), (unsigned long)sym.size);
+	else
+		snprintf(text, sizeof(text), "%p", (void *)addr);
 	put_str(o, text, sp);
 }
 
