@@ -171,6 +171,7 @@ section .boot.bss nobits alloc noexec write align=16
 boot_stack_top:
 
 section .bss nobits alloc noexec write align=16
-global kernel_stack_top
-	resb 64 * 1024                  ; the kernel's only stack
+global kernel_stack_bottom, kernel_stack_top
+kernel_stack_bottom:
+	resb 64 * 1024                  ; the boot CPU's stack
 kernel_stack_top:

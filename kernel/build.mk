@@ -4,6 +4,6 @@
 KERNEL_TEST_SRCS += kernel/ktest.c kernel/ktest_boot.c
 KERNEL_SRCS += $(filter-out $(KERNEL_TEST_SRCS),$(wildcard kernel/*.c))
 KERNEL_ASM  += $(wildcard kernel/*.asm)
-HOST_SRCS   += kernel/ktest.c kernel/cmdline.c $(wildcard kernel/multiboot2.c kernel/bootinfo_print.c kernel/acpi.c)
+HOST_SRCS   += kernel/ktest.c kernel/cmdline.c kernel/backtrace.c $(wildcard kernel/multiboot2.c kernel/bootinfo_print.c kernel/acpi.c)
 include kernel/console/build.mk
 include kernel/ksyms/build.mk

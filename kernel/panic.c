@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 
+#include "kernel/backtrace.h"
 #include "kernel/console.h"
 #include "kernel/smp.h"
 #include "kernel/x86.h"
@@ -29,17 +30,33 @@ void machine_exit(bool passed)
 	halt_forever();
 }
 
-void panic(const char *fmt, ...)
+/* Stops the other CPUs, prints "PANIC: message" and, from frame fp, the backtrace (fp 0: none). */
+__attribute__((noreturn)) static void vpanic(uintptr_t fp, const char *fmt, va_list ap)
 {
 	char msg[256];
-	va_list ap;
 
 	__asm__ volatile("cli");
 	smp_stop_others();
 	console_panic();
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	printk("PANIC: %s\n", msg);
+	if (fp)
+		backtrace_print("  ", fp);
 	machine_exit(false);
+}
+
+void panic(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vpanic((uintptr_t)__builtin_frame_address(0), fmt, ap);
+}
+
+void panic_without_backtrace(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vpanic(0, fmt, ap);
 }

@@ -5,8 +5,14 @@
 
 #include <stdbool.h>
 
-/* Prints "PANIC: message", then ends the run as a failure (QEMU exit, or halt on hardware). */
+/*
+ * Prints "PANIC: message" and the backtrace of the call (kernel/backtrace.h), then ends the run
+ * as a failure (QEMU exit, or halt on hardware).
+ */
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+/* The same without the backtrace, for a caller that printed a better one (an exception report). */
+void panic_without_backtrace(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
 /*
  * Ends the run. Under QEMU (a hypervisor is present) writes the verdict to isa-debug-exit

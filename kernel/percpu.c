@@ -6,7 +6,12 @@
 
 #define MSR_GS_BASE 0xc0000101u
 
-struct cpu_local boot_cpu_local;
+extern char kernel_stack_bottom[], kernel_stack_top[]; /* boot/entry.asm */
+
+struct cpu_local boot_cpu_local = {
+	.stack_lo = (uintptr_t)kernel_stack_bottom,
+	.stack_hi = (uintptr_t)kernel_stack_top,
+};
 
 void percpu_install(struct cpu_local *area)
 {

@@ -17,6 +17,7 @@ struct cpu_local {
 	struct cpu_local *self; /* gs:0: this structure's own address */
 	unsigned int cpu;       /* this CPU's number: 0 for the boot CPU, then 1, 2, ... */
 	unsigned int apic_id;   /* its local APIC ID */
+	uintptr_t stack_lo, stack_hi; /* its kernel stack, [lo, hi): where backtraces may read */
 };
 
 /* The boot CPU's area (CPU 0). */

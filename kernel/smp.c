@@ -177,7 +177,10 @@ static bool prepare(unsigned int cpu, uint32_t apic, struct ap_boot_params *para
 	if (!stack || !df || !ap_tables[cpu])
 		return false;
 	ap_df_stack_top[cpu] = (char *)df + (PAGE_SIZE << DF_STACK_ORDER);
-	ap_local[cpu] = (struct cpu_local){ .cpu = cpu, .apic_id = apic };
+	ap_local[cpu] = (struct cpu_local){
+		.cpu = cpu, .apic_id = apic,
+		.stack_lo = (uintptr_t)stack - STACK_SIZE, .stack_hi = (uintptr_t)stack,
+	};
 	*params = (struct ap_boot_params){
 		.pml4 = (uint32_t)((uintptr_t)ap_pml4 - KERNEL_VMA),
 		.entry = (uintptr_t)ap_entry64,

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * CPU exceptions and interrupts: the IDT, which every CPU shares, and a handler that turns every
- * exception into a readable report on the console (CPU, vector name, error code, RIP, CR2 for page
- * faults, registers) instead of a triple fault, and hands every interrupt vector to the handler
+ * exception into a readable report on the console (CPU, vector name, error code, RIP named by the
+ * kernel's symbol table, CR2 for page faults, registers, the backtrace) instead of a triple fault, and hands every interrupt vector to the handler
  * registered for it. Unexpected exceptions end the run (kernel/panic.c); self-tests may expect one
  * (traps.h).
  */
 #include "kernel/traps.h"
 
+#include "kernel/backtrace.h"
 #include "kernel/gdt.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
@@ -109,9 +110,8 @@ static void report(const struct trap_frame *f, uint64_t cr2, const char *prefix)
 	printk("%s%s: %s (vector %llu) error code %#llx on CPU %u\n", prefix,
 	       *prefix ? "trap" : "EXCEPTION", exception_names[f->vector],
 	       (unsigned long long)f->vector, (unsigned long long)f->error_code, this_cpu_id());
-	printk("%s  RIP %04llx:%p  RFLAGS %#llx  RSP %p\n", prefix, (unsigned long long)f->cs,
-	       (void *)f->rip, (unsigned long long)f->rflags,
-	       (void *)f->rsp);
+	printk("%s  RIP %04llx:%pS (%p)  RFLAGS %#llx  RSP %p\n", prefix, (unsigned long long)f->cs,
+	       (void *)f->rip, (void *)f->rip, (unsigned long long)f->rflags, (void *)f->rsp);
 	if (f->vector == 14) {
 		printk("%s  CR2 %p (the faulting address)\n", prefix, (void *)cr2);
 		print_pf_error(f->error_code, prefix);
@@ -123,6 +123,7 @@ static void report(const struct trap_frame *f, uint64_t cr2, const char *prefix)
 	printk("%s  R9  %p R10 %p R11 %p R12 %p\n", prefix, (void *)f->r9, (void *)f->r10,
 	       (void *)f->r11, (void *)f->r12);
 	printk("%s  R13 %p R14 %p R15 %p\n", prefix, (void *)f->r13, (void *)f->r14, (void *)f->r15);
+	backtrace_print(*prefix ? "    #   " : "  ", f->rbp);
 }
 
 /* Moves RIP from a probe instruction to its recovery point. */
@@ -157,11 +158,15 @@ void trap_handler(struct trap_frame *f)
 	if (expectation.armed && f->vector == expectation.vector) {
 		expectation.armed = false;
 		expectation.happened = true;
-		*expectation.seen = (struct trap_record){ f->vector, f->error_code, f->rip, cr2 };
+		*expectation.seen = (struct trap_record){
+			.vector = f->vector, .error_code = f->error_code, .rip = f->rip, .cr2 = cr2,
+		};
+		expectation.seen->trace_len = backtrace_from(f->rbp, expectation.seen->trace,
+							     TRAP_RECORD_FRAMES, NULL);
 		report(f, cr2, "    # ");
 		resume_probe(f);
 		return;
 	}
 	report(f, cr2, "");
-	panic("unexpected CPU exception %llu", (unsigned long long)f->vector);
+	panic_without_backtrace("unexpected CPU exception %llu", (unsigned long long)f->vector);
 }

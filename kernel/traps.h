@@ -17,9 +17,14 @@ struct trap_frame {
 	uint64_t rip, cs, rflags, rsp, ss; /* pushed by the CPU */
 };
 
+/* The most frames of the backtrace a trap_record keeps. */
+#define TRAP_RECORD_FRAMES 8
+
 /* What the last expected exception looked like. */
 struct trap_record {
 	uint64_t vector, error_code, rip, cr2;
+	uintptr_t trace[TRAP_RECORD_FRAMES]; /* the return addresses from RBP, as the report prints */
+	int trace_len;
 };
 
 /*
@@ -43,7 +48,8 @@ void irq_register(unsigned int vector, irq_handler_fn *fn);
 
 /*
  * Arms a one-shot expectation: the next exception with this vector is reported as a KTAP comment
- * and recorded in *seen instead of stopping the kernel. Faults inside probe_read64()/probe_ud2()
+ * (the same report, backtrace included, that an unexpected one prints before the panic) and
+ * recorded in *seen instead of stopping the kernel. Faults inside probe_read64()/probe_ud2()
  * resume at their recovery point; a breakpoint resumes after the int3.
  */
 void trap_expect(unsigned int vector, struct trap_record *seen);
