@@ -9,20 +9,28 @@ extern trap_handler
 section .text
 bits 64
 
+; The stub of vector v is at trap_stub_area + STUB_SIZE * v, each padded to STUB_SIZE bytes (nasm
+; refuses a negative padding, so a stub that grew too long stops the build). No label per stub:
+; that keeps 256 names out of the kernel's symbol table (kernel/ksyms/), where a report names a
+; stub as trap_stub_area+0xOFF, the vector being OFF / STUB_SIZE.
+STUB_SIZE equ 16
+
 %macro TRAP_NOERR 1
-trap_stub_%1:
 	push 0
 	push %1
 	jmp trap_common
+	times STUB_SIZE * (%1 + 1) - ($ - trap_stub_area) int3
 %endmacro
 
 %macro TRAP_ERR 1
-trap_stub_%1:
 	push %1
 	jmp trap_common
+	times STUB_SIZE * (%1 + 1) - ($ - trap_stub_area) int3
 %endmacro
 
 ; Vectors whose exceptions push an error code: 8, 10-14, 17, 21, 29, 30.
+align STUB_SIZE
+trap_stub_area:
 %assign v 0
 %rep 256
 %if v == 8 || (v >= 10 && v <= 14) || v == 17 || v == 21 || v == 29 || v == 30
@@ -78,6 +86,6 @@ global trap_stubs
 trap_stubs:
 %assign v 0
 %rep 256
-	dq trap_stub_%+v
+	dq trap_stub_area + STUB_SIZE * v
 %assign v v + 1
 %endrep
