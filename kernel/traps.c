@@ -2,8 +2,8 @@
 /*
  * CPU exceptions and interrupts: the IDT, which every CPU shares, and a handler that turns every
  * exception into a readable report on the console (CPU, vector name, error code, RIP named by the
- * kernel's symbol table, CR2 for page faults, registers, the backtrace) instead of a triple fault, and hands every interrupt vector to the handler
- * registered for it. Unexpected exceptions end the run (kernel/panic.c); self-tests may expect one
+ * kernel's symbol table, CR2 for page faults, registers, the backtrace) instead of a triple
+ * fault, and hands every interrupt vector to the handler registered for it. Unexpected exceptions end the run (kernel/panic.c); self-tests may expect one
  * (traps.h).
  */
 #include "kernel/traps.h"
@@ -141,7 +141,7 @@ static void interrupt(struct trap_frame *f)
 	irq_handler_fn *fn = __atomic_load_n(&irq_handlers[f->vector], __ATOMIC_ACQUIRE);
 
 	if (!fn)
-		panic("unexpected interrupt vector %llu on CPU %u (RIP %p)",
+		panic("unexpected interrupt vector %llu on CPU %u (RIP %pS)",
 		      (unsigned long long)f->vector, this_cpu_id(), (void *)f->rip);
 	fn((unsigned int)f->vector);
 }
