@@ -164,21 +164,31 @@ deps:
 	fi
 
 # ---- running and debugging ----------------------------------------------------------------
+# make run and make debug refuse a MEM= that QEMU would misread (no unit) or that cannot boot,
+# before building anything (tests/qemu/check-mem.sh says what is accepted).
+ifneq ($(filter run debug,$(MAKECMDGOALS)),)
+MEM_PROBLEM := $(shell tests/qemu/check-mem.sh '$(FIRMWARE)' '$(MEM)')
+ifneq ($(MEM_PROBLEM),)
+$(error $(MEM_PROBLEM))
+endif
+endif
+
+# PRINT=1: make run and make debug print the QEMU command (and gdb's) instead of running them.
+QEMU_MACHINE_ARGS = --firmware $(FIRMWARE) --medium $(MEDIUM) --mem $(MEM) --machine $(MACHINE) \
+	--smp $(SMP) --accel $(ACCEL) --image $(IMG_DIR)/os.iso $(if $(PRINT),--print)
+
 # make run: boot in QEMU with the serial console on this terminal; exits with the kernel's verdict.
 run: $(IMG_DIR)/os.iso
-	tests/qemu/run.sh --interactive --firmware $(FIRMWARE) --medium $(MEDIUM) --mem $(MEM) \
-		--machine $(MACHINE) --smp $(SMP) --accel $(ACCEL) --timeout $(TIMEOUT) --image $(IMG_DIR)/os.iso \
-		--log $(B)/logs/run.log
+	tests/qemu/run.sh --interactive $(QEMU_MACHINE_ARGS) --timeout $(TIMEOUT) --log $(B)/logs/run.log
 
-# make debug: QEMU halted with a gdb stub on :1234 (serial in build/logs/debug.log), and gdb attached
-# with the kernel's symbols and a breakpoint on kmain. Quit gdb to stop QEMU.
+# make debug: the machine make run boots, halted with a gdb stub on :1234 (serial in
+# build/logs/debug.log), and gdb attached with the kernel's symbols and a breakpoint on kmain.
+# Quit gdb to stop QEMU.
 debug: $(IMG_DIR)/os.iso
 	@mkdir -p $(B)/logs
 	@printf '%s\n' 'file $(KERNEL)' 'set architecture i386:x86-64' 'target remote localhost:1234' \
 		'hbreak kmain' 'echo Stopped before the kernel ran. "continue" runs to kmain.\n' > $(B)/gdbinit
-	qemu-system-x86_64 -M $(MACHINE) -m $(MEM) -smp $(SMP) -cdrom $(IMG_DIR)/os.iso -display none -no-reboot \
-		-serial file:$(B)/logs/debug.log -device isa-debug-exit,iobase=0xf4,iosize=0x04 -s -S & \
-	qpid=$$!; gdb -q -x $(B)/gdbinit; kill $$qpid 2>/dev/null; true
+	tests/qemu/run.sh --gdb $(B)/gdbinit $(QEMU_MACHINE_ARGS) --log $(B)/logs/debug.log
 
 .PHONY: all deps clean run test debug fuzz bench host-test kernel
 clean:

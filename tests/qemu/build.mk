@@ -5,3 +5,9 @@
 test-ktap-parser:
 	@tests/qemu/ktap-parser-test.sh
 TEST_STEPS += test-ktap-parser
+
+# make run and make debug: MEM= refused before anything is built, the machine make debug boots.
+.PHONY: test-make-args
+test-make-args: $(B)/os.iso
+	@tests/qemu/make-args-test.sh
+TEST_STEPS += test-make-args
