@@ -7,6 +7,9 @@
 .DELETE_ON_ERROR:
 
 B        := build
+# Whether CMDLINE was given (command line or environment), before it gets its default:
+# make flash compares a given one with the one the image was built with.
+CMDLINE_GIVEN := $(filter-out undefined,$(origin CMDLINE))
 FIRMWARE ?= bios
 MEDIUM   ?= cdrom
 MEM      ?= 256M
