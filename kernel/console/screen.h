@@ -40,6 +40,9 @@ unsigned long screen_console_expected_reports(void);
 /*
  * Clears the screen and shows text from its top-left corner: the page a person reads when the run
  * ends. The serial port does not get it. Does nothing without a screen.
+ *
+ * screen_console_quiet() and screen_console_page() write without the console lock: call them
+ * while the other CPUs print nothing (between self-tests, when they wait for work).
  */
 void screen_console_page(const char *text, size_t len);
 
