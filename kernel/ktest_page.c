@@ -9,6 +9,7 @@
 #include "kernel/console/screen.h"
 #include "kernel/ktest.h"
 #include "lib/printk.h"
+#include "lib/string.h"
 #include "mm/page_alloc.h"
 #include "mm/zone.h"
 
@@ -62,8 +63,11 @@ static void add_failures(struct page_text *p, int failed)
 		return;
 	}
 	add(p, "Failed cases (%d):\n", failed);
-	for (size_t i = 0; i < n; i++)
-		add(p, "  %.36s/%.38s\n", f[i].suite, f[i].name);
+	for (size_t i = 0; i < n; i++) {
+		/* "  suite/case" in 78 columns: a long case name is cut, not wrapped. */
+		int suite = (int)strnlen(f[i].suite, 30);
+		add(p, "  %.*s/%.*s\n", suite, f[i].suite, 75 - suite, f[i].name);
+	}
 	if ((size_t)failed > n)
 		add(p, "  and %zu more: see the serial port\n", (size_t)failed - n);
 }
