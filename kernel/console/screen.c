@@ -13,11 +13,13 @@
 
 #define VGA_TEXT_PHYS 0xb8000
 /*
- * Everything printed before the screen is chosen, for it to show. The screen starts once memory is
- * set up (the framebuffer may need page tables), and by then a UEFI machine has printed its whole
- * memory map, often more than 10 KiB: all of it must reach a screen that may be the only output.
+ * What was printed before the screen was chosen, for it to show. kmain() starts the screen as soon
+ * as it has read the boot information when the boot page tables reach the framebuffer, so this
+ * holds a few lines; only a framebuffer above 4 GiB waits for memory to be set up, and then the
+ * start of a long report (a UEFI memory map) may be on the serial port only. The buffer is small
+ * on purpose: the kernel's size counts at 5 MiB, where GRUB barely has room to load it.
  */
-#define EARLY_MAX (64 * 1024)
+#define EARLY_MAX 4096
 
 enum screen_kind { SCREEN_EARLY, SCREEN_NONE, SCREEN_VGA_TEXT, SCREEN_FRAMEBUFFER };
 

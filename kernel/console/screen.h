@@ -15,8 +15,7 @@
  * Picks the screen from the boot information: a direct RGB framebuffer, an EGA text framebuffer,
  * or, with no framebuffer tag and no EFI system table (so a BIOS machine), VGA text at 0xb8000.
  * "screen=off" on the command line keeps the screen out of it. Shows what was written before
- * (the last 64 KiB of it: all of a boot report), then prints one line saying which screen is
- * used, or why none.
+ * (the last 4 KiB of it), then prints one line saying which screen is used, or why none.
  * Needs the direct map to cover the framebuffer.
  */
 void screen_console_init(const struct boot_info *bi);
