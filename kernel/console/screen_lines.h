@@ -34,7 +34,10 @@ void screen_lines_init(struct screen_lines *l, void (*out)(const char *s, size_t
 /* Feeds len bytes of printk output. */
 void screen_lines_write(struct screen_lines *l, const char *s, size_t len);
 
-/* Starts or ends the quiet mode; lines already begun are decided the new way from their start. */
+/*
+ * Starts or ends the quiet mode. A line already shown goes on being shown; a line begun while quiet
+ * whose first characters are still held is decided as a quiet one.
+ */
 void screen_lines_quiet(struct screen_lines *l, bool quiet);
 
 #endif
