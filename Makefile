@@ -235,6 +235,8 @@ help:
 	'  MAP=FILE                the memory map make replay reads' \
 	'  FILTER=SUITES           the suites host-test runs (name,prefix*)' \
 	'  SEED=N OPS=N ASAN_OPS=N the model test'"'"'s seed and operations (test-model)' \
+	'  STRESS_SEED=N STRESS_OPS=N STRESS_ASAN_OPS=N STRESS_TSAN_OPS=N' \
+	'                          the SMP stress test'"'"'s seed and operations (test-stress*)' \
 	'  FUZZ_SECONDS=N          how long each fuzzer runs in make fuzz (default 60)' \
 	'  CONSOLE_FONT=FILE       the PSF font the screen console draws with (.psf.gz)' \
 	'' 'Steps of make test (each also runs alone: make STEP):'
