@@ -220,7 +220,7 @@ help:
 	'' 'Variables (make VAR=value target):' \
 	'  FIRMWARE=bios|uefi      SeaBIOS or OVMF (run, debug; default bios)' \
 	'  MEDIUM=cdrom|usb        boot the image as a CD-ROM or a USB stick (run, debug; default cdrom)' \
-	'  MEM=SIZE                guest memory with its unit, 64M, 1G ... (at least 5M, 64M under UEFI)' \
+	'  MEM=SIZE                guest memory with its unit, 64M, 1G ... (at least 7M, 64M under UEFI)' \
 	'  MACHINE=pc|q35          QEMU machine (run, debug; default pc)' \
 	'  SMP=N                   CPUs QEMU gives the machine (run, debug; default 2)' \
 	'  ACCEL=tcg|kvm           QEMU accelerator (default tcg)' \

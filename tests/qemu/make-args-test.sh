@@ -30,7 +30,7 @@ refused() {
 accepts="MEM takes a number with a unit K, M, G or T"
 for goal in run debug; do
 	refused "make $goal MEM=5 is refused: no unit" "MEM=5: the size needs a unit" $goal MEM=5
-	refused "make $goal MEM=4M is refused: too small for GRUB" "MEM=4M: too little memory to boot" $goal MEM=4M
+	refused "make $goal MEM=6M is refused: too small for GRUB" "MEM=6M: too little memory to boot" $goal MEM=6M
 	refused "make $goal MEM=32M FIRMWARE=uefi is refused: too small for OVMF" "at least 64M with FIRMWARE=uefi" \
 		$goal MEM=32M FIRMWARE=uefi
 	refused "make $goal MEM=lots is refused" "MEM=lots: not a size" $goal MEM=lots
@@ -41,8 +41,8 @@ done
 printed() {
 	cmd=$(make --no-print-directory "$@" PRINT=1 2>&1 | grep '^qemu-system-x86_64 ')
 }
-printed run MEM=5M
-check "make run MEM=5M is accepted (the smallest that boots)" "$([ -n "$cmd" ]; echo $?)" "no QEMU command printed"
+printed run MEM=7M
+check "make run MEM=7M is accepted (the smallest that boots)" "$([ -n "$cmd" ]; echo $?)" "no QEMU command printed"
 printed run MEM=64M FIRMWARE=uefi
 check "make run MEM=64M FIRMWARE=uefi is accepted" "$([ -n "$cmd" ]; echo $?)" "no QEMU command printed"
 
