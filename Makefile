@@ -7,6 +7,9 @@
 .DELETE_ON_ERROR:
 
 B        := build
+# Whether CMDLINE was given (command line or environment), before it gets its default:
+# make flash compares a given one with the one the image was built with.
+CMDLINE_GIVEN := $(filter-out undefined,$(origin CMDLINE))
 FIRMWARE ?= bios
 MEDIUM   ?= cdrom
 MEM      ?= 256M
@@ -172,23 +175,82 @@ deps:
 	fi
 
 # ---- running and debugging ----------------------------------------------------------------
+# make run and make debug refuse a MEM= that QEMU would misread (no unit) or that cannot boot,
+# before building anything (tests/qemu/check-mem.sh says what is accepted).
+ifneq ($(filter run debug,$(MAKECMDGOALS)),)
+MEM_PROBLEM := $(shell tests/qemu/check-mem.sh '$(FIRMWARE)' '$(MEM)')
+ifneq ($(MEM_PROBLEM),)
+$(error $(MEM_PROBLEM))
+endif
+endif
+
+# PRINT=1: make run and make debug print the QEMU command (and gdb's) instead of running them.
+QEMU_MACHINE_ARGS = --firmware $(FIRMWARE) --medium $(MEDIUM) --mem $(MEM) --machine $(MACHINE) \
+	--smp $(SMP) --accel $(ACCEL) --image $(IMG_DIR)/os.iso $(if $(PRINT),--print)
+
 # make run: boot in QEMU with the serial console on this terminal; exits with the kernel's verdict.
 run: $(IMG_DIR)/os.iso
-	tests/qemu/run.sh --interactive --firmware $(FIRMWARE) --medium $(MEDIUM) --mem $(MEM) \
-		--machine $(MACHINE) --smp $(SMP) --accel $(ACCEL) --timeout $(TIMEOUT) --image $(IMG_DIR)/os.iso \
-		--log $(B)/logs/run.log
+	tests/qemu/run.sh --interactive $(QEMU_MACHINE_ARGS) --timeout $(TIMEOUT) --log $(B)/logs/run.log
 
-# make debug: QEMU halted with a gdb stub on :1234 (serial in build/logs/debug.log), and gdb attached
-# with the kernel's symbols and a breakpoint on kmain. Quit gdb to stop QEMU.
+# make debug: the machine make run boots, halted with a gdb stub on :1234 (serial in
+# build/logs/debug.log), and gdb attached with the kernel's symbols and a breakpoint on kmain.
+# Quit gdb to stop QEMU.
 debug: $(IMG_DIR)/os.iso
 	@mkdir -p $(B)/logs
 	@printf '%s\n' 'file $(KERNEL)' 'set architecture i386:x86-64' 'target remote localhost:1234' \
 		'hbreak kmain' 'echo Stopped before the kernel ran. "continue" runs to kmain.\n' > $(B)/gdbinit
-	qemu-system-x86_64 -M $(MACHINE) -m $(MEM) -smp $(SMP) -cdrom $(IMG_DIR)/os.iso -display none -no-reboot \
-		-serial file:$(B)/logs/debug.log -device isa-debug-exit,iobase=0xf4,iosize=0x04 -s -S & \
-	qpid=$$!; gdb -q -x $(B)/gdbinit; kill $$qpid 2>/dev/null; true
+	tests/qemu/run.sh --gdb $(B)/gdbinit $(QEMU_MACHINE_ARGS) --log $(B)/logs/debug.log
 
-.PHONY: all deps clean run test debug fuzz bench host-test kernel
+# ---- make help -------------------------------------------------------------------------------
+# One line per target and per variable; tests/help/check.sh keeps it in step with the README and
+# with the targets the makefiles define. The steps of make test are listed from TEST_STEPS.
+help:
+	@printf '%s\n' 'Targets:' \
+	'  all            the test kernel and its ISO (the default)' \
+	'  run            build, boot in QEMU with the serial console here, run the self-tests' \
+	'  debug          the machine make run boots, halted, with gdb attached (break on kmain)' \
+	'  test           every test step below, then the total "N passed, N failed"' \
+	'  kernel         the release kernel and its ISO, in build/release/' \
+	'  usb            build/usb.img, the USB stick image for BIOS and UEFI' \
+	'  flash          write build/usb.img to the stick DEV= (after checking it is one)' \
+	'  size           text, data and bss of mm/ and of the kernel, test and release builds' \
+	'  bench          the page-allocator benchmark on the host, then in the bench kernel' \
+	'  bench-kernel   the benchmark in the bench kernel under QEMU alone' \
+	'  bench-count    the host benchmark, instructions counted by single-stepping' \
+	'  fuzz           every fuzzer for FUZZ_SECONDS each; fuzz-NAME runs one:' \
+	"                 $(patsubst test-fuzz-%,fuzz-%,$(filter test-fuzz-%,$(TEST_STEPS)))" \
+	'  replay         the boot path of mm/ on the memory map MAP=, then its self-check' \
+	'  host-test      the host test binary, suites FILTER= (all by default)' \
+	'  efi-loader     the direct EFI loader, build/efi/BOOTX64.EFI' \
+	'  deps           install the Debian packages the build needs (every target does it)' \
+	'  clean          remove build/' \
+	'  help           this list' \
+	'' 'Variables (make VAR=value target):' \
+	'  FIRMWARE=bios|uefi      SeaBIOS or OVMF (run, debug; default bios)' \
+	'  MEDIUM=cdrom|usb        boot the image as a CD-ROM or a USB stick (run, debug; default cdrom)' \
+	'  MEM=SIZE                guest memory with its unit, 64M, 1G ... (at least 7M, 64M under UEFI)' \
+	'  MACHINE=pc|q35          QEMU machine (run, debug; default pc)' \
+	'  SMP=N                   CPUs QEMU gives the machine (run, debug; default 2)' \
+	'  ACCEL=tcg|kvm           QEMU accelerator (default tcg)' \
+	'  TIMEOUT=SECONDS         when a hung kernel counts as failed (default 120)' \
+	'  CMDLINE=TEXT            the kernel command line, byte for byte (images, run, usb)' \
+	'  PRINT=1                 run and debug print the QEMU command instead of running it' \
+	'  RELEASE=1|bench         the release kernel, or it with the benchmark (all, run, debug ...)' \
+	'  UEFI_BOOT=grub|loader   what UEFI starts from the USB stick (usb; default grub)' \
+	'  DEV=/dev/sdX            the stick make flash writes (without it: the USB disks seen)' \
+	'  YES=1                   make flash writes without asking' \
+	'  COMPOUND_FLAGS=64|32    the compound-page flag scheme (default 64)' \
+	'  MAP=FILE                the memory map make replay reads' \
+	'  FILTER=SUITES           the suites host-test runs (name,prefix*)' \
+	'  SEED=N OPS=N ASAN_OPS=N the model test'"'"'s seed and operations (test-model)' \
+	'  STRESS_SEED=N STRESS_OPS=N STRESS_ASAN_OPS=N STRESS_TSAN_OPS=N' \
+	'                          the SMP stress test'"'"'s seed and operations (test-stress*)' \
+	'  FUZZ_SECONDS=N          how long each fuzzer runs in make fuzz (default 60)' \
+	'  CONSOLE_FONT=FILE       the PSF font the screen console draws with (.psf.gz)' \
+	'' 'Steps of make test (each also runs alone: make STEP):'
+	@echo $(TEST_STEPS) | fold -s -w 94 | sed 's/^/  /'
+
+.PHONY: all deps clean run test debug fuzz bench host-test kernel help
 clean:
 	rm -rf $(B)
 

@@ -175,6 +175,20 @@ check_unused() {
 	return 0
 }
 
+# check_cmdline: refuses an image whose command line is not known, or is not the one asked for.
+check_cmdline() {
+	local built wanted
+	[ -f "$IMAGE.cmdline" ] ||
+		die "$IMAGE has no record of its command line ($IMAGE.cmdline): build it again with make usb"
+	built=$(cat "$IMAGE.cmdline")
+	if [ "${FLASH_CMDLINE_GIVEN:-}" = 1 ]; then
+		wanted=${KERNEL_CMDLINE-}
+		[ "$built" = "$wanted" ] || die "$IMAGE was built with the command line \"$built\", not \"$wanted\":" \
+			"run make usb CMDLINE=$(printf %q "$wanted") first (or make flash without CMDLINE= to write it as it is)"
+	fi
+	echo "flash: $IMAGE boots the kernel with the command line \"$built\""
+}
+
 # check_device: resolves DEV to a sysfs name in NAME and runs every check on it.
 check_device() {
 	local real
@@ -237,9 +251,10 @@ verify_image() {
 IMAGE=$1
 DEV=$2
 [ -n "$DEV" ] || usage
-[ -f "$IMAGE" ] || die "image $IMAGE not found (make usb builds it)"
+[ -f "$IMAGE" ] || die "image $IMAGE not found: build it first with make usb (CMDLINE=... for a command line)"
 IMAGE_SIZE=$(stat -c %s "$IMAGE")
 NAME=
+check_cmdline
 check_device
 SUDO=
 if [ ! -w "$DEV" ]; then

@@ -20,8 +20,10 @@ $(IMG_DIR)/usb/grub-%.cfg: boot/grub.cfg.in boot/mkgrubcfg.sh $(IMG_DIR)/cmdline
 $(IMG_DIR)/usb-%.img: boot/mkusb.sh $(B)/kernel.elf $(EFI_APP) $(IMG_DIR)/usb/grub-%.cfg $(IMG_DIR)/cmdline.txt | deps
 	boot/mkusb.sh $@ $(IMG_DIR)/usb-$* $(B)/kernel.elf $(EFI_APP) $(IMG_DIR)/usb/grub-$*.cfg $(IMG_DIR)/cmdline.txt $*
 
+# usb.img.cmdline records the command line the image carries, for make flash to check.
 $(IMG_DIR)/usb.img: $(IMG_DIR)/usb-$(UEFI_BOOT).img
 	cp $< $@
+	cp $(IMG_DIR)/cmdline.txt $@.cmdline
 
 .PHONY: usb
 usb: $(IMG_DIR)/usb.img

@@ -18,6 +18,17 @@ struct totals {
 	int pass, fail, skip;
 };
 
+void (*ktest_misuse_hook)(bool during);
+
+static struct ktest_failure failures[KTEST_FAILURES_KEPT];
+static size_t nfailures;
+
+size_t ktest_failures(const struct ktest_failure **list)
+{
+	*list = failures;
+	return nfailures;
+}
+
 void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)
 {
 	char msg[256];
@@ -57,14 +68,20 @@ static bool suite_selected(const char *name, const char *filter)
 	return false;
 }
 
-static void run_case(const struct ktest_case *c, int num, struct totals *tot)
+static void run_case(const struct ktest_suite *s, const struct ktest_case *c, int num, struct totals *tot)
 {
 	struct ktest t = { .name = c->name };
 
+	if (c->provokes_reports && ktest_misuse_hook)
+		ktest_misuse_hook(true);
 	c->run(&t);
+	if (c->provokes_reports && ktest_misuse_hook)
+		ktest_misuse_hook(false);
 	if (t.failures) {
 		printk("    not ok %d %s\n", num, c->name);
 		tot->fail++;
+		if (nfailures < KTEST_FAILURES_KEPT)
+			failures[nfailures++] = (struct ktest_failure){ s->name, c->name };
 	} else if (t.skip_reason) {
 		printk("    ok %d %s # SKIP %s\n", num, c->name, t.skip_reason);
 		tot->skip++;
@@ -88,7 +105,7 @@ static bool run_suite(const struct ktest_suite *s, int num, struct totals *all)
 	}
 	printk("    1..%zu\n", s->ncases);
 	for (size_t i = 0; i < s->ncases; i++)
-		run_case(&s->cases[i], (int)i + 1, &tot);
+		run_case(s, &s->cases[i], (int)i + 1, &tot);
 	printk("    # %s: Totals: pass:%d fail:%d skip:%d total:%zu\n", s->name, tot.pass, tot.fail,
 	       tot.skip, s->ncases);
 	printk("%s %d %s\n", tot.fail ? "not ok" : "ok", num, s->name);
@@ -126,6 +143,7 @@ int ktest_run(const char *filter, int *ran, int *skipped)
 		*ran = 0;
 	if (skipped)
 		*skipped = 0;
+	nfailures = 0;
 	if (!nsuites) {
 		report_no_suite(filter ? filter : "");
 		return -1;

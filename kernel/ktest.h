@@ -24,6 +24,7 @@ struct ktest {
 struct ktest_case {
 	const char *name;
 	void (*run)(struct ktest *t);
+	bool provokes_reports; /* misuses mm/ on purpose: bad page reports are expected */
 };
 
 struct ktest_suite {
@@ -34,7 +35,9 @@ struct ktest_suite {
 	const char *(*skip_if)(void);
 };
 
-#define KTEST_CASE(fn) { #fn, fn }
+#define KTEST_CASE(fn) { #fn, fn, false }
+/* A case that misuses mm/ on purpose and expects its bad page reports ("BUG: Bad page state"). */
+#define KTEST_MISUSE_CASE(fn) { #fn, fn, true }
 
 /* Pointers, not the suites themselves, go in the section so sanitizer padding cannot break the walk. */
 #define KTEST_SUITE_SKIP_IF(ident, skipfn, ...)                                            \
@@ -84,6 +87,23 @@ int ktest_count_selected(const char *filter);
  * selects no suite, nothing runs: it prints a line naming the suites there are and returns -1.
  */
 int ktest_run(const char *filter, int *ran, int *skipped);
+
+/*
+ * Called with true before a KTEST_MISUSE_CASE runs and with false after it, when set (the kernel
+ * keeps the expected reports off the screen meanwhile; the serial port gets every line).
+ */
+extern void (*ktest_misuse_hook)(bool during);
+
+/* A failed case of the last ktest_run(). */
+struct ktest_failure {
+	const char *suite, *name;
+};
+
+/* How many failed cases ktest_run() keeps by name (it counts them all). */
+#define KTEST_FAILURES_KEPT 8
+
+/* The failed cases of the last ktest_run(), at most KTEST_FAILURES_KEPT; returns their number. */
+size_t ktest_failures(const struct ktest_failure **failures);
 
 /*
  * kmain()'s last step, after the boot report (kernel/ktest_boot.c): runs the suites the command

@@ -2,11 +2,13 @@
 /*
  * run_selftests(): what kmain() does after the boot report in every kernel but the release one.
  * Runs the self-test suites the command line selects ("ktest=a,b*"; all by default), or none
- * with "ktest=off", and ends the run with the verdict. Replaces the release kernel's weak
- * run_selftests() in kernel/main.c.
+ * with "ktest=off", and ends the run with the verdict, leaving a page of it on the screen.
+ * Replaces the release kernel's weak run_selftests() in kernel/main.c.
  */
 #include "kernel/cmdline.h"
+#include "kernel/console/screen.h"
 #include "kernel/ktest.h"
+#include "kernel/ktest_page.h"
 #include "kernel/panic.h"
 #include "kernel/x86.h"
 #include "lib/printk.h"
@@ -28,10 +30,12 @@ void run_selftests(const char *cmdline)
 		printk("ktest: self-tests off (ktest=off); halting\n");
 		halt_forever();
 	}
+	ktest_misuse_hook = screen_console_quiet; /* expected reports: on the serial port only */
 	int failed = ktest_run(filter, &ran, &skipped);
 	if (failed < 0)
 		machine_exit(false);
 	printk("ktest: summary: %d passed, %d failed, %d skipped\n", ran - failed - skipped, failed,
 	       skipped);
+	ktest_show_page(ran - failed - skipped, failed, skipped);
 	machine_exit(failed == 0);
 }

@@ -27,6 +27,7 @@
 #include "mm/arch.h"
 
 /* The boot page tables map the low 4 GiB at the direct map; the information structure is there. */
+#define BOOT_DIRECT_MAP_END (1ULL << 32)
 #define MBI_MAX_SIZE (1u << 20)
 
 struct boot_info boot_info;
@@ -79,12 +80,23 @@ static const struct acpi_cpus *find_cpus(void)
 	return &cpus;
 }
 
-/* The screen console, once the framebuffer (possibly above 4 GiB) is in the direct map. */
-static void start_screen_console(void)
+/*
+ * The screen console, as soon as the framebuffer is in the direct map: at once when the boot page
+ * tables reach it (the low 4 GiB, where VGA text and most framebuffers are), so that everything
+ * from the boot report on reaches a screen that may be a machine's only output; else (memory_up)
+ * once memory is set up and it can be mapped.
+ */
+static void start_screen_console(bool memory_up)
 {
 	struct boot_framebuffer *fb = &boot_info.fb;
 
-	if (fb->addr && direct_map_range(fb->addr, (uint64_t)fb->pitch * fb->height)) {
+	if (fb->addr + (uint64_t)fb->pitch * fb->height <= BOOT_DIRECT_MAP_END) {
+		screen_console_init(&boot_info); /* the second call does nothing */
+		return;
+	}
+	if (!memory_up)
+		return;
+	if (direct_map_range(fb->addr, (uint64_t)fb->pitch * fb->height)) {
 		printk("screen: no page tables to map the framebuffer at %#llx: serial only\n",
 		       (unsigned long long)fb->addr);
 		fb->addr = 0;
@@ -130,12 +142,13 @@ void kmain(uint32_t magic, uint64_t mbi_phys)
 	paging_drop_identity_map();
 	printk("\nminimal x86-64 kernel: physical memory allocator\n");
 	read_boot_info(magic, mbi_phys);
+	start_screen_console(false);
 	bootinfo_print(&boot_info);
 	cmdline_warn_unknown(boot_info.cmdline, printk);
 	/* The ACPI tables are in the low 4 GiB, which the boot page tables map. */
 	unsigned int nr_cpus = smp_plan(find_cpus(), boot_info.cmdline);
 	mm_setup(&boot_info, nr_cpus);
-	start_screen_console();
+	start_screen_console(true);
 	smp_init();
 	if (cmdline_has(boot_info.cmdline, "bench"))
 		run_benchmarks();

@@ -77,12 +77,18 @@ static void put(struct fb_console *c, char ch)
 	switch (ch) {
 	case '\n': newline(c); return;
 	case '\r': c->col = 0; return;
-	case '\t': c->col = (c->col + 8) & ~7u; break;
+	case '\t':
+		c->col = (c->col + 8) & ~7u;
+		if (c->col > c->cols)
+			c->col = c->cols;
+		return;
 	case '\b': if (c->col) c->col--; return;
-	default: c->text[c->row][c->col++] = (uint8_t)ch;
+	default:
+		/* A full line wraps when the next character comes (as on the VGA text console). */
+		if (c->col >= c->cols)
+			newline(c);
+		c->text[c->row][c->col++] = (uint8_t)ch;
 	}
-	if (c->col >= c->cols)
-		newline(c);
 }
 
 /* Paints every pixel of the screen's visible width in the background colour. */
@@ -133,6 +139,13 @@ int fb_console_init(struct fb_console *c, const struct boot_framebuffer *fb, voi
 	memset(c->shown, ' ', sizeof(c->shown));
 	clear_screen(c);
 	return 0;
+}
+
+void fb_console_clear(struct fb_console *c)
+{
+	c->col = c->row = 0;
+	memset(c->text, ' ', sizeof(c->text));
+	flush(c);
 }
 
 void fb_console_write(struct fb_console *c, const char *s, size_t len)

@@ -38,6 +38,9 @@ struct fb_console {
 int fb_console_init(struct fb_console *c, const struct boot_framebuffer *fb, void *pixels,
 		    const struct psf_font *font, const char **err);
 
+/* Blanks every cell and puts the cursor in the top-left corner. */
+void fb_console_clear(struct fb_console *c);
+
 /* Writes len bytes, with the same control characters as the VGA text console, and scrolls. */
 void fb_console_write(struct fb_console *c, const char *s, size_t len);
 

@@ -5,12 +5,20 @@
 #include "kernel/console/fb_console.h"
 #include "kernel/console/psf.h"
 #include "kernel/console/screen.h"
+#include "kernel/console/screen_lines.h"
 #include "kernel/console/vga_text.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/arch.h"
 
 #define VGA_TEXT_PHYS 0xb8000
+/*
+ * What was printed before the screen was chosen, for it to show. kmain() starts the screen as soon
+ * as it has read the boot information when the boot page tables reach the framebuffer, so this
+ * holds a few lines; only a framebuffer above 4 GiB waits for memory to be set up, and then the
+ * start of a long report (a UEFI memory map) may be on the serial port only. The buffer is small
+ * on purpose: the kernel's size counts at 5 MiB, where GRUB barely has room to load it.
+ */
 #define EARLY_MAX 4096
 
 enum screen_kind { SCREEN_EARLY, SCREEN_NONE, SCREEN_VGA_TEXT, SCREEN_FRAMEBUFFER };
@@ -19,6 +27,7 @@ static enum screen_kind kind = SCREEN_EARLY;
 static struct vga_text vga;
 static struct fb_console fbc;
 static struct psf_font font;
+static struct screen_lines lines;   /* wraps at 80 columns, keeps expected reports off */
 static char early[EARLY_MAX];      /* the last EARLY_MAX bytes written before init */
 static size_t early_len;
 static size_t early_dropped;       /* bytes before those, on serial only */
@@ -47,6 +56,15 @@ static void replay_early(void)
 	if (early_dropped)
 		printk("screen: the first %zu bytes of output are on the serial port only\n", early_dropped);
 	screen_console_write(early, early_len);
+}
+
+/* Writes on the chosen screen as it is, past the line filter. */
+static void raw_write(const char *s, size_t len)
+{
+	if (kind == SCREEN_VGA_TEXT)
+		vga_text_write(&vga, s, len);
+	else if (kind == SCREEN_FRAMEBUFFER)
+		fb_console_write(&fbc, s, len);
 }
 
 /* A direct RGB framebuffer with the embedded font; returns why not when it cannot be used. */
@@ -109,10 +127,12 @@ void screen_console_init(const struct boot_info *bi)
 	if (kind != SCREEN_EARLY)
 		return;
 	const char *why = choose(bi);
-	if (why)
+	if (why) {
 		kind = SCREEN_NONE;
-	else
+	} else {
+		screen_lines_init(&lines, raw_write);
 		replay_early();
+	}
 	describe(bi, why);
 }
 
@@ -123,12 +143,55 @@ void screen_console_write(const char *s, size_t len)
 		keep_early(s, len);
 		break;
 	case SCREEN_VGA_TEXT:
-		vga_text_write(&vga, s, len);
-		break;
 	case SCREEN_FRAMEBUFFER:
-		fb_console_write(&fbc, s, len);
+		screen_lines_write(&lines, s, len);
 		break;
 	case SCREEN_NONE:
 		break;
 	}
+}
+
+static bool showing(void)
+{
+	return kind == SCREEN_VGA_TEXT || kind == SCREEN_FRAMEBUFFER;
+}
+
+void screen_console_quiet(bool quiet)
+{
+	static unsigned long before;
+	char note[80];
+	int n;
+
+	if (!showing())
+		return;
+	screen_lines_quiet(&lines, quiet);
+	if (quiet) {
+		before = lines.dropped_reports;
+		return;
+	}
+	if (lines.dropped_reports == before)
+		return;
+	n = snprintf(note, sizeof(note), "    # %lu expected bad page report%s: on the serial port only\n",
+		     lines.dropped_reports - before, lines.dropped_reports - before == 1 ? "" : "s");
+	screen_lines_write(&lines, note, (size_t)n);
+}
+
+unsigned long screen_console_expected_reports(void)
+{
+	return lines.dropped_reports;
+}
+
+void screen_console_page(const char *text, size_t len)
+{
+	unsigned long reports = lines.dropped_reports;
+
+	if (kind == SCREEN_VGA_TEXT)
+		vga_text_init(&vga, vga.cells, vga.cols, vga.rows);
+	else if (kind == SCREEN_FRAMEBUFFER)
+		fb_console_clear(&fbc);
+	else
+		return;
+	screen_lines_init(&lines, raw_write);
+	lines.dropped_reports = reports;
+	screen_lines_write(&lines, text, len);
 }

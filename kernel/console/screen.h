@@ -7,6 +7,7 @@
 #ifndef KERNEL_CONSOLE_SCREEN_H
 #define KERNEL_CONSOLE_SCREEN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "kernel/bootinfo.h"
 
@@ -19,7 +20,29 @@
  */
 void screen_console_init(const struct boot_info *bi);
 
-/* Writes len bytes on the screen. Before screen_console_init() it only keeps them for it. */
+/*
+ * Writes len bytes on the screen, lines wider than 80 columns wrapped (kernel/console/
+ * screen_lines.h). Before screen_console_init() it only keeps them for it.
+ */
 void screen_console_write(const char *s, size_t len);
+
+/*
+ * quiet true: from now on the screen shows only KTAP lines (indented by four spaces), for a
+ * self-test that provokes bad page reports on purpose; the serial port still gets everything.
+ * quiet false: back to everything, with a line on the screen saying how many reports it kept off.
+ */
+void screen_console_quiet(bool quiet);
+
+/* The number of bad page reports kept off the screen while quiet, since boot. */
+unsigned long screen_console_expected_reports(void);
+
+/*
+ * Clears the screen and shows text from its top-left corner: the page a person reads when the run
+ * ends. The serial port does not get it. Does nothing without a screen.
+ *
+ * screen_console_quiet() and screen_console_page() write without the console lock: call them
+ * while the other CPUs print nothing (between self-tests, when they wait for work).
+ */
+void screen_console_page(const char *text, size_t len);
 
 #endif

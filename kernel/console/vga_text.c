@@ -32,14 +32,20 @@ static void put(struct vga_text *v, char ch)
 	switch (ch) {
 	case '\n': newline(v); return;
 	case '\r': v->col = 0; return;
-	case '\t': v->col = (v->col + 8) & ~7u; break;
+	case '\t':
+		v->col = (v->col + 8) & ~7u;
+		if (v->col > v->cols)
+			v->col = v->cols;
+		return;
 	case '\b': if (v->col) v->col--; return;
 	default:
+		/* A full line wraps when the next character comes, so a line of exactly the screen's
+		 * width followed by '\n' takes one row, not two. */
+		if (v->col >= v->cols)
+			newline(v);
 		v->cells[v->row * v->cols + v->col] = (uint16_t)(VGA_TEXT_ATTR << 8 | (uint8_t)ch);
 		v->col++;
 	}
-	if (v->col >= v->cols)
-		newline(v);
 }
 
 void vga_text_init(struct vga_text *v, volatile uint16_t *cells, unsigned cols, unsigned rows)

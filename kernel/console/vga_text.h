@@ -21,7 +21,8 @@ struct vga_text {
 void vga_text_init(struct vga_text *v, volatile uint16_t *cells, unsigned cols, unsigned rows);
 
 /* Writes len bytes: '\n' starts a line, '\r' returns to its start, '\t' moves to the next
- * multiple of 8, '\b' moves back; the screen scrolls up when the bottom line is full. */
+ * multiple of 8, '\b' moves back; a full line continues on the next when another character
+ * comes, and the screen scrolls up from the bottom line. */
 void vga_text_write(struct vga_text *v, const char *s, size_t len);
 
 #endif

@@ -90,6 +90,7 @@ expect_untouched() {
 mkdir -p "$WORK"
 IMG=$WORK/usb.img
 head -c 3145728 /dev/urandom >"$IMG"
+printf '%s' 'ktest=mm_* bench=off' >"$IMG.cmdline"   # as make usb records it, without a line end
 IMG_SIZE=$(stat -c %s "$IMG")
 
 new_tree fixed-disk
@@ -209,7 +210,44 @@ expect "without DEV the usage lists the USB disks" fail "$T/dev/sdb: SanDisk Cru
 
 OUT=$("$FLASH" "$WORK/no-such.img" /dev/null 2>&1)
 STATUS=$?
-expect "a missing image is reported" fail "make usb builds it"
+expect "a missing image is refused, naming make usb" fail "not found: build it first with make usb"
+
+# The command line: make flash writes the image as make usb built it, and a CMDLINE= given to
+# make flash must be the one the image carries.
+flash_cmdline() {   # flash_cmdline GIVEN CMDLINE: a good stick, YES=1, CMDLINE given or not
+	new_tree "cmdline-$RANDOM"
+	add_stick sdb 65536
+	OUT=$(YES=1 FLASH_CMDLINE_GIVEN=$1 KERNEL_CMDLINE=$2 FLASH_SYSFS=$T/sys FLASH_MOUNTS=$T/mounts \
+		FLASH_SWAPS=$T/swaps FLASH_DEV_ROOT=$T/dev "$FLASH" "$IMG" "$T/dev/sdb" 2>&1 </dev/null)
+	STATUS=$?
+}
+flash_cmdline "" "something else"
+expect "without CMDLINE= the image is written as built, its command line shown" 0 \
+	'boots the kernel with the command line "ktest=mm_* bench=off"'
+flash_cmdline 1 "ktest=mm_* bench=off"
+expect "CMDLINE= equal to the image's: written" 0 "flash: verified: sha256"
+flash_cmdline 1 "ktest=mm_*"
+expect "CMDLINE= not the image's: refused, naming the make usb to run" fail \
+	'was built with the command line "ktest=mm_* bench=off", not "ktest=mm_*": run make usb CMDLINE=ktest=mm_\* first'
+expect_untouched "a stick refused for its command line is left untouched" "$T/dev/sdb"
+flash_cmdline 1 ""
+expect "an empty CMDLINE= given is compared too" fail 'not "": run make usb CMDLINE='"''"' first'
+mv "$IMG.cmdline" "$IMG.saved"
+flash_cmdline "" ""
+expect "an image without a record of its command line is refused" fail "has no record of its command line"
+mv "$IMG.saved" "$IMG.cmdline"
+
+# Through make: flash never builds the image, whatever CMDLINE= says.
+OUT=$(make --no-print-directory -n flash DEV=/dev/null CMDLINE=other-than-built 2>&1)
+STATUS=$?
+expect "make flash plans no build, only boot/flash.sh" 0 "boot/flash.sh build/usb.img"
+if grep -qE 'mkusb|mkiso|cmdline.txt|^cp ' <<<"$OUT"; then
+	echo "not ok - make flash CMDLINE=... would build: $OUT"
+	fail=$((fail + 1))
+else
+	echo "ok - make flash CMDLINE=... would build nothing"
+	pass=$((pass + 1))
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -182,11 +182,11 @@ static void destroying_a_non_compound_page_is_reported(struct ktest *t)
 }
 
 KTEST_SUITE(compound_misuse,
-	    KTEST_CASE(freeing_a_tail_directly_is_refused),
-	    KTEST_CASE(free_with_wrong_order_is_refused),
-	    KTEST_CASE(tail_with_wrong_head_pointer_is_reported),
-	    KTEST_CASE(tail_with_impossible_head_pointer_is_not_followed),
-	    KTEST_CASE(tail_without_its_mark_is_reported),
-	    KTEST_CASE(missing_destructor_is_reported_and_frees_nothing),
-	    KTEST_CASE(unknown_destructor_is_never_called),
-	    KTEST_CASE(destroying_a_non_compound_page_is_reported));
+	    KTEST_MISUSE_CASE(freeing_a_tail_directly_is_refused),
+	    KTEST_MISUSE_CASE(free_with_wrong_order_is_refused),
+	    KTEST_MISUSE_CASE(tail_with_wrong_head_pointer_is_reported),
+	    KTEST_MISUSE_CASE(tail_with_impossible_head_pointer_is_not_followed),
+	    KTEST_MISUSE_CASE(tail_without_its_mark_is_reported),
+	    KTEST_MISUSE_CASE(missing_destructor_is_reported_and_frees_nothing),
+	    KTEST_MISUSE_CASE(unknown_destructor_is_never_called),
+	    KTEST_MISUSE_CASE(destroying_a_non_compound_page_is_reported));

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of the screen console's parts: the PSF reader on the embedded font and on crafted
- * fonts, the framebuffer console drawing into a framebuffer in memory, and VGA text scrolling.
+ * fonts, the framebuffer console drawing into a framebuffer in memory, VGA text scrolling and
+ * wrapping, and what the screen shows of each line (wrapped at 80 columns, expected reports out).
  */
 #include "kernel/console/fb_console.h"
 #include "kernel/console/psf.h"
+#include "kernel/console/screen_lines.h"
 #include "kernel/console/vga_text.h"
 #include "kernel/ktest.h"
 #include "lib/string.h"
@@ -184,6 +186,70 @@ static void vga_text_scrolls_at_the_bottom(struct ktest *t)
 	KT_EXPECT(t, v.row == 24 && v.col == 0, "cursor at row %u col %u, expected 24, 0", v.row, v.col);
 }
 
+static void vga_text_full_width_line_takes_one_row(struct ktest *t)
+{
+	struct vga_text v;
+	char line[81];
+
+	memset(line, 'x', 80);
+	line[80] = '\n';
+	vga_text_init(&v, vga_cells, 80, 25);
+	vga_text_write(&v, line, 81);
+	vga_text_write(&v, "y", 1);
+	KT_EXPECT(t, v.row == 1 && v.col == 1, "cursor at row %u col %u, expected 1, 1", v.row, v.col);
+	KT_EXPECT_EQ(t, vga_cells[80], VGA_TEXT_ATTR << 8 | 'y');
+}
+
+/* What screen_lines passes on, NUL-terminated. */
+static char shown[1024];
+static size_t nshown;
+
+static void collect(const char *s, size_t len)
+{
+	while (len-- && nshown + 1 < sizeof(shown))
+		shown[nshown++] = *s++;
+	shown[nshown] = '\0';
+}
+
+static void screen_lines_wrap_wide_lines_at_80_columns(struct ktest *t)
+{
+	struct screen_lines l;
+	char line[101], want[128];
+
+	memset(line, 'a', 100);
+	line[100] = '\n';
+	memset(want, 'a', 80);
+	memcpy(want + 80, "\n  ", 3);
+	memset(want + 83, 'a', 20);
+	memcpy(want + 103, "\n", 2);
+	nshown = 0;
+	screen_lines_init(&l, collect);
+	screen_lines_write(&l, line, 50);
+	screen_lines_write(&l, line + 50, 51);
+	KT_EXPECT(t, !strcmp(shown, want), "a 100-column line shows as \"%s\"", shown);
+	nshown = 0;
+	screen_lines_write(&l, line, 80);
+	screen_lines_write(&l, "\n", 1);
+	KT_EXPECT(t, nshown == 81 && shown[80] == '\n', "an 80-column line was wrapped: %zu bytes", nshown);
+}
+
+static void screen_lines_quiet_shows_only_ktap_lines(struct ktest *t)
+{
+	static const char out[] = "BUG: Bad page state: pfn 0x10\npage: pfn 0x10\n  compound: head\n"
+				  "    # file.c:1: expected x\n\nBUG: again\n";
+	struct screen_lines l;
+
+	nshown = 0;
+	screen_lines_init(&l, collect);
+	screen_lines_quiet(&l, true);
+	for (size_t i = 0; i < sizeof(out) - 1; i++) /* a byte at a time: lines split across writes */
+		screen_lines_write(&l, out + i, 1);
+	screen_lines_quiet(&l, false);
+	screen_lines_write(&l, "BUG: real\n", 10);
+	KT_EXPECT(t, !strcmp(shown, "    # file.c:1: expected x\nBUG: real\n"), "the screen got \"%s\"", shown);
+	KT_EXPECT_EQ(t, l.dropped_reports, 2);
+}
+
 KTEST_SUITE(screen_console,
 	    KTEST_CASE(embedded_font_maps_ascii),
 	    KTEST_CASE(psf_rejects_bad_magic_and_truncation),
@@ -192,4 +258,7 @@ KTEST_SUITE(screen_console,
 	    KTEST_CASE(fb_console_wraps_and_scrolls),
 	    KTEST_CASE(fb_console_draws_16_bit_pixels),
 	    KTEST_CASE(fb_console_refuses_unusable_framebuffers),
-	    KTEST_CASE(vga_text_scrolls_at_the_bottom));
+	    KTEST_CASE(vga_text_scrolls_at_the_bottom),
+	    KTEST_CASE(vga_text_full_width_line_takes_one_row),
+	    KTEST_CASE(screen_lines_wrap_wide_lines_at_80_columns),
+	    KTEST_CASE(screen_lines_quiet_shows_only_ktap_lines));

@@ -276,4 +276,4 @@ KTEST_SUITE(hugetlb_pool,
 	    KTEST_CASE(reservations_guarantee_allocations),
 	    KTEST_CASE(reservations_beyond_the_pool_take_surplus),
 	    KTEST_CASE(meminfo_prints_linux_lines),
-	    KTEST_CASE(double_free_and_foreign_pages_are_refused));
+	    KTEST_MISUSE_CASE(double_free_and_foreign_pages_are_refused));

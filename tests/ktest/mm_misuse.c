@@ -209,12 +209,12 @@ static void write_after_free_is_caught_by_poison(struct ktest *t)
 }
 
 KTEST_SUITE(mm_misuse,
-	    KTEST_CASE(double_free_is_reported_and_loses_nothing),
-	    KTEST_CASE(freeing_a_reserved_page_is_refused),
-	    KTEST_CASE(wrong_order_is_refused),
-	    KTEST_CASE(misaligned_block_is_refused),
-	    KTEST_CASE(inner_page_of_a_block_is_refused),
-	    KTEST_CASE(nonzero_refcount_is_refused),
-	    KTEST_CASE(tail_page_free_is_refused),
-	    KTEST_CASE(free_pages_of_a_bad_address_is_refused),
-	    KTEST_CASE(write_after_free_is_caught_by_poison));
+	    KTEST_MISUSE_CASE(double_free_is_reported_and_loses_nothing),
+	    KTEST_MISUSE_CASE(freeing_a_reserved_page_is_refused),
+	    KTEST_MISUSE_CASE(wrong_order_is_refused),
+	    KTEST_MISUSE_CASE(misaligned_block_is_refused),
+	    KTEST_MISUSE_CASE(inner_page_of_a_block_is_refused),
+	    KTEST_MISUSE_CASE(nonzero_refcount_is_refused),
+	    KTEST_MISUSE_CASE(tail_page_free_is_refused),
+	    KTEST_MISUSE_CASE(free_pages_of_a_bad_address_is_refused),
+	    KTEST_MISUSE_CASE(write_after_free_is_caught_by_poison));

@@ -79,4 +79,4 @@ static void references_on_an_inner_page_of_a_plain_block_are_reported(struct kte
 
 KTEST_SUITE(mm_refcount,
 	    KTEST_CASE(last_put_page_frees_a_plain_block_at_its_order),
-	    KTEST_CASE(references_on_an_inner_page_of_a_plain_block_are_reported));
+	    KTEST_MISUSE_CASE(references_on_an_inner_page_of_a_plain_block_are_reported));

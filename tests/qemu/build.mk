@@ -5,3 +5,17 @@
 test-ktap-parser:
 	@tests/qemu/ktap-parser-test.sh
 TEST_STEPS += test-ktap-parser
+
+# make run and make debug: MEM= refused before anything is built, the machine make debug boots.
+.PHONY: test-make-args
+test-make-args: $(B)/os.iso
+	@tests/qemu/make-args-test.sh
+TEST_STEPS += test-make-args
+
+# README.md's sample of make run's output: the machine make run boots, by default, must print the
+# plan, totals and summary the README quotes.
+.PHONY: test-readme-sample
+test-readme-sample: $(B)/os.iso
+	@tests/qemu/readme-sample-test.sh README.md $(B)/logs/readme-sample.log --firmware bios --medium cdrom \
+		--mem 256M --machine pc --smp 2 --accel $(ACCEL) --timeout $(TIMEOUT) --image $(B)/os.iso
+TEST_STEPS += test-readme-sample

@@ -7,8 +7,8 @@
 # found, and ends with "N passed, N failed" counting cases. The run fails on: no "KTAP version 1",
 # no plan, a "not ok", fewer results than planned (at the top level or in a suite), a crash report
 # (a line starting with "EXCEPTION:" or "PANIC:", unless it follows "# expected exception" in the
-# same test), or no final "ktest: summary: N passed, N failed, N skipped" line (or one that
-# disagrees with the results). Each missing case and each other problem counts as one failure.
+# same test), a skipped case that does not say why, or no final "ktest: summary: N passed,
+# N failed, N skipped" line (or one that disagrees with the results). Each missing case and each other problem counts as one failure.
 #
 # With --exit-status, QEMU's exit status is judged too: the kernel writes 0x10 (pass) or 0x11
 # (fail) to isa-debug-exit, which makes QEMU exit with 33 or 35; anything else is a failure.
@@ -148,6 +148,8 @@ function result(d, line,   missing, path) {
 		} else if (r_skip) {
 			print "skip    " path (r_reason != "" ? " (" r_reason ")" : "")
 			nskip++
+			if (r_reason == "")
+				problem(path ": skipped without saying why", 1)
 		} else {
 			print "ok      " path
 			npass++

@@ -21,6 +21,7 @@ no-summary.log||1|4 passed, 1 failed|FAIL: no final summary line
 no-ktap.log||1|0 passed, 3 failed|FAIL: no "KTAP version 1" line
 bad-number.log||1|4 passed, 1 failed|result numbered 3, expected 2
 wrong-summary.log||1|4 passed, 1 failed|the summary says 5 passed, 0 failed
+skip-without-reason.log||1|4 passed, 1 failed|printk/printk_formats_pointers: skipped without saying why
 good.log|35|1|4 passed, 1 failed|QEMU exit status 35
 good.log|0|1|4 passed, 1 failed|guest reset or rebooted
 good.log|1|1|4 passed, 1 failed|QEMU failed to start

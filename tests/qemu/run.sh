@@ -4,7 +4,7 @@
 #   tests/qemu/run.sh --firmware bios|uefi --medium cdrom|usb --image IMG --log build/logs/NAME.log
 #                     [--mem 256M] [--machine pc|q35] [--smp 1] [--cpu max] [--timeout 120]
 #                     [--accel tcg|kvm]
-#                     [--cmdline-note TEXT] [--interactive] [--display SPEC]
+#                     [--cmdline-note TEXT] [--interactive] [--display SPEC] [--gdb GDBINIT] [--print]
 #
 # Under TCG every virtual CPU gets a host thread (multi-threaded TCG); --cpu picks the CPU model
 # there (max: everything QEMU emulates; qemu64: an old one, without 1 GiB pages or x2APIC).
@@ -17,11 +17,14 @@
 #
 # --interactive also shows the serial console on this terminal (make run); --display shows
 # the screen (e.g. --display gtk); --cmdline-note is printed with the run's description.
+# --gdb starts QEMU halted with a gdb stub on :1234 and runs gdb with GDBINIT; QEMU stops when gdb
+# quits, and nothing is judged (make debug). --print prints the QEMU command (and gdb's) instead
+# of running it. The memory size is refused, saying what is accepted, when check-mem.sh says so.
 set -u
 here=$(dirname "$0")
 
 firmware=bios medium=cdrom image="" mem=256M machine=pc log="" note="" timeout_s=120 accel=tcg
-interactive=0 display=none smp=1 cpu=max
+interactive=0 display=none smp=1 cpu=max gdbinit="" print=0
 
 usage() {
 	sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -36,7 +39,7 @@ die() {
 
 while [ $# -gt 0 ]; do
 	case $1 in
-	--firmware|--medium|--image|--mem|--machine|--smp|--cpu|--log|--cmdline-note|--timeout|--accel|--display)
+	--firmware|--medium|--image|--mem|--machine|--smp|--cpu|--log|--cmdline-note|--timeout|--accel|--display|--gdb)
 		[ $# -ge 2 ] || usage
 		case $1 in
 		--firmware) firmware=$2 ;;
@@ -51,9 +54,11 @@ while [ $# -gt 0 ]; do
 		--timeout) timeout_s=$2 ;;
 		--accel) accel=$2 ;;
 		--display) display=$2 ;;
+		--gdb) gdbinit=$2 ;;
 		esac
 		shift 2 ;;
 	--interactive) interactive=1; shift ;;
+	--print) print=1; shift ;;
 	-h|--help) usage ;;
 	*) echo "run.sh: unknown argument $1" >&2; usage ;;
 	esac
@@ -69,6 +74,7 @@ case $accel in tcg|kvm) ;; *) die "--accel must be tcg or kvm, not '$accel'" ;; 
 case $smp in ''|*[!0-9]*|0) die "--smp must be a number of CPUs (1 or more), not '$smp'" ;; esac
 case $cpu in ''|*[!a-zA-Z0-9_.-]*) die "--cpu must be a QEMU CPU model name, not '$cpu'" ;; esac
 case $timeout_s in ''|*[!0-9]*) die "--timeout must be a number of seconds, not '$timeout_s'" ;; esac
+mem_problem=$("$here/check-mem.sh" "$firmware" "$mem") || die "$mem_problem"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is not installed (make deps)"
 if [ "$accel" = kvm ] && ! [ -w /dev/kvm ]; then
 	die "--accel kvm: /dev/kvm is missing or not writable by this user (use --accel tcg)"
@@ -105,10 +111,27 @@ else
 	       -device usb-storage,bus=xhci.0,drive=stick,bootindex=0)
 fi
 
-if [ "$interactive" = 1 ]; then
+if [ -n "$gdbinit" ]; then
+	args+=(-serial "file:$log" -s -S)
+elif [ "$interactive" = 1 ]; then
 	args+=(-chardev "stdio,id=console,logfile=$log,signal=on" -serial chardev:console)
 else
 	args+=(-chardev "file,id=console,path=$log" -serial chardev:console)
+fi
+
+if [ "$print" = 1 ]; then
+	printf '%q ' qemu-system-x86_64 "${args[@]}"
+	echo
+	[ -z "$gdbinit" ] || echo "gdb -q -x $gdbinit"
+	exit 0
+fi
+if [ -n "$gdbinit" ]; then
+	echo "run.sh: $firmware from $medium, $machine, $mem, $smp CPU(s): QEMU halted, gdb stub on :1234, serial in $log"
+	qemu-system-x86_64 "${args[@]}" </dev/null &
+	qpid=$!
+	gdb -q -x "$gdbinit"
+	kill "$qpid" 2>/dev/null
+	exit 0
 fi
 
 echo "run.sh: $firmware from $medium, $machine, $mem, $smp CPU(s) $cpu, $accel${note:+, $note}: $image (log $log, timeout ${timeout_s}s)"

@@ -4,7 +4,10 @@
 # QEMU with a standard VGA card and no isa-debug-exit device (so the kernel halts after its summary,
 # as on a real machine), then reads the screen through the QEMU monitor: VGA text memory at 0xb8000
 # when the kernel says it uses VGA text, or a screen dump read back with the console font
-# (tests/screen/ppm_text) when it uses a framebuffer. Ends with "N passed, N failed".
+# (tests/screen/ppm_text) when it uses a framebuffer. The screen must end with the page the kernel
+# leaves there (verdict, memory, failed cases) within 80x25, show no BUG: from the misuse
+# self-tests (they go to the serial port only), and have shown the whole boot report.
+# Ends with "N passed, N failed".
 #
 #   tests/screen/test.sh --firmware bios|uefi --image IMG --name NAME --ppm-text TOOL
 #                        [--machine pc|q35] [--timeout SECONDS] [--accel tcg|kvm] [--expect vga|fb|any]
@@ -124,10 +127,28 @@ grep . "$dir/screen.txt" | tail -n 4 | sed 's/^/#   | /'
 grep -qxF -- "$summary" "$dir/screen.txt"
 check "the summary line is on screen" $? "\"$summary\" is not among the screen's lines"
 
-# The last lines on serial are the last lines on screen: the console scrolled as serial did.
-want=$(tr -d '\r' <"$log" | grep . | tail -n 3)
-got=$(grep . "$dir/screen.txt" | tail -n 3)
-[ "$want" = "$got" ]
-check "the screen ends with the serial log's last three lines" $? "serial: $(echo $want) / screen: $(echo $got)"
+# The last page: the kernel clears the screen and leaves the run's result in its top 80x25.
+grep -qx "Self-tests: PASSED" "$dir/screen.txt"
+check "the verdict is on screen" $? "no line \"Self-tests: PASSED\""
+grep -qE '^Memory: [0-9]+K present, [0-9]+K free$' "$dir/screen.txt"
+check "the memory summary is on screen" $? "no \"Memory: ...K present, ...K free\" line"
+[ "$(grep -cE '^  zone (DMA|DMA32|Normal) ' "$dir/screen.txt")" = 3 ]
+check "one line per zone is on screen" $? "$(grep -cE '^  zone ' "$dir/screen.txt") zone lines"
+grep -qx "Failed cases: none" "$dir/screen.txt"
+check "the screen says no case failed" $? "no line \"Failed cases: none\""
+wide=$(sed 's/ *$//' "$dir/screen.txt" | awk 'length > 80' | head -n 3)
+check "no line on screen is wider than 80 columns" "$([ -z "$wide" ]; echo $?)" "$wide"
+below=$(sed 's/ *$//' "$dir/screen.txt" | tail -n +26 | grep . | head -n 3)
+check "the page fits in 80x25 (nothing below row 25)" "$([ -z "$below" ]; echo $?)" "$below"
+reports=$(grep -ac '^BUG: Bad page state' "$log")
+grep -qx "$reports expected bad page reports (misuse self-tests): on the serial port only." "$dir/screen.txt"
+check "the screen counts the $reports expected reports the serial port got" $? \
+	"no line \"$reports expected bad page reports ...\""
+! grep -q 'BUG:' "$dir/screen.txt"
+check "no BUG: is on screen" $? "$(grep 'BUG:' "$dir/screen.txt" | head -n 2)"
+# The whole boot report reached the screen, even under UEFI where it is long before the screen starts.
+! grep -aq 'of output are on the serial port only' "$log"
+check "everything printed before the screen started was shown on it" $? \
+	"$(grep -a 'of output are on the serial port only' "$log" | tr -d '\r')"
 
 finish

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/* The page the screen shows when the self-tests end (kernel/ktest_page.c). */
+#ifndef KERNEL_KTEST_PAGE_H
+#define KERNEL_KTEST_PAGE_H
+
+/*
+ * Clears the screen and shows, within 80x25: the verdict and the summary line, the memory (total
+ * and free, one line per zone), the failed cases by name, how many expected bad page reports went
+ * to the serial port only, and where the full report is. The serial port does not get it.
+ */
+void ktest_show_page(int passed, int failed, int skipped);
+
+#endif
