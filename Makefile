@@ -17,7 +17,7 @@ MACHINE  ?= pc
 SMP      ?= 2
 ACCEL    ?= tcg
 CMDLINE  ?=
-TIMEOUT  ?= 120
+TIMEOUT  ?= 300
 COMPOUND_FLAGS ?= 64
 RELEASE  ?=
 
@@ -232,7 +232,7 @@ help:
 	'  MACHINE=pc|q35          QEMU machine (run, debug; default pc)' \
 	'  SMP=N                   CPUs QEMU gives the machine (run, debug; default 2)' \
 	'  ACCEL=tcg|kvm           QEMU accelerator (default tcg)' \
-	'  TIMEOUT=SECONDS         when a hung kernel counts as failed (default 120)' \
+	'  TIMEOUT=SECONDS         when a hung kernel counts as failed (default 300)' \
 	'  CMDLINE=TEXT            the kernel command line, byte for byte (images, run, usb)' \
 	'  PRINT=1                 run and debug print the QEMU command instead of running it' \
 	'  RELEASE=1|bench         the release kernel, or it with the benchmark (all, run, debug ...)' \
