@@ -11,8 +11,28 @@ void screen_lines_init(struct screen_lines *l, void (*out)(const char *s, size_t
 	l->line_start = true;
 }
 
+/*
+ * What one write shows, passed on in one call at the end (or when full): the framebuffer console
+ * redraws after each call it gets, so a call per character would redraw per character.
+ */
+struct shown {
+	char buf[256];
+	size_t len;
+};
+
+static void emit(struct screen_lines *l, struct shown *o, const char *s, size_t len)
+{
+	while (len--) {
+		if (o->len == sizeof(o->buf)) {
+			l->out(o->buf, o->len);
+			o->len = 0;
+		}
+		o->buf[o->len++] = *s++;
+	}
+}
+
 /* Shows one character, wrapping a line that would pass the last column. */
-static void show(struct screen_lines *l, char ch)
+static void show(struct screen_lines *l, struct shown *o, char ch)
 {
 	switch (ch) {
 	case '\n':
@@ -30,16 +50,16 @@ static void show(struct screen_lines *l, char ch)
 		break;
 	default:
 		if (l->col >= SCREEN_LINE_WIDTH) {
-			l->out("\n" SCREEN_LINE_INDENT, 1 + sizeof(SCREEN_LINE_INDENT) - 1);
+			emit(l, o, "\n" SCREEN_LINE_INDENT, 1 + sizeof(SCREEN_LINE_INDENT) - 1);
 			l->col = sizeof(SCREEN_LINE_INDENT) - 1;
 		}
 		l->col++;
 	}
-	l->out(&ch, 1);
+	emit(l, o, &ch, 1);
 }
 
 /* A quiet line is decided by its first four characters: four spaces make it a KTAP line. */
-static void decide(struct screen_lines *l)
+static void decide(struct screen_lines *l, struct shown *o)
 {
 	l->line_start = false;
 	l->dropping = l->quiet && (l->nhead < 4 || memcmp(l->head, "    ", 4) != 0);
@@ -47,25 +67,25 @@ static void decide(struct screen_lines *l)
 		l->dropped_reports++;
 	if (!l->dropping)
 		for (unsigned i = 0; i < l->nhead; i++)
-			show(l, l->head[i]);
+			show(l, o, l->head[i]);
 	l->nhead = 0;
 }
 
-static void put(struct screen_lines *l, char ch)
+static void put(struct screen_lines *l, struct shown *o, char ch)
 {
 	if (l->line_start && l->quiet) {
 		if (ch != '\n' && l->nhead < sizeof(l->head)) {
 			l->head[l->nhead++] = ch;
 			if (l->nhead < sizeof(l->head))
 				return;
-			decide(l);
+			decide(l, o);
 			return;
 		}
-		decide(l);
+		decide(l, o);
 	}
 	l->line_start = false;
 	if (!l->dropping)
-		show(l, ch);
+		show(l, o, ch);
 	if (ch == '\n') {
 		l->line_start = true;
 		l->dropping = false;
@@ -74,13 +94,21 @@ static void put(struct screen_lines *l, char ch)
 
 void screen_lines_write(struct screen_lines *l, const char *s, size_t len)
 {
+	struct shown o = { .len = 0 };
+
 	while (len--)
-		put(l, *s++);
+		put(l, &o, *s++);
+	if (o.len)
+		l->out(o.buf, o.len);
 }
 
 void screen_lines_quiet(struct screen_lines *l, bool quiet)
 {
+	struct shown o = { .len = 0 };
+
 	if (l->line_start && l->nhead && !quiet)
-		decide(l);
+		decide(l, &o);
+	if (o.len)
+		l->out(o.buf, o.len);
 	l->quiet = quiet;
 }

@@ -204,8 +204,11 @@ static void vga_text_full_width_line_takes_one_row(struct ktest *t)
 static char shown[1024];
 static size_t nshown;
 
+static unsigned ncalls;
+
 static void collect(const char *s, size_t len)
 {
+	ncalls++;
 	while (len-- && nshown + 1 < sizeof(shown))
 		shown[nshown++] = *s++;
 	shown[nshown] = '\0';
@@ -250,6 +253,21 @@ static void screen_lines_quiet_shows_only_ktap_lines(struct ktest *t)
 	KT_EXPECT_EQ(t, l.dropped_reports, 2);
 }
 
+/* The framebuffer console redraws after every call: a write must reach it in one. */
+static void screen_lines_pass_a_write_on_in_one_call(struct ktest *t)
+{
+	static const char text[] = "Node 0, zone      DMA      2      2      1      2      2      1      2      1"
+				   "      1      0      3\nline two\n";
+	struct screen_lines l;
+
+	nshown = 0;
+	ncalls = 0;
+	screen_lines_init(&l, collect);
+	screen_lines_write(&l, text, sizeof(text) - 1);
+	KT_EXPECT(t, ncalls == 1, "%u calls for one write of %zu bytes", ncalls, sizeof(text) - 1);
+	KT_EXPECT_EQ(t, nshown, sizeof(text) - 1 + 3); /* one wrap: "\n  " */
+}
+
 KTEST_SUITE(screen_console,
 	    KTEST_CASE(embedded_font_maps_ascii),
 	    KTEST_CASE(psf_rejects_bad_magic_and_truncation),
@@ -261,4 +279,5 @@ KTEST_SUITE(screen_console,
 	    KTEST_CASE(vga_text_scrolls_at_the_bottom),
 	    KTEST_CASE(vga_text_full_width_line_takes_one_row),
 	    KTEST_CASE(screen_lines_wrap_wide_lines_at_80_columns),
-	    KTEST_CASE(screen_lines_quiet_shows_only_ktap_lines));
+	    KTEST_CASE(screen_lines_quiet_shows_only_ktap_lines),
+	    KTEST_CASE(screen_lines_pass_a_write_on_in_one_call));
