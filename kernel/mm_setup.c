@@ -118,6 +118,7 @@ void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 		.early_limit = BOOT_TABLE_LIMIT,
 		.nr_cpus = nr_cpus,
 		.cycles = rdtsc,
+		.picture = cmdline_has(bi->cmdline, "mm_picture"),
 	};
 	int err = mm_init(&params);
 	if (err)
