@@ -161,10 +161,10 @@ host-test: $(HOST_KTEST)
 
 # ---- Debian packages ------------------------------------------------------------------------
 # Each target that needs tools depends on deps; it installs only what is missing and says what.
+# install_missing PKGS: the recipe line that does it, for deps and for steps with needs of their own.
 DEB_PKGS := qemu-system-x86 nasm grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools gnu-efi ovmf \
             clang libclang-rt-dev gcc make gdb console-setup-linux dosfstools
-deps:
-	@missing=""; for p in $(DEB_PKGS); do \
+install_missing = @missing=""; for p in $(1); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -173,6 +173,8 @@ deps:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null || \
 			{ echo "deps: apt-get install failed for:$$missing"; exit 1; }; \
 	fi
+deps:
+	$(call install_missing,$(DEB_PKGS))
 
 # ---- running and debugging ----------------------------------------------------------------
 # make run and make debug refuse a MEM= that QEMU would misread (no unit) or that cannot boot,
