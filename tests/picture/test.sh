@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The memory picture, rendered for real: for each map, replay --picture, draw the SVG, render it
-# to PNG in headless Chromium at the SVG's size and check the pixels (check_png.py). Then the
-# checker itself: a blank page, and a picture drawn without one of its zones, must both fail.
-#   tests/picture/test.sh REPLAY OUTDIR MAP...
+# The memory picture, rendered for real: for each map, replay --picture (a .log is a boot log
+# that has the lines already), draw the SVG, render it to PNG in headless Chromium at the SVG's
+# size and check the pixels (check_png.py). Then the checker itself: a blank page, and a picture
+# drawn without one of its zones, must both fail.
+#   tests/picture/test.sh REPLAY OUTDIR MAP|LOG...
 set -u
 replay=$1 out=$2
 shift 2
@@ -30,7 +31,10 @@ must_fail() {
 
 for map in "$@"; do
 	name=$(basename "$map" .txt)
-	if ! "$replay" --picture "$map" >"$out/$name.log"; then
+	if [ "${map%.log}" != "$map" ]; then
+		name=$(basename "$map" .log)-boot
+		tr -d '\r' <"$map" >"$out/$name.log"
+	elif ! "$replay" --picture "$map" >"$out/$name.log"; then
 		echo "FAIL $map: replay --picture failed (see $out/$name.log)"; echo "0 passed, 1 failed"; continue
 	fi
 	"$py" "$here/memory_svg.py" "$out/$name.log" "$out/$name.svg" --title "$name" --layout "$out/$name.json" &&
