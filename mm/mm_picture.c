@@ -103,8 +103,7 @@ void show_zone_pictures(void)
 {
 	char line[ZONE_PICTURE_COLS + 16];
 
-	printk("mm: zone pictures, %d slices each: 0-9 A largest free order, # allocated, R reserved, . hole\n",
-	       ZONE_PICTURE_COLS);
+	printk("mm: zone pictures, %d slices each: %s\n", ZONE_PICTURE_COLS, ZONE_PICTURE_LEGEND);
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		if (!zones[z].present_pages)
 			continue;

@@ -22,6 +22,9 @@
 /* Characters of a zone's text picture between its bars. */
 #define ZONE_PICTURE_COLS 64
 
+/* What the characters mean, for a page that shows the lines (show_zone_pictures() prints it). */
+#define ZONE_PICTURE_LEGEND "0-9 A largest free order, # allocated, R reserved, . hole"
+
 /*
  * Writes the text picture of zone into buf (no newline): its name padded to 6, then
  * ZONE_PICTURE_COLS characters between '|' bars, each a slice of [start_pfn, end_pfn). A slice
