@@ -19,7 +19,7 @@ picture: $(REPLAY) | deps-picture
 	@mkdir -p $(PICTURE_DIR)
 	$(Q)if [ -n "$(MAP)" ]; then \
 		$(REPLAY) --picture $(MAP) > $(PICTURE_DIR)/replay.log || exit 1; \
-		log=$(PICTURE_DIR)/replay.log; title=$$(basename $(MAP)); \
+		log=$(PICTURE_DIR)/replay.log; title=$$(basename $(MAP) .txt); \
 	else \
 		log=$(PICTURE_LOG); title="boot log $$(basename $(PICTURE_LOG))"; \
 		test -f $$log || { echo "picture: no $$log: boot with make run CMDLINE=mm_picture, or give MAP="; exit 1; }; \

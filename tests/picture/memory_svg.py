@@ -15,6 +15,7 @@ Below: the legend, and per zone a bar chart of its free blocks by order (buddyin
 the test that renders the SVG and checks the pixels (tests/picture/check_png.py).
 """
 import json
+import math
 import re
 import sys
 
@@ -205,17 +206,17 @@ def build(lines, title):
         for fb, fe, order in free:
             if b <= fb < e:
                 counts[min(order, 10)] += (fe - fb) >> (12 + order)
-        cx, base = MARGIN + zi * (chart_w + 20), ly + 20 + bar_h
+        cx, base = MARGIN + zi * (chart_w + 20), ly + 34 + bar_h
         peak = max(counts) or 1
         text(cx, ly + 16, name, ' font-size="11"')
         for o, n in enumerate(counts):
-            h = bar_h * (len(bin(n)) - 2) / (len(bin(peak)) - 2) if n else 0
+            h = bar_h * math.log1p(n) / math.log1p(peak)
             bx = cx + o * chart_w / 11
             rect(bx, base - h, chart_w / 11 - 4, h, ORDER_COLOURS[o])
             text(bx + chart_w / 22 - 2, base + 12, str(o), ' font-size="9" text-anchor="middle"')
             text(bx + chart_w / 22 - 2, base - h - 3, str(n), ' font-size="9" text-anchor="middle"')
             layout["free_orders"].append({"zone": name, "order": o, "count": n})
-    height = int(ly + 20 + bar_h + 30)
+    height = int(ly + 34 + bar_h + 30)
     layout["height"] = height
     svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
            f'viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" shape-rendering="crispEdges">',
