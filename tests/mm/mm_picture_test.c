@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Host tests of the memory picture (mm/mm_picture.h) on a small map whose every slice is known,
- * and of what makes the picture's reserved ranges tell their users apart: memblock keeps touching
- * reservations of different users apart. Each case boots its map through the kernel's path and
- * puts the default map back.
+ * Host tests of the memory picture (mm/mm_picture.h) on a small map whose every slice and line is
+ * known, and of what lets the picture's reserved ranges tell their users apart: memblock keeps
+ * touching reservations of different users apart. Each case boots its map through the kernel's
+ * path and puts the default map back.
  */
 #include <string.h>
 
 #include "kernel/ktest.h"
+#include "lib/printk.h"
 #include "mm/hugetlb.h"
 #include "mm/memblock.h"
 #include "mm/mm_picture.h"
@@ -101,6 +102,66 @@ static void short_buffer_gets_a_terminated_prefix(struct ktest *t)
 	restore_default(t);
 }
 
+/* Collects what printk writes while it is registered. */
+static char captured[4096];
+static size_t captured_len;
+
+static void capture_write(const char *s, size_t len)
+{
+	len = MIN(len, sizeof(captured) - 1 - captured_len);
+	memcpy(captured + captured_len, s, len);
+	captured_len += len;
+	captured[captured_len] = '\0';
+}
+
+/* The lines mm/README.md defines, exactly, for the small map: its entries, holes, users, runs. */
+static void picture_lines_describe_the_small_map(struct ktest *t)
+{
+	static struct console capture = { .name = "capture", .write = capture_write };
+	static const char want[] =
+		"mm: picture begin\n"
+		"mm: map 0x0 0x9f000 usable\n"
+		"mm: hole 0x9f000 0x100000\n"
+		"mm: map 0x100000 0x1400000 usable\n"
+		"mm: hole 0x1400000 0x1800000\n"
+		"mm: map 0x1800000 0x2000000 usable\n"
+		"mm: reserved 0x0 0x100000 first 1 MiB\n"
+		"mm: reserved 0x200000 0x600000 kernel image (simulated)\n"
+		"mm: reserved 0x1fc5000 0x1ffe000 memmap\n" /* 56 pages for 28 MiB, 1 for the chunk map */
+		"mm: reserved 0x1ffe000 0x1fff000 per-CPU lists\n"
+		"mm: reserved 0x1fff000 0x2000000 firmware memory map\n"
+		"mm: zone 0x0 0x1000000 DMA\n"
+		"mm: free 0x100000 0x200000 order 8\n"
+		"mm: free 0x600000 0x800000 order 9\n"
+		"mm: free 0x800000 0x1000000 order 10\n"
+		"mm: zone 0x1000000 0x2000000 DMA32\n"
+		"mm: free 0x1000000 0x1400000 order 10\n"
+		"mm: free 0x1800000 0x1c00000 order 10\n" /* the hole between: no line */
+		"mm: free 0x1c00000 0x1e00000 order 9\n"
+		"mm: free 0x1e00000 0x1f00000 order 8\n"
+		"mm: free 0x1f00000 0x1f80000 order 7\n"
+		"mm: free 0x1f80000 0x1fc0000 order 6\n"
+		"mm: free 0x1fc0000 0x1fc4000 order 2\n"
+		"mm: free 0x1fc4000 0x1fc5000 order 0\n"
+		"mm: picture end\n";
+	const char *begin, *end;
+
+	captured_len = 0;
+	captured[0] = '\0';
+	host_mm_picture = true;
+	register_console(&capture);
+	int err = boot_text(small_map);
+	unregister_console(&capture);
+	host_mm_picture = false;
+	KT_ASSERT(t, err == 0, "mm_init on the small map");
+	begin = strstr(captured, "mm: picture begin\n");
+	end = begin ? strstr(begin, "mm: picture end\n") : NULL;
+	KT_ASSERT(t, begin && end, "no picture lines in:\n%s", captured);
+	captured[end - captured + strlen("mm: picture end\n")] = '\0';
+	KT_EXPECT(t, !strcmp(begin, want), "got:\n%s", begin);
+	restore_default(t);
+}
+
 /* Touching reservations of different users stay two ranges; of the same user, one. */
 static void touching_reservations_merge_only_for_the_same_user(struct ktest *t)
 {
@@ -126,4 +187,5 @@ KTEST_SUITE_SKIP_IF(mm_picture_host, pools_in_use,
 		    KTEST_CASE(each_slice_shows_reserved_free_order_and_hole),
 		    KTEST_CASE(allocated_slices_show_hash),
 		    KTEST_CASE(short_buffer_gets_a_terminated_prefix),
+		    KTEST_CASE(picture_lines_describe_the_small_map),
 		    KTEST_CASE(touching_reservations_merge_only_for_the_same_user));
