@@ -37,7 +37,8 @@ static unsigned long classify(unsigned long pfn, unsigned long end, int *rank)
 		order = alloc_order_of(page);
 		*rank = page_ref(page) ? RANK_ALLOCATED : RANK_FREE + (int)order;
 	}
-	return MIN(1UL << MIN(order, MAX_ORDER), end - pfn);
+	/* A gigantic page's order is above MAX_ORDER; 30 only keeps a corrupt order from overflowing. */
+	return MIN(1UL << MIN(order, 30u), end - pfn);
 }
 
 typedef void walk_fn(unsigned long pfn, unsigned long n, int rank, void *arg);
