@@ -161,7 +161,8 @@ host-test: $(HOST_KTEST)
 
 # ---- Debian packages ------------------------------------------------------------------------
 # Each target that needs tools depends on deps; it installs only what is missing and says what.
-# install_missing PKGS: the recipe line that does it, for deps and for steps with needs of their own.
+# install_missing PKGS[,APT-OPTIONS]: the recipe line that does it, for deps and for steps with
+# needs of their own.
 DEB_PKGS := qemu-system-x86 nasm grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools gnu-efi ovmf \
             clang libclang-rt-dev gcc make gdb console-setup-linux dosfstools
 install_missing = @missing=""; for p in $(1); do \
@@ -170,7 +171,7 @@ install_missing = @missing=""; for p in $(1); do \
 	if [ -n "$$missing" ]; then \
 		echo "deps: installing Debian packages:$$missing"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null || \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(2) $$missing >/dev/null || \
 			{ echo "deps: apt-get install failed for:$$missing"; exit 1; }; \
 	fi
 deps:

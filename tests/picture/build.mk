@@ -10,8 +10,10 @@ PICTURE_LOG ?= $(B)/logs/run.log
 .PHONY: deps-picture deps-picture-test picture test-picture
 deps-picture:
 	$(call install_missing,$(PICTURE_DEB_PKGS))
+# Chromium without its recommendations (printing, desktop services), which a headless render
+# does not use.
 deps-picture-test:
-	$(call install_missing,$(PICTURE_TEST_DEB_PKGS))
+	$(call install_missing,$(PICTURE_TEST_DEB_PKGS),--no-install-recommends)
 
 # make picture [MAP=file] [PICTURE_LOG=log]: build/picture/memory.svg. Without MAP, the log of the
 # last `make run`, which must have booted with CMDLINE=mm_picture.
