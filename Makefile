@@ -161,18 +161,21 @@ host-test: $(HOST_KTEST)
 
 # ---- Debian packages ------------------------------------------------------------------------
 # Each target that needs tools depends on deps; it installs only what is missing and says what.
+# install_missing PKGS[,APT-OPTIONS]: the recipe line that does it, for deps and for steps with
+# needs of their own.
 DEB_PKGS := qemu-system-x86 nasm grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools gnu-efi ovmf \
             clang libclang-rt-dev gcc make gdb console-setup-linux dosfstools
-deps:
-	@missing=""; for p in $(DEB_PKGS); do \
+install_missing = @missing=""; for p in $(1); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "deps: installing Debian packages:$$missing"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null || \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(2) $$missing >/dev/null || \
 			{ echo "deps: apt-get install failed for:$$missing"; exit 1; }; \
 	fi
+deps:
+	$(call install_missing,$(DEB_PKGS))
 
 # ---- running and debugging ----------------------------------------------------------------
 # make run and make debug refuse a MEM= that QEMU would misread (no unit) or that cannot boot,
@@ -220,6 +223,9 @@ help:
 	'  fuzz           every fuzzer for FUZZ_SECONDS each; fuzz-NAME runs one:' \
 	"                 $(patsubst test-fuzz-%,fuzz-%,$(filter test-fuzz-%,$(TEST_STEPS)))" \
 	'  replay         the boot path of mm/ on the memory map MAP=, then its self-check' \
+	'  picture        build/picture/memory.svg from the last boot log, or a replay of MAP=' \
+	'  deps-picture   install python3, which make picture needs (picture does it)' \
+	'  deps-picture-test  install python3 and chromium, which test-picture needs (it does it)' \
 	'  host-test      the host test binary, suites FILTER= (all by default)' \
 	'  efi-loader     the direct EFI loader, build/efi/BOOTX64.EFI' \
 	'  deps           install the Debian packages the build needs (every target does it)' \
@@ -240,7 +246,8 @@ help:
 	'  DEV=/dev/sdX            the stick make flash writes (without it: the USB disks seen)' \
 	'  YES=1                   make flash writes without asking' \
 	'  COMPOUND_FLAGS=64|32    the compound-page flag scheme (default 64)' \
-	'  MAP=FILE                the memory map make replay reads' \
+	'  MAP=FILE                the memory map make replay and make picture read' \
+	'  PICTURE_LOG=FILE        the boot log make picture draws without MAP= (default build/logs/run.log)' \
 	'  FILTER=SUITES           the suites host-test runs (name,prefix*)' \
 	'  SEED=N OPS=N ASAN_OPS=N the model test'"'"'s seed and operations (test-model)' \
 	'  STRESS_SEED=N STRESS_OPS=N STRESS_ASAN_OPS=N STRESS_TSAN_OPS=N' \

@@ -2,8 +2,9 @@
 /*
  * run_selftests(): what kmain() does after the boot report in every kernel but the release one.
  * Runs the self-test suites the command line selects ("ktest=a,b*"; all by default), or none
- * with "ktest=off", and ends the run with the verdict, leaving a page of it on the screen.
- * Replaces the release kernel's weak run_selftests() in kernel/main.c.
+ * with "ktest=off", prints the zones' text pictures after them, and ends the run with the
+ * verdict, leaving a page of it on the screen. Replaces the release kernel's weak
+ * run_selftests() in kernel/main.c.
  */
 #include "kernel/cmdline.h"
 #include "kernel/console/screen.h"
@@ -13,6 +14,7 @@
 #include "kernel/x86.h"
 #include "lib/printk.h"
 #include "lib/string.h"
+#include "mm/mm_picture.h"
 
 void run_selftests(const char *cmdline)
 {
@@ -34,6 +36,7 @@ void run_selftests(const char *cmdline)
 	int failed = ktest_run(filter, &ran, &skipped);
 	if (failed < 0)
 		machine_exit(false);
+	show_zone_pictures(); /* what the self-tests left behind: leaks show as '#' */
 	printk("ktest: summary: %d passed, %d failed, %d skipped\n", ran - failed - skipped, failed,
 	       skipped);
 	ktest_show_page(ran - failed - skipped, failed, skipped);

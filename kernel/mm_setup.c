@@ -29,7 +29,7 @@ phys_addr_t smp_trampoline_phys;
 /* Early page tables come from memblock, below 4 GiB; after the hand-off, from the buddy allocator. */
 static phys_addr_t early_table_alloc(void)
 {
-	return memblock_alloc_range(PAGE_SIZE, PAGE_SIZE, BOOT_TABLE_LIMIT);
+	return memblock_alloc_named(PAGE_SIZE, PAGE_SIZE, BOOT_TABLE_LIMIT, "page tables");
 }
 
 static phys_addr_t buddy_table_alloc(void)
@@ -118,6 +118,7 @@ void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 		.early_limit = BOOT_TABLE_LIMIT,
 		.nr_cpus = nr_cpus,
 		.cycles = rdtsc,
+		.picture = cmdline_has(bi->cmdline, "mm_picture"),
 	};
 	int err = mm_init(&params);
 	if (err)

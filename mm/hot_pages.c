@@ -22,7 +22,7 @@ int pcp_init(unsigned int nr_cpus)
 
 	pcp_nr_cpus = nr_cpus ? nr_cpus : 1;
 	bytes = (size_t)pcp_nr_cpus * MAX_NR_ZONES * sizeof(struct per_cpu_pages);
-	phys = memblock_alloc(ALIGN_UP(bytes, PAGE_SIZE), PAGE_SIZE);
+	phys = memblock_alloc_named(ALIGN_UP(bytes, PAGE_SIZE), PAGE_SIZE, UINT64_MAX, "per-CPU lists");
 	if (!phys) {
 		printk("mm: no memory for the per-CPU page lists of %u CPUs (%zu bytes)\n", pcp_nr_cpus, bytes);
 		return -ENOMEM;

@@ -456,7 +456,7 @@ unsigned long hugetlb_request(unsigned int order, unsigned long count)
 unsigned long hugetlb_reserve_gigantic_early(void)
 {
 	while (nr_gigantic_phys < hstate_1g->requested) {
-		phys_addr_t p = memblock_alloc(GIGANTIC_SIZE, GIGANTIC_SIZE);
+		phys_addr_t p = memblock_alloc_named(GIGANTIC_SIZE, GIGANTIC_SIZE, UINT64_MAX, "gigantic page");
 		if (!p) {
 			printk("hugetlb: only %lu of %lu 1 GiB pages could be reserved\n", nr_gigantic_phys,
 			       hstate_1g->requested);

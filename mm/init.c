@@ -10,6 +10,7 @@
 #include "mm/hot_pages.h"
 #include "mm/hugetlb.h"
 #include "mm/memblock.h"
+#include "mm/mm_picture.h"
 #include "mm/mm_stats.h"
 #include "mm/page_alloc.h"
 #include "mm/poison.h"
@@ -141,6 +142,7 @@ static void report(const struct fw_map *map)
 	fw_map_print(map);
 	show_mem_summary();
 	show_buddyinfo();
+	show_zone_pictures();
 }
 
 int mm_init(const struct mm_init_params *p)
@@ -188,6 +190,8 @@ int mm_init(const struct mm_init_params *p)
 		return err;
 	t1 = now(p);
 	memblock_for_each_free(hand_off_range, NULL);
+	if (p->picture) /* while memblock still knows who reserved what */
+		show_memory_picture(p->map);
 	memblock_retire();
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		if (zones[z].managed_pages)

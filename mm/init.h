@@ -42,6 +42,8 @@ struct mm_init_params {
 	/* CPUs that will call mm/: arch_cpu_id() stays below this (mm/arch.h). 0 means 1. */
 	unsigned int nr_cpus;
 	bool quiet;                          /* no boot report (the fuzzer) */
+	/* Print the "mm: picture" lines of the address space (mm/mm_picture.h) after the hand-off. */
+	bool picture;
 	/* Optional: a cycle counter (rdtsc), to time building the memmap and the hand-off. */
 	uint64_t (*cycles)(void);
 };

@@ -207,22 +207,48 @@ static void replace_regions(struct memblock_type *t, unsigned int i, unsigned in
 	t->cnt = t->cnt - (j - i) + 1;
 }
 
+/* Did the same user reserve both (or are both unnamed, as memory ranges are)? */
+static bool same_user(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b;
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
 /*
- * Adds [base, end) to t, merging every region it touches. A full list grows first (which may
+ * Does [base, end) of user what join r: overlap it, or touch it and have the same user? Touching
+ * ranges of different users stay apart, so that reports and the memory picture can tell the
+ * kernel image from the boot information next to it.
+ */
+static bool joins(const struct memblock_region *r, phys_addr_t base, phys_addr_t end, const char *what)
+{
+	if (r->base < end && rend(r) > base)
+		return true;
+	return (r->base == end || rend(r) == base) && same_user(r->what, what);
+}
+
+/*
+ * Adds [base, end) to t, merging every region it joins. A full list grows first (which may
  * change the lists), so the position is found after. Returns 0, or -ENOMEM when t is full, the
- * range touches nothing and the list cannot grow.
+ * range joins nothing and the list cannot grow.
  */
 static int region_add(struct memblock_type *t, phys_addr_t base, phys_addr_t end, const char *what)
 {
-	unsigned int i = first_touching(t, base), j = i;
 	struct memblock_region r = { base, 0, what };
+	unsigned int i, j;
 
-	if (t->cnt == t->max && (i == t->cnt || t->regions[i].base > end)) {
+	for (int pass = 0; pass < 2; pass++) {
+		i = first_touching(t, base);
+		if (i < t->cnt && rend(&t->regions[i]) == base && !joins(&t->regions[i], base, end, what))
+			i++; /* ends where we start, another user's: stays apart */
+		if (pass || t->cnt < t->max || (i < t->cnt && joins(&t->regions[i], base, end, what)))
+			break;
 		if (grow(t))
 			return -ENOMEM;
-		i = j = first_touching(t, base);
 	}
-	for (; j < t->cnt && t->regions[j].base <= end; j++) {
+	for (j = i; j < t->cnt && joins(&t->regions[j], base, end, what); j++) {
 		if (j == i && t->regions[j].what)
 			r.what = t->regions[j].what;
 		r.base = MIN(r.base, t->regions[j].base);
@@ -260,7 +286,7 @@ int memblock_reserve(phys_addr_t base, phys_addr_t size, const char *what)
 	return 0;
 }
 
-phys_addr_t memblock_alloc_range(phys_addr_t size, phys_addr_t align, phys_addr_t max_addr)
+phys_addr_t memblock_alloc_named(phys_addr_t size, phys_addr_t align, phys_addr_t max_addr, const char *what)
 {
 	phys_addr_t p;
 
@@ -280,7 +306,12 @@ phys_addr_t memblock_alloc_range(phys_addr_t size, phys_addr_t align, phys_addr_
 	p = find_free(size, align, max_addr);
 	if (!p)
 		return 0;
-	return memblock_reserve(p, size, "memblock_alloc") ? 0 : p;
+	return memblock_reserve(p, size, what) ? 0 : p;
+}
+
+phys_addr_t memblock_alloc_range(phys_addr_t size, phys_addr_t align, phys_addr_t max_addr)
+{
+	return memblock_alloc_named(size, align, max_addr, "memblock_alloc");
 }
 
 phys_addr_t memblock_alloc(phys_addr_t size, phys_addr_t align)

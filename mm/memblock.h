@@ -4,7 +4,8 @@
  *
  * Two sorted lists of disjoint physical ranges: memory (usable RAM from the firmware map) and
  * reserved (the first 1 MiB, the kernel image, boot information, the memmap, early page tables
- * ...). Free memory is memory minus reserved. Allocations are taken from the top down and simply
+ * ...). Touching reserved ranges merge only when the same user (what) reserved them. Free memory
+ * is memory minus reserved. Allocations are taken from the top down and simply
  * become reserved ranges. Once the buddy allocator has taken every free range (hand-off),
  * memblock_retire() ends its life: any later call is a bug and panics.
  *
@@ -25,7 +26,7 @@
 struct memblock_region {
 	phys_addr_t base;
 	phys_addr_t size;
-	const char *what; /* reserved list: who reserved it first (for the boot report) */
+	const char *what; /* reserved list: who reserved it first (reports, the memory picture) */
 };
 
 struct memblock_type {
@@ -81,6 +82,12 @@ phys_addr_t memblock_alloc(phys_addr_t size, phys_addr_t align);
 
 /* Like memblock_alloc(), but the whole block lies below max_addr too (e.g. 4 GiB for early page tables). */
 phys_addr_t memblock_alloc_range(phys_addr_t size, phys_addr_t align, phys_addr_t max_addr);
+
+/*
+ * memblock_alloc_range() reserving the block under the name what, which reports and the memory
+ * picture (mm/mm_picture.h) show; the other two name it "memblock_alloc".
+ */
+phys_addr_t memblock_alloc_named(phys_addr_t size, phys_addr_t align, phys_addr_t max_addr, const char *what);
 
 /* Calls fn(base, end, arg) for every free range (memory minus reserved) in address order. */
 void memblock_for_each_free(void (*fn)(phys_addr_t base, phys_addr_t end, void *arg), void *arg);

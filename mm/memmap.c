@@ -56,9 +56,9 @@ static int back_piece(unsigned long c, unsigned long n)
 	phys_addr_t phys = 0;
 
 	if (n == PIECE_CHUNKS)
-		phys = memblock_alloc(bytes, bytes);
+		phys = memblock_alloc_named(bytes, bytes, UINT64_MAX, "memmap");
 	if (!phys)
-		phys = memblock_alloc(bytes, PAGE_SIZE);
+		phys = memblock_alloc_named(bytes, PAGE_SIZE, UINT64_MAX, "memmap");
 	if (!phys) {
 		printk("memmap: out of memory for %zu bytes of struct pages (frames %#lx-%#lx)\n", bytes,
 		       c << MEMMAP_CHUNK_SHIFT, ((c + n) << MEMMAP_CHUNK_SHIFT) - 1);
@@ -93,7 +93,7 @@ static int alloc_chunk_map(void)
 {
 	unsigned long nchunks = memmap_end_pfn >> MEMMAP_CHUNK_SHIFT;
 	size_t bytes = ALIGN_UP((nchunks + BITS_PER_LONG - 1) / BITS_PER_LONG * sizeof(long), PAGE_SIZE);
-	phys_addr_t phys = memblock_alloc(bytes, PAGE_SIZE);
+	phys_addr_t phys = memblock_alloc_named(bytes, PAGE_SIZE, UINT64_MAX, "memmap");
 
 	if (!phys) {
 		printk("memmap: out of memory for the %zu-byte map of backed chunks\n", bytes);

@@ -76,7 +76,7 @@ static void get_refuses_a_value_that_does_not_fit(struct ktest *t)
 
 static void every_option_the_kernel_reads_is_known(struct ktest *t)
 {
-	const char *line = "bench ktest=printk hugepagesz=2M hugepages=1 screen=off nosmp nr_cpus=2";
+	const char *line = "bench ktest=printk hugepagesz=2M hugepages=1 screen=off nosmp nr_cpus=2 mm_picture";
 
 	forget_warnings();
 	KT_EXPECT_EQ(t, cmdline_warn_unknown(line, capture), 0);

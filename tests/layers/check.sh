@@ -23,7 +23,7 @@ LAYERS=(
 	"buddy"
 	"hot_pages"
 	"page_alloc"
-	"mm_stats hugetlb"
+	"mm_stats mm_picture hugetlb"
 	"init"
 )
 

@@ -32,6 +32,7 @@ static void *phys_mem, *memmap_area;
 static size_t phys_size, memmap_size;
 
 bool host_console_quiet;
+bool host_mm_picture;
 
 __thread unsigned int host_mm_cpu;
 __thread unsigned long host_mm_irqs_off;
@@ -156,6 +157,7 @@ static int run_mm_init(struct fw_map *map, const struct mm_reservation *extra, b
 	struct mm_init_params params = {
 		.map = map, .reserve = reserve, .nreserve = ARRAY_SIZE(in_use), .quiet = quiet, .cycles = cycles,
 		.zone_dma_end = PC_ZONE_DMA_END, .zone_dma32_end = PC_ZONE_DMA32_END, .nr_cpus = host_mm_nr_cpus,
+		.picture = host_mm_picture,
 	};
 
 	if (extra)

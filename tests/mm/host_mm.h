@@ -34,6 +34,9 @@ void host_mm_set_cpu(unsigned int cpu);
 #define HOST_MM_CPUS 4
 extern unsigned int host_mm_nr_cpus;
 
+/* When true, mm_init() prints the "mm: picture" lines (mm/mm_picture.h): replay --picture. */
+extern bool host_mm_picture;
+
 /* When true, console output (printk) is dropped: quiet replays, the fuzzer, the benchmark. */
 extern bool host_console_quiet;
 

@@ -5,6 +5,8 @@
  *
  *   replay MAP          the boot report (sanitized map, zones, memmap bytes, usable/reserved/free
  *                       pages, buddyinfo), then each check and its verdict
+ *   replay --picture MAP  the same, with the "mm: picture" lines of the address space
+ *                       (mm/mm_picture.h) after the hand-off, for tests/picture/
  *   replay -q MAP...    one line per map
  *   replay -x MAP...    maps that must be refused (too many entries, a memmap the host cannot
  *                       hold ...): each passes when it is refused with a message
@@ -133,11 +135,14 @@ static bool expect_refusal(const char *path)
 int main(int argc, char **argv)
 {
 	bool quiet = argc > 1 && !strcmp(argv[1], "-q"), refuse = argc > 1 && !strcmp(argv[1], "-x");
-	int first = 1 + (quiet || refuse), passed = 0, failed = 0;
+	int first, passed = 0, failed = 0;
+
+	host_mm_picture = argc > 1 && !strcmp(argv[1], "--picture");
+	first = 1 + (quiet || refuse || host_mm_picture);
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc <= first) {
-		fprintf(stderr, "usage: %s [-q | -x] MAP...\n", argv[0]);
+		fprintf(stderr, "usage: %s [-q | -x | --picture] MAP...\n", argv[0]);
 		return 2;
 	}
 	mm_debug_poison = false;

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A picture of physical memory: what each range of the address space is, and where the free
+ * blocks are. Two forms:
+ *
+ *   - lines for a tool (the "mm: picture" lines; mm/README.md, "The memory picture", is their
+ *     stable definition): every firmware map entry and the holes between them, every reserved
+ *     range under the name of who reserved it, each zone's span, and the free blocks as runs of
+ *     one order. tests/picture/ draws them as an SVG.
+ *   - text (one line per zone, ZONE_PICTURE_COLS characters, each a slice of the zone), for the
+ *     serial console and the screen.
+ *
+ * Both read struct pages without taking the zone locks: exact when no CPU allocates meanwhile (at
+ * boot, after the self-tests), a plausible snapshot otherwise.
+ */
+#ifndef MM_MM_PICTURE_H
+#define MM_MM_PICTURE_H
+
+#include "mm/fw_map.h"
+#include "mm/zone.h"
+
+/* Characters of a zone's text picture between its bars. */
+#define ZONE_PICTURE_COLS 64
+
+/* What the characters mean, for a page that shows the lines (show_zone_pictures() prints it). */
+#define ZONE_PICTURE_LEGEND "0-9 A largest free order, # allocated, R reserved, . hole"
+
+/*
+ * Writes the text picture of zone into buf (no newline): its name padded to 6, then
+ * ZONE_PICTURE_COLS characters between '|' bars, each a slice of [start_pfn, end_pfn). A slice
+ * shows the largest free block it holds any of ('0'..'9', 'A' for order 10); with none free, '#'
+ * if any page of it is allocated (the hugetlb pool's pages count as allocated), else 'R' if any is
+ * reserved, else '.' (no RAM: a hole). A hole inside a chunk of the memmap (128 frames) has
+ * struct pages marked reserved, so a hole smaller than that shows as 'R'. Returns the length, as
+ * snprintf does; an empty zone writes its name and "empty".
+ */
+int zone_picture_line(const struct zone *zone, char *buf, size_t size);
+
+/* Prints the legend and one zone_picture_line() per zone that has memory. */
+void show_zone_pictures(void);
+
+/*
+ * Prints the "mm: picture" lines of the address space from 0 to the end of RAM: map (the
+ * sanitized map; its entries and the holes between them), the ranges memblock holds reserved,
+ * the zones and the free runs. Call it after the hand-off and before memblock_retire()
+ * (mm_init() does, when mm_init_params.picture is set).
+ */
+void show_memory_picture(const struct fw_map *map);
+
+#endif

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Host tests of the memory picture (mm/mm_picture.h) on a small map whose every slice and line is
+ * known, and of what lets the picture's reserved ranges tell their users apart: memblock keeps
+ * touching reservations of different users apart. Each case boots its map through the kernel's
+ * path and puts the default map back.
+ */
+#include <string.h>
+
+#include "kernel/ktest.h"
+#include "lib/printk.h"
+#include "mm/hugetlb.h"
+#include "mm/memblock.h"
+#include "mm/mm_picture.h"
+#include "mm/page_alloc.h"
+#include "tests/mm/host_mm.h"
+
+static struct fw_map map;
+
+/*
+ * 32 MiB with a 4 MiB hole at 20 MiB. DMA is [0, 16 MiB) in slices of 256 KiB: the first 1 MiB
+ * and the simulated kernel image at [2, 6) MiB reserved, free blocks between and after. DMA32 is
+ * [16, 32) MiB: an order-10 block to the hole, the hole, another, then smaller blocks up to the
+ * early allocations at the top (memmap, per-CPU lists, the map's storage) in the last slice.
+ */
+static const char small_map[] =
+	"BIOS-e820: [mem 0x0000000000000000-0x000000000009fbff] usable\n"
+	"BIOS-e820: [mem 0x0000000000100000-0x00000000013fffff] usable\n"
+	"BIOS-e820: [mem 0x0000000001800000-0x0000000001ffffff] usable\n";
+
+static const char dma_picture[] =
+	"DMA    |RRRR8888RRRRRRRRRRRRRRRR99999999AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA|";
+static const char dma32_picture[] =
+	"DMA32  |AAAAAAAAAAAAAAAA................AAAAAAAAAAAAAAAA9999999988887762|";
+
+static int boot_text(const char *text)
+{
+	host_console_quiet = true;
+	int err = host_mm_boot_text(text, true, &map);
+	host_console_quiet = false;
+	return err;
+}
+
+static void restore_default(struct ktest *t)
+{
+	host_default_map(&map);
+	host_console_quiet = true;
+	KT_EXPECT_EQ(t, host_mm_init(&map, true), 0);
+	host_console_quiet = false;
+}
+
+static const char *pools_in_use(void)
+{
+	return hugetlb_counters(HPAGE_ORDER).total || hugetlb_counters(GIGANTIC_ORDER).total
+		       ? "hugetlb pool pages exist; re-initializing mm would orphan them" : NULL;
+}
+
+static void expect_line(struct ktest *t, enum zone_type z, const char *want)
+{
+	char line[ZONE_PICTURE_COLS + 16];
+	int len = zone_picture_line(&zones[z], line, sizeof(line));
+
+	KT_EXPECT(t, len == (int)strlen(want) && !strcmp(line, want), "zone %s:\n  got  \"%s\"\n  want \"%s\"",
+		  zones[z].name, line, want);
+}
+
+static void each_slice_shows_reserved_free_order_and_hole(struct ktest *t)
+{
+	KT_ASSERT(t, boot_text(small_map) == 0, "mm_init on the small map");
+	expect_line(t, ZONE_DMA, dma_picture);
+	expect_line(t, ZONE_DMA32, dma32_picture);
+	expect_line(t, ZONE_NORMAL, "Normal empty");
+	restore_default(t);
+}
+
+/* An allocated block outranks reserved but not free: its slices turn '#' once nothing there is free. */
+static void allocated_slices_show_hash(struct ktest *t)
+{
+	struct page *p[2];
+
+	KT_ASSERT(t, boot_text(small_map) == 0, "mm_init on the small map");
+	for (int i = 0; i < 2; i++) /* DMA32's two order-10 blocks, one each side of the hole */
+		p[i] = alloc_pages(GFP_KERNEL | __GFP_DMA32, MAX_ORDER);
+	for (int i = 0; i < 2; i++)
+		KT_EXPECT(t, p[i] && page_to_pfn(p[i]) >= PFN_DOWN(16UL << 20), "order-10 block %d in DMA32", i);
+	expect_line(t, ZONE_DMA32, "DMA32  |################................################9999999988887762|");
+	for (int i = 0; i < 2; i++)
+		if (p[i])
+			__free_pages(p[i], MAX_ORDER);
+	expect_line(t, ZONE_DMA32, dma32_picture);
+	restore_default(t);
+}
+
+/* Like snprintf: the full length whatever the room, and a terminated prefix. */
+static void short_buffer_gets_a_terminated_prefix(struct ktest *t)
+{
+	char small[12];
+
+	KT_ASSERT(t, boot_text(small_map) == 0, "mm_init on the small map");
+	KT_EXPECT_EQ(t, zone_picture_line(&zones[ZONE_DMA], small, sizeof(small)), (int)strlen(dma_picture));
+	KT_EXPECT(t, !strcmp(small, "DMA    |RRR"), "got \"%s\"", small);
+	restore_default(t);
+}
+
+/* Collects what printk writes while it is registered. */
+static char captured[4096];
+static size_t captured_len;
+
+static void capture_write(const char *s, size_t len)
+{
+	len = MIN(len, sizeof(captured) - 1 - captured_len);
+	memcpy(captured + captured_len, s, len);
+	captured_len += len;
+	captured[captured_len] = '\0';
+}
+
+/* The lines mm/README.md defines, exactly, for the small map: its entries, holes, users, runs. */
+static void picture_lines_describe_the_small_map(struct ktest *t)
+{
+	static struct console capture = { .name = "capture", .write = capture_write };
+	static const char want[] =
+		"mm: picture begin\n"
+		"mm: map 0x0 0x9f000 usable\n"
+		"mm: hole 0x9f000 0x100000\n"
+		"mm: map 0x100000 0x1400000 usable\n"
+		"mm: hole 0x1400000 0x1800000\n"
+		"mm: map 0x1800000 0x2000000 usable\n"
+		"mm: reserved 0x0 0x100000 first 1 MiB\n"
+		"mm: reserved 0x200000 0x600000 kernel image (simulated)\n"
+		"mm: reserved 0x1fc5000 0x1ffe000 memmap\n" /* 56 pages for 28 MiB, 1 for the chunk map */
+		"mm: reserved 0x1ffe000 0x1fff000 per-CPU lists\n"
+		"mm: reserved 0x1fff000 0x2000000 firmware memory map\n"
+		"mm: zone 0x0 0x1000000 DMA\n"
+		"mm: free 0x100000 0x200000 order 8\n"
+		"mm: free 0x600000 0x800000 order 9\n"
+		"mm: free 0x800000 0x1000000 order 10\n"
+		"mm: zone 0x1000000 0x2000000 DMA32\n"
+		"mm: free 0x1000000 0x1400000 order 10\n"
+		"mm: free 0x1800000 0x1c00000 order 10\n" /* the hole between: no line */
+		"mm: free 0x1c00000 0x1e00000 order 9\n"
+		"mm: free 0x1e00000 0x1f00000 order 8\n"
+		"mm: free 0x1f00000 0x1f80000 order 7\n"
+		"mm: free 0x1f80000 0x1fc0000 order 6\n"
+		"mm: free 0x1fc0000 0x1fc4000 order 2\n"
+		"mm: free 0x1fc4000 0x1fc5000 order 0\n"
+		"mm: picture end\n";
+	const char *begin, *end;
+
+	captured_len = 0;
+	captured[0] = '\0';
+	host_mm_picture = true;
+	register_console(&capture);
+	int err = boot_text(small_map);
+	unregister_console(&capture);
+	host_mm_picture = false;
+	KT_ASSERT(t, err == 0, "mm_init on the small map");
+	begin = strstr(captured, "mm: picture begin\n");
+	end = begin ? strstr(begin, "mm: picture end\n") : NULL;
+	KT_ASSERT(t, begin && end, "no picture lines in:\n%s", captured);
+	captured[end - captured + strlen("mm: picture end\n")] = '\0';
+	KT_EXPECT(t, !strcmp(begin, want), "got:\n%s", begin);
+	restore_default(t);
+}
+
+/* Touching reservations of different users stay two ranges; of the same user, one. */
+static void touching_reservations_merge_only_for_the_same_user(struct ktest *t)
+{
+	KT_ASSERT(t, boot_text(small_map) == 0, "mm_init on the small map");
+	memblock_reset();
+	memblock_add(0x100000, 0x1000000);
+	KT_EXPECT_EQ(t, memblock_reserve(0x200000, 0x100000, "kernel image"), 0);
+	KT_EXPECT_EQ(t, memblock_reserve(0x300000, 0x1000, "boot information"), 0);
+	KT_EXPECT_EQ(t, memblock_reserve(0x1ff000, 0x1000, "boot information"), 0);
+	KT_EXPECT_EQ(t, memblock.reserved.cnt, 3);
+	KT_EXPECT_EQ(t, memblock_reserve(0x301000, 0x1000, "boot information"), 0);
+	KT_EXPECT_EQ(t, memblock.reserved.cnt, 3);
+	KT_EXPECT(t, memblock.reserved.regions[2].base == 0x300000 && memblock.reserved.regions[2].size == 0x2000,
+		  "boot information at %#llx, %#llx bytes", (unsigned long long)memblock.reserved.regions[2].base,
+		  (unsigned long long)memblock.reserved.regions[2].size);
+	/* An overlap merges whatever the users: the ranges stay disjoint. */
+	KT_EXPECT_EQ(t, memblock_reserve(0x2ff000, 0x2000, "module"), 0);
+	KT_EXPECT_EQ(t, memblock.reserved.cnt, 2);
+	restore_default(t);
+}
+
+KTEST_SUITE_SKIP_IF(mm_picture_host, pools_in_use,
+		    KTEST_CASE(each_slice_shows_reserved_free_order_and_hole),
+		    KTEST_CASE(allocated_slices_show_hash),
+		    KTEST_CASE(short_buffer_gets_a_terminated_prefix),
+		    KTEST_CASE(picture_lines_describe_the_small_map),
+		    KTEST_CASE(touching_reservations_merge_only_for_the_same_user));
