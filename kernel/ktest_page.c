@@ -10,10 +10,12 @@
 #include "kernel/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
+#include "mm/mm_picture.h"
 #include "mm/page_alloc.h"
 #include "mm/zone.h"
 
 #define PAGE_BYTES 2048
+#define PAGE_ROWS 25
 
 struct page_text {
 	char buf[PAGE_BYTES];
@@ -53,16 +55,44 @@ static void add_memory(struct page_text *p)
 	}
 }
 
-static void add_failures(struct page_text *p, int failed)
+static int rows(const struct page_text *p)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < p->len; i++)
+		n += p->buf[i] == '\n';
+	return n;
+}
+
+/* The text picture of each zone (mm/mm_picture.h): 74 columns with the indent. */
+static void add_pictures(struct page_text *p)
+{
+	char line[ZONE_PICTURE_COLS + 16];
+
+	add(p, "%s\n", ZONE_PICTURE_LEGEND);
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		if (!zones[z].present_pages)
+			continue;
+		zone_picture_line(&zones[z], line, sizeof(line));
+		add(p, "  %s\n", line);
+	}
+}
+
+/* Lists the failed cases in the rows left above the page's last `below` rows. */
+static void add_failures(struct page_text *p, int failed, int below)
 {
 	const struct ktest_failure *f;
 	size_t n = ktest_failures(&f);
+	int room = PAGE_ROWS - below - rows(p) - 1; /* rows for case lines, after the heading */
 
 	if (!failed) {
 		add(p, "Failed cases: none\n");
 		return;
 	}
 	add(p, "Failed cases (%d):\n", failed);
+	/* Keep one row for the "and more" line when not every failure fits. */
+	if ((size_t)failed > (size_t)room)
+		n = n < (size_t)(room - 1) ? n : (size_t)(room - 1);
 	for (size_t i = 0; i < n; i++) {
 		/* "  suite/case" in 78 columns: a long case name is cut, not wrapped. */
 		int suite = (int)strnlen(f[i].suite, 30);
@@ -81,8 +111,9 @@ void ktest_show_page(int passed, int failed, int skipped)
 	add(&p, "Self-tests: %s\n", failed ? "FAILED" : "PASSED");
 	add(&p, "ktest: summary: %d passed, %d failed, %d skipped\n\n", passed, failed, skipped);
 	add_memory(&p);
+	add_pictures(&p);
 	add(&p, "\n");
-	add_failures(&p, failed);
+	add_failures(&p, failed, reports ? 3 : 2);
 	add(&p, "\n");
 	if (reports)
 		add(&p, "%lu expected bad page reports (misuse self-tests): on the serial port only.\n", reports);

@@ -5,7 +5,7 @@
 # as on a real machine), then reads the screen through the QEMU monitor: VGA text memory at 0xb8000
 # when the kernel says it uses VGA text, or a screen dump read back with the console font
 # (tests/screen/ppm_text) when it uses a framebuffer. The screen must end with the page the kernel
-# leaves there (verdict, memory, failed cases) within 80x25, show no BUG: from the misuse
+# leaves there (verdict, memory, zone pictures, failed cases) within 80x25, show no BUG: from the misuse
 # self-tests (they go to the serial port only), and have shown the whole boot report.
 # Ends with "N passed, N failed".
 #
@@ -134,6 +134,11 @@ grep -qE '^Memory: [0-9]+K present, [0-9]+K free$' "$dir/screen.txt"
 check "the memory summary is on screen" $? "no \"Memory: ...K present, ...K free\" line"
 [ "$(grep -cE '^  zone (DMA|DMA32|Normal) ' "$dir/screen.txt")" = 3 ]
 check "one line per zone is on screen" $? "$(grep -cE '^  zone ' "$dir/screen.txt") zone lines"
+zones=$(grep -E '^  zone (DMA|DMA32|Normal) ' "$dir/screen.txt" | grep -cv ' empty$')
+[ "$(grep -cE '^  (DMA|DMA32|Normal) +\|[0-9A#R.]{64}\|$' "$dir/screen.txt")" = "$zones" ] && [ "$zones" -gt 0 ] &&
+	grep -qxF "0-9 A largest free order, # allocated, R reserved, . hole" "$dir/screen.txt"
+check "each zone's picture is on screen, under its legend" $? \
+	"$(grep -E '^  (DMA|DMA32|Normal) +\|' "$dir/screen.txt")"
 grep -qx "Failed cases: none" "$dir/screen.txt"
 check "the screen says no case failed" $? "no line \"Failed cases: none\""
 wide=$(sed 's/ *$//' "$dir/screen.txt" | awk 'length > 80' | head -n 3)
