@@ -199,13 +199,18 @@ static void check_zone_alloc(struct ktest *t, gfp_t gfp, unsigned long limit_pfn
 
 static void gfp_dma_page_is_below_16_mib(struct ktest *t)
 {
+	struct page *page;
+
 	if (zone_empty(ZONE_DMA)) {
 		ktest_skip(t, zone_empty(ZONE_DMA));
 		return;
 	}
 	check_zone_alloc(t, __GFP_DMA, ZONE_DMA_END_PFN, "__GFP_DMA");
-	KT_EXPECT(t, alloc_pages(__GFP_DMA | GFP_ATOMIC | __GFP_NOWARN, 0) != NULL || mm_zone_free(ZONE_DMA) == 0,
-		  "no DMA page although %lu are free", mm_zone_free(ZONE_DMA));
+	page = alloc_pages(__GFP_DMA | GFP_ATOMIC | __GFP_NOWARN, 0);
+	KT_EXPECT(t, page != NULL || mm_zone_free(ZONE_DMA) == 0, "no DMA page although %lu are free",
+		  mm_zone_free(ZONE_DMA));
+	if (page)
+		__free_pages(page, 0);
 }
 
 static void gfp_dma32_page_is_below_4_gib(struct ktest *t)
