@@ -8,6 +8,7 @@
 #include "mm/arch.h"
 #include "mm/bad_page.h"
 #include "mm/memmap.h"
+#include "mm/page_owner.h"
 
 int prep_compound_page(struct page *page, unsigned int order)
 {
@@ -143,5 +144,7 @@ int split_huge_page(struct page *page)
 	order = compound_order(head);
 	clear_compound(head, order);
 	make_independent(head, order);
+	if (page_owner_on)
+		page_owner_split(page_to_pfn(head), order);
 	return 0;
 }

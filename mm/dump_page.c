@@ -5,6 +5,7 @@
 #include "mm/arch.h"
 #include "mm/compound_dtor.h"
 #include "mm/memmap.h"
+#include "mm/page_owner.h"
 #include "mm/zone.h"
 
 static const char *const flag_names[NR_PAGEFLAGS] = {
@@ -51,6 +52,18 @@ static void dump_compound(const struct page *page)
 	       head == page ? "" : " (this is a tail)");
 }
 
+/* The owner of the block page begins (or, for a compound tail, of its head), if it has one. */
+static void dump_owner(const struct page *page)
+{
+	struct page_owner rec = page_owner_get(page_to_pfn(page));
+
+	if (!rec.seq && PageTail(page) && compound_head_plausible(page, page->first_page))
+		rec = page_owner_get(page_to_pfn(page->first_page));
+	if (rec.seq)
+		printk("page_owner: order %u gfp %#x seq %lu allocated at %pS\n", rec.order, rec.gfp,
+		       rec.seq, (void *)rec.site);
+}
+
 void dump_page(struct page *page, const char *reason)
 {
 	char flags[96];
@@ -62,5 +75,7 @@ void dump_page(struct page *page, const char *reason)
 		printk("  free block of order %lu\n", page->private);
 	if (PageCompound(page))
 		dump_compound(page);
+	if (page_owner_on)
+		dump_owner(page);
 	printk("page dumped because: %s\n", reason);
 }

@@ -13,6 +13,7 @@
 #include "mm/mm_picture.h"
 #include "mm/mm_stats.h"
 #include "mm/page_alloc.h"
+#include "mm/page_owner.h"
 #include "mm/poison.h"
 #include "mm/watermark.h"
 
@@ -143,6 +144,9 @@ static void report(const struct fw_map *map)
 	show_mem_summary();
 	show_buddyinfo();
 	show_zone_pictures();
+	if (page_owner_on)
+		printk("page_owner: on, %lu KiB of records for %lu frames\n",
+		       (unsigned long)(ALIGN_UP(max_pfn * sizeof(struct page_owner), PAGE_SIZE) >> 10), max_pfn);
 }
 
 int mm_init(const struct mm_init_params *p)
@@ -189,6 +193,7 @@ int mm_init(const struct mm_init_params *p)
 	if (err)
 		return err;
 	t1 = now(p);
+	page_owner_init(p->page_owner ? max_pfn : 0); /* without its records, it stays off */
 	memblock_for_each_free(hand_off_range, NULL);
 	if (p->picture) /* while memblock still knows who reserved what */
 		show_memory_picture(p->map);

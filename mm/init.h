@@ -44,6 +44,11 @@ struct mm_init_params {
 	bool quiet;                          /* no boot report (the fuzzer) */
 	/* Print the "mm: picture" lines of the address space (mm/mm_picture.h) after the hand-off. */
 	bool picture;
+	/*
+	 * Record who allocated each block (mm/page_owner.h): 24 bytes per frame up to the highest
+	 * usable one, from the early allocator. Off when there is not that much memory (reported).
+	 */
+	bool page_owner;
 	/* Optional: a cycle counter (rdtsc), to time building the memmap and the hand-off. */
 	uint64_t (*cycles)(void);
 };

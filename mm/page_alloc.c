@@ -10,6 +10,7 @@
 #include "mm/buddy.h"
 #include "mm/compound.h"
 #include "mm/hot_pages.h"
+#include "mm/page_owner.h"
 #include "mm/poison.h"
 #include "mm/watermark.h"
 
@@ -141,7 +142,7 @@ static struct page *take_block(gfp_t gfp, unsigned int order)
  * Everything but the fast path: checks, refills, zone fallback, draining, failure,
  * __GFP_ZERO/COMP. Out of line and cold, so that alloc_pages() saves no registers for it.
  */
-static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
+static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, unsigned int order, uintptr_t site)
 {
 	struct page *page;
 
@@ -160,31 +161,46 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, 
 		return NULL;
 	}
 	prep_new_page(page, order, gfp);
+	if (page_owner_on)
+		page_owner_alloc(page_to_pfn(page), order, gfp, site);
 	return page;
 }
 
 /*
  * The fast path: a plain block of order <= HOT_MAX_ORDER from this CPU's list for the first zone,
- * under that list's lock with interrupts off. Everything else takes the slow path.
+ * under that list's lock with interrupts off. Everything else takes the slow path. site is the
+ * return address in the caller of the public entry point, for page_owner.
  */
-struct page *alloc_pages(gfp_t gfp, unsigned int order)
+static inline __attribute__((always_inline)) struct page *alloc_pages_from(gfp_t gfp, unsigned int order,
+									 uintptr_t site)
 {
 	struct per_cpu_pages *pcp;
 	struct page *page;
 	unsigned long flags;
 
 	if (unlikely(order > HOT_MAX_ORDER || (gfp & ~FAST_GFP) || poisoned_pages_remain()))
-		return alloc_pages_slow(gfp, order);
+		return alloc_pages_slow(gfp, order, site);
 	flags = arch_irq_save();
 	pcp = cpu_pcp_at(arch_cpu_id(), first_pcp_offset_of[gfp & __GFP_ZONEMASK]);
 	arch_spin_lock(&pcp->lock);
 	page = pcp_take(pcp, order);
 	pcp_unlock(pcp, flags);
 	if (unlikely(!page))
-		return alloc_pages_slow(gfp, order);
+		return alloc_pages_slow(gfp, order, site);
 	set_page_ref(page, 1); /* its flags already say its order: see struct per_cpu_pages */
 	page->private = 0;
+	if (unlikely(page_owner_on))
+		page_owner_alloc(page_to_pfn(page), order, gfp, site);
 	return page;
+}
+
+/*
+ * noinline: the return address it records must be in its caller, so it must have a call of its
+ * own (__builtin_return_address(0) of a function inlined into another is that other's).
+ */
+__attribute__((noinline)) struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	return alloc_pages_from(gfp, order, (uintptr_t)__builtin_return_address(0));
 }
 
 /*
@@ -243,6 +259,8 @@ static void free_block(struct page *page, unsigned int order)
 	unsigned long irq;
 
 	set_page_ref(page, 0);
+	if (unlikely(page_owner_on))
+		page_owner_free(page_to_pfn(page));
 	if (unlikely(__atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED)))
 		poison_pages(page, 1UL << order);
 	if (order > HOT_MAX_ORDER) {
@@ -294,6 +312,8 @@ void __free_pages(struct page *page, unsigned int order)
 		return;
 	}
 	set_page_ref(page, 0); /* its flags keep its order: see struct per_cpu_pages */
+	if (unlikely(page_owner_on))
+		page_owner_free(page_to_pfn(page));
 	irq = arch_irq_save();
 	pcp = cpu_pcp_at(arch_cpu_id(), (flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));
 	arch_spin_lock(&pcp->lock);
@@ -341,9 +361,10 @@ void free_compound_page(struct page *head)
 		free_block(head, order);
 }
 
-unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
+/* noinline as alloc_pages(): page_owner records its caller, not this function. */
+__attribute__((noinline)) unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
 {
-	struct page *page = alloc_pages(gfp, order);
+	struct page *page = alloc_pages_from(gfp, order, (uintptr_t)__builtin_return_address(0));
 
 	return page ? (unsigned long)page_address(page) : 0;
 }

@@ -16,7 +16,7 @@ LAYERS=(
 	"types"
 	"list page gfp arch"
 	"zone fw_map memblock"
-	"memmap compound_dtor watermark"
+	"memmap compound_dtor watermark page_owner"
 	"dump_page"
 	"bad_page debug poison"
 	"compound"
@@ -24,7 +24,7 @@ LAYERS=(
 	"hot_pages"
 	"page_alloc"
 	"mm_stats mm_picture hugetlb"
-	"init"
+	"init show_mem"
 )
 
 pass=0 fail=0

@@ -37,6 +37,7 @@ bool host_mm_picture;
 __thread unsigned int host_mm_cpu;
 __thread unsigned long host_mm_irqs_off;
 unsigned int host_mm_nr_cpus = HOST_MM_CPUS;
+bool host_mm_page_owner;
 
 void host_mm_set_cpu(unsigned int cpu)
 {
@@ -158,6 +159,7 @@ static int run_mm_init(struct fw_map *map, const struct mm_reservation *extra, b
 		.map = map, .reserve = reserve, .nreserve = ARRAY_SIZE(in_use), .quiet = quiet, .cycles = cycles,
 		.zone_dma_end = PC_ZONE_DMA_END, .zone_dma32_end = PC_ZONE_DMA32_END, .nr_cpus = host_mm_nr_cpus,
 		.picture = host_mm_picture,
+		.page_owner = host_mm_page_owner,
 	};
 
 	if (extra)

@@ -36,6 +36,8 @@ extern unsigned int host_mm_nr_cpus;
 
 /* When true, mm_init() prints the "mm: picture" lines (mm/mm_picture.h): replay --picture. */
 extern bool host_mm_picture;
+/* Whether mm_init() keeps page_owner records (mm/page_owner.h): the host test binary's do. */
+extern bool host_mm_page_owner;
 
 /* When true, console output (printk) is dropped: quiet replays, the fuzzer, the benchmark. */
 extern bool host_console_quiet;

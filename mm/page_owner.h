@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * page_owner: who allocated each block that is still allocated. For the first frame of every
+ * block alloc_pages() hands out it records the allocation site (the return address in the caller
+ * of alloc_pages()), the order, the gfp flags and a sequence number that orders all allocations
+ * since boot; freeing the block clears the record. dump_page() prints it, and the self-test runner
+ * uses it to name the blocks a suite leaked (kernel/ktest.c).
+ *
+ * The records are a side array, one per frame from 0 to max_pfn, taken from memblock by mm_init()
+ * only when asked for (mm_init_params.page_owner; page_owner=on on the kernel's command line), so
+ * struct page stays 32 bytes and a kernel without it pays 0 bytes and, on the allocation and free
+ * fast paths, one load of page_owner_on and a branch that is never taken.
+ *
+ * Concurrency: a block's record is written only by the CPU that holds the block (the one that
+ * allocated it, then the one that frees it), so writers never race; the sequence number is one
+ * atomic increment. Readers on other CPUs (a leak walk, dump_page) load each field atomically and
+ * may see a record half written while its block changes hands: a report, never a decision.
+ */
+#ifndef MM_PAGE_OWNER_H
+#define MM_PAGE_OWNER_H
+
+#include "mm/types.h"
+
+/* One frame's record; seq 0: no block allocated at this frame (free, reserved, or a tail). */
+struct page_owner {
+	uintptr_t site;     /* return address in the caller of alloc_pages() */
+	unsigned long seq;  /* page_owner_seq() when it was allocated: 1, 2, ... */
+	uint32_t gfp;       /* the gfp flags it was asked with */
+	uint32_t order;     /* its order */
+};
+
+/* True while records are kept (set by page_owner_init()); the fast paths test only this. */
+extern bool page_owner_on;
+
+/*
+ * Boot, from mm_init() while memblock lives: takes zeroed records for frames 0..nr_pfns - 1 from
+ * memblock and turns recording on. Returns 0, or -ENOMEM (reported; recording stays off).
+ * page_owner_init(0) turns recording off (an mm_init() without it).
+ */
+int page_owner_init(unsigned long nr_pfns);
+
+/* The allocator's hooks, called only while page_owner_on: by the CPU that holds the block. */
+void page_owner_alloc(unsigned long pfn, unsigned int order, gfp_t gfp, uintptr_t site);
+void page_owner_free(unsigned long pfn);
+
+/*
+ * split_huge_page(): the block of 2^order frames at pfn becomes 2^order blocks of order 0, each
+ * with the record of the block it came from.
+ */
+void page_owner_split(unsigned long pfn, unsigned int order);
+
+/* The last sequence number handed out (0 before the first allocation). */
+unsigned long page_owner_seq(void);
+
+/* A copy of frame pfn's record (all zero when recording is off or pfn is out of range). */
+struct page_owner page_owner_get(unsigned long pfn);
+
+/*
+ * Calls fn(pfn, record, arg) for every frame whose record has a sequence number above after (the
+ * blocks allocated since then and not freed), in frame order; stops early when fn returns false.
+ * Returns the number of records it found (those it called fn for, and those after it stopped).
+ */
+unsigned long page_owner_for_each_since(unsigned long after,
+					bool (*fn)(unsigned long pfn, const struct page_owner *rec, void *arg),
+					void *arg);
+
+#endif
