@@ -24,6 +24,7 @@ static const struct option {
 	{ "mm_picture", BARE },  /* kernel/mm_setup.c: print the memory picture's lines at boot */
 	{ "nosmp", BARE },       /* here (cmdline_cpu_limit()): the boot CPU alone */
 	{ "nr_cpus", VALUE },    /* here (cmdline_cpu_limit()): at most this many CPUs */
+	{ "page_owner", VALUE }, /* here (cmdline_page_owner()): page_owner=on records owners */
 	{ "screen", VALUE },     /* kernel/console/screen.c: screen=off */
 };
 
@@ -140,6 +141,21 @@ unsigned int cmdline_cpu_limit(const char *cmdline, cmdline_warn_fn *warn)
 		return limit;
 	}
 	return n < limit ? (unsigned int)n : limit;
+}
+
+/* ---- page_owner= ------------------------------------------------------------------------- */
+
+bool cmdline_page_owner(const char *cmdline, cmdline_warn_fn *warn)
+{
+	size_t len;
+	const char *v = cmdline_value(cmdline, "page_owner", &len);
+
+	if (!v || (len == 3 && !memcmp(v, "off", 3)))
+		return false;
+	if (len == 2 && !memcmp(v, "on", 2))
+		return true;
+	warn("page_owner: ignoring page_owner=%.*s: say on or off\n", (int)len, v);
+	return false;
 }
 
 /* ---- hugepagesz= and hugepages= ----------------------------------------------------------- */

@@ -51,6 +51,13 @@ int cmdline_warn_unknown(const char *cmdline, cmdline_warn_fn *warn);
 unsigned int cmdline_cpu_limit(const char *cmdline, cmdline_warn_fn *warn);
 
 /*
+ * Whether page_owner=on asks mm/ to record who allocated each block (mm/page_owner.h). Off
+ * without it and with page_owner=off; any other value is ignored with a warning line. cmdline
+ * may be NULL.
+ */
+bool cmdline_page_owner(const char *cmdline, cmdline_warn_fn *warn);
+
+/*
  * Hands the hugetlb options to mm/ in their order: hugepages=N asks for N pages of the size of the
  * last valid hugepagesz= before it (2M when none), through hugetlb_request(). hugepagesz= takes a
  * size in bytes with an optional K, M or G suffix (2M, 2048K, 1G) that must be a huge page size.

@@ -117,6 +117,7 @@ void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 		.zone_dma32_end = PC_ZONE_DMA32_END,
 		.early_limit = BOOT_TABLE_LIMIT,
 		.nr_cpus = nr_cpus,
+		.page_owner = cmdline_page_owner(bi->cmdline, printk),
 		.cycles = rdtsc,
 		.picture = cmdline_has(bi->cmdline, "mm_picture"),
 	};
