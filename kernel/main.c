@@ -25,6 +25,7 @@
 #include "kernel/x86.h"
 #include "lib/printk.h"
 #include "mm/arch.h"
+#include "mm/show_mem.h"
 
 /* The boot page tables map the low 4 GiB at the direct map; the information structure is there. */
 #define BOOT_DIRECT_MAP_END (1ULL << 32)
@@ -150,6 +151,7 @@ void kmain(uint32_t magic, uint64_t mbi_phys)
 	mm_setup(&boot_info, nr_cpus);
 	start_screen_console(true);
 	smp_init();
+	show_mem();
 	if (cmdline_has(boot_info.cmdline, "bench"))
 		run_benchmarks();
 	run_selftests(boot_info.cmdline);
