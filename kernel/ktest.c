@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 
+#include "kernel/ktest_leak.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 
@@ -27,6 +28,13 @@ size_t ktest_failures(const struct ktest_failure **list)
 {
 	*list = failures;
 	return nfailures;
+}
+
+static int leaky_suites;
+
+int ktest_leaky_suites(void)
+{
+	return leaky_suites;
 }
 
 void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)
@@ -104,15 +112,23 @@ static bool run_suite(const struct ktest_suite *s, int num, struct totals *all)
 		return true;
 	}
 	printk("    1..%zu\n", s->ncases);
+	struct ktest_mem_mark before = ktest_mem_mark();
 	for (size_t i = 0; i < s->ncases; i++)
 		run_case(s, &s->cases[i], (int)i + 1, &tot);
+	struct ktest_mem_mark after = ktest_mem_mark();
+	bool leaked = false;
+	if (s->flags & KTEST_REBUILDS_MM)
+		printk("    # leak check: not done, the suite rebuilds the allocator\n");
+	else
+		leaked = ktest_leak_check(&before, &after, printk) != 0;
+	leaky_suites += leaked;
 	printk("    # %s: Totals: pass:%d fail:%d skip:%d total:%zu\n", s->name, tot.pass, tot.fail,
 	       tot.skip, s->ncases);
-	printk("%s %d %s\n", tot.fail ? "not ok" : "ok", num, s->name);
+	printk("%s %d %s\n", tot.fail || leaked ? "not ok" : "ok", num, s->name);
 	all->pass += tot.pass;
 	all->fail += tot.fail;
 	all->skip += tot.skip;
-	return tot.fail == 0;
+	return tot.fail == 0 && !leaked;
 }
 
 int ktest_count_selected(const char *filter)
@@ -144,6 +160,7 @@ int ktest_run(const char *filter, int *ran, int *skipped)
 	if (skipped)
 		*skipped = 0;
 	nfailures = 0;
+	leaky_suites = 0;
 	if (!nsuites) {
 		report_no_suite(filter ? filter : "");
 		return -1;

@@ -15,6 +15,7 @@
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/mm_picture.h"
+#include "mm/show_mem.h"
 
 void run_selftests(const char *cmdline)
 {
@@ -37,8 +38,11 @@ void run_selftests(const char *cmdline)
 	if (failed < 0)
 		machine_exit(false);
 	show_zone_pictures(); /* what the self-tests left behind: leaks show as '#' */
+	show_mem(); /* what the suites left behind */
 	printk("ktest: summary: %d passed, %d failed, %d skipped\n", ran - failed - skipped, failed,
 	       skipped);
+	if (ktest_leaky_suites())
+		printk("ktest: %d suites leaked pages (see \"# leak:\")\n", ktest_leaky_suites());
 	ktest_show_page(ran - failed - skipped, failed, skipped);
-	machine_exit(failed == 0);
+	machine_exit(failed == 0 && !ktest_leaky_suites());
 }

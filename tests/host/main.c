@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "kernel/ktest.h"
+#include "mm/show_mem.h"
 #include "tests/mm/host_mm.h"
 
 int main(int argc, char **argv)
@@ -17,6 +18,7 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	host_default_map(&map);
+	host_mm_page_owner = true; /* the runner names the blocks a suite leaks */
 	if (host_mm_init(&map, false)) {
 		printf("host: mm_init failed on the default map\n0 passed, 1 failed\n");
 		return 1;
@@ -26,6 +28,9 @@ int main(int argc, char **argv)
 		printf("0 passed, 1 failed\n");
 		return 1;
 	}
-	printf("%d passed, %d failed\n", ran - failed - skipped, failed);
-	return failed ? 1 : 0;
+	show_mem();
+	if (ktest_leaky_suites())
+		printf("host: %d suites leaked pages (see \"# leak:\")\n", ktest_leaky_suites());
+	printf("%d passed, %d failed\n", ran - failed - skipped, failed + ktest_leaky_suites());
+	return failed || ktest_leaky_suites() ? 1 : 0;
 }

@@ -171,7 +171,7 @@ static void memblock_lists_do_not_grow_before_resizing_is_allowed(struct ktest *
 	restore_default(t);
 }
 
-KTEST_SUITE_SKIP_IF(mm_memmap_host, pools_in_use,
+KTEST_SUITE_FLAGS(mm_memmap_host, pools_in_use, KTEST_REBUILDS_MM,
 		    KTEST_CASE(hole_of_2_gib_costs_no_memmap),
 		    KTEST_CASE(partial_chunk_frames_are_reserved),
 		    KTEST_CASE(map_without_ram_is_refused),
