@@ -2,7 +2,7 @@
 /*
  * Self-tests of the kernel command line (kernel/cmdline.c): bare words and key=value options
  * matched as whole words, the one-line list of unknown options, the hugetlb options and their
- * warnings, and the CPU limit of nosmp and nr_cpus=.
+ * warnings, the CPU limit of nosmp and nr_cpus=, and page_owner=.
  */
 #include <stdarg.h>
 
@@ -76,7 +76,8 @@ static void get_refuses_a_value_that_does_not_fit(struct ktest *t)
 
 static void every_option_the_kernel_reads_is_known(struct ktest *t)
 {
-	const char *line = "bench ktest=printk hugepagesz=2M hugepages=1 screen=off nosmp nr_cpus=2 mm_picture";
+	const char *line = "bench ktest=printk hugepagesz=2M hugepages=1 screen=off nosmp nr_cpus=2 mm_picture "
+			   "page_owner=on";
 
 	forget_warnings();
 	KT_EXPECT_EQ(t, cmdline_warn_unknown(line, capture), 0);
@@ -194,6 +195,18 @@ static void a_cpu_count_that_is_not_one_or_more_is_reported(struct ktest *t)
 	EXPECT_WARNED(t, "smp: ignoring nr_cpus=99999999999999999999999: not a number of CPUs (1 or more)\n");
 }
 
+static void page_owner_is_on_only_with_page_owner_on(struct ktest *t)
+{
+	forget_warnings();
+	KT_EXPECT(t, !cmdline_page_owner(NULL, capture), "no command line: off");
+	KT_EXPECT(t, !cmdline_page_owner("page_owner", capture), "a bare word: off");
+	KT_EXPECT(t, cmdline_page_owner("page_owner=on", capture), "page_owner=on: on");
+	KT_EXPECT(t, !cmdline_page_owner("page_owner=on page_owner=off", capture), "the last one wins");
+	EXPECT_WARNED(t, "");
+	KT_EXPECT(t, !cmdline_page_owner("page_owner=yes", capture), "page_owner=yes: off");
+	EXPECT_WARNED(t, "page_owner: ignoring page_owner=yes: say on or off\n");
+}
+
 KTEST_SUITE(cmdline,
 	    KTEST_CASE(has_matches_only_the_bare_word),
 	    KTEST_CASE(value_needs_key_equals_and_the_last_one_wins),
@@ -205,4 +218,5 @@ KTEST_SUITE(cmdline,
 	    KTEST_CASE(a_clamped_count_is_reported),
 	    KTEST_CASE(a_count_that_is_not_a_number_is_reported),
 	    KTEST_CASE(nosmp_and_nr_cpus_limit_the_cpus),
-	    KTEST_CASE(a_cpu_count_that_is_not_one_or_more_is_reported));
+	    KTEST_CASE(a_cpu_count_that_is_not_one_or_more_is_reported),
+	    KTEST_CASE(page_owner_is_on_only_with_page_owner_on));

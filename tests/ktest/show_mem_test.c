@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Self-tests of show_mem() (mm/show_mem.h): the meminfo figures add up the zones as documented,
+ * the lines have Linux's form within 80 columns, and a CPU's zoneinfo line counts its lists.
+ */
+#include "kernel/ktest.h"
+#include "lib/printk.h"
+#include "lib/string.h"
+#include "mm/hot_pages.h"
+#include "mm/page_alloc.h"
+#include "mm/show_mem.h"
+#include "mm/watermark.h"
+
+static void meminfo_adds_up_the_zones(struct ktest *t)
+{
+	unsigned long managed = 0, above_min = 0;
+	struct meminfo m;
+
+	drain_hot_pages();
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		unsigned long free = zone_free_pages(&zones[z]), min = zones[z].watermark[WMARK_MIN];
+
+		managed += zones[z].managed_pages;
+		above_min += free > min ? free - min : 0;
+	}
+	m = meminfo_get();
+	KT_EXPECT_EQ(t, m.total, managed);
+	KT_EXPECT_EQ(t, m.free, nr_free_pages());
+	KT_EXPECT_EQ(t, m.available, above_min);
+	KT_EXPECT(t, m.available <= m.free && m.free <= m.total, "available %lu free %lu total %lu",
+		  m.available, m.free, m.total);
+}
+
+/* An allocation takes from MemFree and MemAvailable, not from MemTotal. */
+static void an_allocation_shows_in_memfree(struct ktest *t)
+{
+	struct meminfo before, after;
+	struct page *page;
+
+	drain_hot_pages();
+	before = meminfo_get();
+	page = alloc_pages(GFP_KERNEL, 3);
+	KT_ASSERT(t, page, "allocation failed");
+	after = meminfo_get();
+	__free_pages(page, 3);
+	KT_EXPECT_EQ(t, after.total, before.total);
+	KT_EXPECT_EQ(t, before.free - after.free, 8);
+}
+
+/* Every line: a known name, a colon, the value right-aligned, within 80 columns. */
+static void meminfo_lines_have_the_proc_form(struct ktest *t)
+{
+	static const char *const names[] = { "MemTotal:", "MemFree:", "MemAvailable:", "HugePages_Total:",
+					     "HugePages_Free:", "HugePages_Rsvd:", "HugePages_Surp:",
+					     "Hugepagesize:", "Hugetlb:" };
+	char buf[1024], want[64];
+	const char *line = buf;
+	int len = meminfo_text(buf, sizeof(buf));
+
+	KT_ASSERT(t, len > 0 && (size_t)len < sizeof(buf), "length %d", len);
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		const char *end = strchr(line, '\n');
+
+		KT_ASSERT(t, end, "line %zu (%s) missing", i, names[i]);
+		KT_EXPECT(t, !strncmp(line, names[i], strlen(names[i])), "line %zu is \"%.*s\", want %s", i,
+			  (int)(end - line), line, names[i]);
+		KT_EXPECT(t, end - line <= 80, "line %zu has %d columns", i, (int)(end - line));
+		line = end + 1;
+	}
+	KT_EXPECT_EQ(t, *line, '\0');
+	snprintf(want, sizeof(want), "MemTotal:       %8lu kB\n", meminfo_get().total * (PAGE_SIZE / 1024));
+	KT_EXPECT(t, !strncmp(buf, want, strlen(want)), "\"%.26s\", want \"%s\"", buf, want);
+}
+
+static void a_cpu_line_counts_its_lists(struct ktest *t)
+{
+	struct page *page = alloc_pages(GFP_KERNEL, 0);
+	char line[96], want[96];
+	unsigned long flags;
+	unsigned int z;
+
+	KT_ASSERT(t, page, "allocation failed");
+	z = page_zonenum(page);
+	drain_hot_pages();
+	flags = arch_irq_save(); /* stay on this CPU between the free and the line */
+	__free_pages(page, 0);
+	zoneinfo_pcp_line(&zones[z], arch_cpu_id(), line, sizeof(line));
+	snprintf(want, sizeof(want), "    cpu: %u count: %u high: %u batch: %u", arch_cpu_id(),
+		 hot_lists_on ? 1u : 0u, cpu_pcp(arch_cpu_id(), z)->high[0],
+		 cpu_pcp(arch_cpu_id(), z)->batch[0]);
+	arch_irq_restore(flags);
+	KT_EXPECT(t, !strcmp(line, want), "\"%s\", want \"%s\"", line, want);
+}
+
+KTEST_SUITE(show_mem,
+	    KTEST_CASE(meminfo_adds_up_the_zones),
+	    KTEST_CASE(an_allocation_shows_in_memfree),
+	    KTEST_CASE(meminfo_lines_have_the_proc_form),
+	    KTEST_CASE(a_cpu_line_counts_its_lists));
