@@ -18,4 +18,12 @@ $(B)/bench/bench.iso: FORCE boot/mkiso.sh boot/grub.cfg.in | deps
 bench-kernel: $(B)/bench/bench.iso
 	@tests/bench/kernel-bench.sh $< $(B)/logs/bench-kernel.log
 
-bench: bench-kernel
+# The same with page_owner=on: what recording every block's owner costs a pair.
+$(B)/bench/bench-owner.iso: $(B)/bench/bench.iso
+	$(Q)boot/mkiso.sh $(BENCH_KERNEL) 'bench page_owner=on' $@
+
+.PHONY: bench-kernel-owner
+bench-kernel-owner: $(B)/bench/bench-owner.iso
+	@tests/bench/kernel-bench.sh $< $(B)/logs/bench-kernel-owner.log
+
+bench: bench-kernel bench-kernel-owner
