@@ -142,7 +142,7 @@ static struct page *take_block(gfp_t gfp, unsigned int order)
  * Everything but the fast path: checks, refills, zone fallback, draining, failure,
  * __GFP_ZERO/COMP. Out of line and cold, so that alloc_pages() saves no registers for it.
  */
-static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, unsigned int order, uintptr_t site)
+static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
 {
 	struct page *page;
 
@@ -161,46 +161,55 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, 
 		return NULL;
 	}
 	prep_new_page(page, order, gfp);
-	if (page_owner_on)
-		page_owner_alloc(page_to_pfn(page), order, gfp, site);
 	return page;
 }
 
 /*
  * The fast path: a plain block of order <= HOT_MAX_ORDER from this CPU's list for the first zone,
- * under that list's lock with interrupts off. Everything else takes the slow path. site is the
- * return address in the caller of the public entry point, for page_owner.
+ * under that list's lock with interrupts off. Everything else takes the slow path.
  */
-static inline __attribute__((always_inline)) struct page *alloc_pages_from(gfp_t gfp, unsigned int order,
-									 uintptr_t site)
+static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t gfp, unsigned int order)
 {
 	struct per_cpu_pages *pcp;
 	struct page *page;
 	unsigned long flags;
 
 	if (unlikely(order > HOT_MAX_ORDER || (gfp & ~FAST_GFP) || poisoned_pages_remain()))
-		return alloc_pages_slow(gfp, order, site);
+		return alloc_pages_slow(gfp, order);
 	flags = arch_irq_save();
 	pcp = cpu_pcp_at(arch_cpu_id(), first_pcp_offset_of[gfp & __GFP_ZONEMASK]);
 	arch_spin_lock(&pcp->lock);
 	page = pcp_take(pcp, order);
 	pcp_unlock(pcp, flags);
 	if (unlikely(!page))
-		return alloc_pages_slow(gfp, order, site);
+		return alloc_pages_slow(gfp, order);
 	set_page_ref(page, 1); /* its flags already say its order: see struct per_cpu_pages */
 	page->private = 0;
-	if (unlikely(page_owner_on))
+	return page;
+}
+
+/* An allocation while page_owner is on: the block, and its record naming site. */
+static __attribute__((noinline, cold)) struct page *alloc_pages_recorded(gfp_t gfp, unsigned int order,
+									  uintptr_t site)
+{
+	struct page *page = alloc_pages_fast(gfp, order);
+
+	if (page)
 		page_owner_alloc(page_to_pfn(page), order, gfp, site);
 	return page;
 }
 
 /*
- * noinline: the return address it records must be in its caller, so it must have a call of its
- * own (__builtin_return_address(0) of a function inlined into another is that other's).
+ * page_owner records the return address in the caller of alloc_pages(): taken here, at entry,
+ * and only while it is on, so that the path without it makes no call that needs a frame (every
+ * call stays a tail call) and pays a load and a branch. noinline, so that the address is always
+ * this function's return address, never that of a function it was inlined into.
  */
 __attribute__((noinline)) struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	return alloc_pages_from(gfp, order, (uintptr_t)__builtin_return_address(0));
+	if (unlikely(page_owner_on))
+		return alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0));
+	return alloc_pages_fast(gfp, order);
 }
 
 /*
@@ -296,7 +305,7 @@ static __attribute__((noinline, cold)) void free_pages_slow(struct page *page, u
 /*
  * The fast path: every check of a plain block in one test, then a push on this CPU's list under
  * its lock with interrupts off. Anything else (a failed check, a compound head, an order above
- * HOT_MAX_ORDER, poisoning, a list at its high or off) goes out of line.
+ * HOT_MAX_ORDER, poisoning, page_owner's records, a list at its high or off) goes out of line.
  */
 void __free_pages(struct page *page, unsigned int order)
 {
@@ -307,13 +316,11 @@ void __free_pages(struct page *page, unsigned int order)
 
 	if (unlikely(order > HOT_MAX_ORDER || (flags & FREE_CHECK_FLAGS) != order << PAGE_ORDER_SHIFT ||
 		     page_ref(page) != 1 || ((uintptr_t)page & fast_align_mask[order]) ||
-		     __atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED))) {
+		     __atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED) || page_owner_on)) {
 		free_pages_slow(page, order);
 		return;
 	}
 	set_page_ref(page, 0); /* its flags keep its order: see struct per_cpu_pages */
-	if (unlikely(page_owner_on))
-		page_owner_free(page_to_pfn(page));
 	irq = arch_irq_save();
 	pcp = cpu_pcp_at(arch_cpu_id(), (flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));
 	arch_spin_lock(&pcp->lock);
@@ -364,7 +371,9 @@ void free_compound_page(struct page *head)
 /* noinline as alloc_pages(): page_owner records its caller, not this function. */
 __attribute__((noinline)) unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
 {
-	struct page *page = alloc_pages_from(gfp, order, (uintptr_t)__builtin_return_address(0));
+	struct page *page = unlikely(page_owner_on)
+				    ? alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0))
+				    : alloc_pages_fast(gfp, order);
 
 	return page ? (unsigned long)page_address(page) : 0;
 }
