@@ -38,13 +38,17 @@ static uint16_t first_pcp_offset_of[__GFP_ZONEMASK + 1];
  * its struct page's address is a multiple of sizeof(struct page) << order: mm_vmemmap_base is
  * page aligned (mm_init() checks it) and these are at most 256 bytes. One test for the fast path,
  * instead of computing the frame number.
+ *
+ * While page_owner is on, page_alloc_init_zones() sets every mask to all ones: no struct page is
+ * at address 0, so the test then sends every free to the slow path, which clears the block's
+ * record. The fast path already makes this test, so page_owner costs it nothing when off.
  */
-static const uintptr_t fast_align_mask[HOT_MAX_ORDER + 1] = {
-	(sizeof(struct page) << 0) - 1, (sizeof(struct page) << 1) - 1,
-	(sizeof(struct page) << 2) - 1, (sizeof(struct page) << 3) - 1,
-};
+#define ALIGN_MASKS { (sizeof(struct page) << 0) - 1, (sizeof(struct page) << 1) - 1, \
+		      (sizeof(struct page) << 2) - 1, (sizeof(struct page) << 3) - 1 }
+static const uintptr_t block_align_mask[HOT_MAX_ORDER + 1] = ALIGN_MASKS;
+static uintptr_t fast_free_mask[HOT_MAX_ORDER + 1] = ALIGN_MASKS;
 _Static_assert(HOT_MAX_ORDER == 3 && (sizeof(struct page) << HOT_MAX_ORDER) <= PAGE_SIZE,
-	       "fast_align_mask lists the per-CPU lists' orders, within a page");
+	       "ALIGN_MASKS lists the per-CPU lists' orders, within a page");
 
 /* The highest zone gfp allows: the fallback walks down from it. */
 static int highest_zone(gfp_t gfp)
@@ -56,6 +60,8 @@ static int highest_zone(gfp_t gfp)
 
 void page_alloc_init_zones(void)
 {
+	for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++)
+		fast_free_mask[o] = page_owner_on ? ~(uintptr_t)0 : block_align_mask[o];
 	for (gfp_t g = 0; g <= __GFP_ZONEMASK; g++) {
 		first_zone_of[g] = (uint8_t)MIN(highest_zone(g), (int)top_zone);
 		first_pcp_offset_of[g] = (uint16_t)(first_zone_of[g] << PCP_SHIFT);
@@ -305,7 +311,8 @@ static __attribute__((noinline, cold)) void free_pages_slow(struct page *page, u
 /*
  * The fast path: every check of a plain block in one test, then a push on this CPU's list under
  * its lock with interrupts off. Anything else (a failed check, a compound head, an order above
- * HOT_MAX_ORDER, poisoning, page_owner's records, a list at its high or off) goes out of line.
+ * HOT_MAX_ORDER, poisoning, page_owner's records (fast_free_mask), a list at its high or off)
+ * goes out of line.
  */
 void __free_pages(struct page *page, unsigned int order)
 {
@@ -315,8 +322,8 @@ void __free_pages(struct page *page, unsigned int order)
 	unsigned int count;
 
 	if (unlikely(order > HOT_MAX_ORDER || (flags & FREE_CHECK_FLAGS) != order << PAGE_ORDER_SHIFT ||
-		     page_ref(page) != 1 || ((uintptr_t)page & fast_align_mask[order]) ||
-		     __atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED) || page_owner_on)) {
+		     page_ref(page) != 1 || ((uintptr_t)page & fast_free_mask[order]) ||
+		     __atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED))) {
 		free_pages_slow(page, order);
 		return;
 	}

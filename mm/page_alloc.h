@@ -88,7 +88,10 @@ unsigned long zone_free_pages(const struct zone *zone);
 /* Free frames in all zones (per-CPU lists included), as zone_free_pages() counts them. */
 unsigned long nr_free_pages(void);
 
-/* Boot, once top_zone is known: where each gfp's allocations start (mm_init()). */
+/*
+ * Boot, once top_zone is known and page_owner set up (mm_init()): where each gfp's allocations
+ * start, and whether frees may take the fast path (not while page_owner keeps records).
+ */
 void page_alloc_init_zones(void);
 
 #endif
