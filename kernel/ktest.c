@@ -30,7 +30,7 @@ size_t ktest_failures(const struct ktest_failure **list)
 	return nfailures;
 }
 
-static int leaky_suites;
+static int leaky_suites; /* since boot: a suite may run ktest_run() itself (ktest_runner) */
 
 int ktest_leaky_suites(void)
 {
@@ -160,7 +160,6 @@ int ktest_run(const char *filter, int *ran, int *skipped)
 	if (skipped)
 		*skipped = 0;
 	nfailures = 0;
-	leaky_suites = 0;
 	if (!nsuites) {
 		report_no_suite(filter ? filter : "");
 		return -1;

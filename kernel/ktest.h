@@ -96,11 +96,11 @@ int ktest_count_selected(const char *filter);
  * selects no suite, nothing runs: it prints a line naming the suites there are and returns -1.
  * A suite that leaves fewer (or more) free pages than it found is "not ok" with one diagnostic
  * per block it still holds (kernel/ktest_leak.h), though its cases passed: ktest_leaky_suites()
- * counts those, and the run fails if there is any.
+ * counts those, and the caller fails the run if there is any.
  */
 int ktest_run(const char *filter, int *ran, int *skipped);
 
-/* The suites of the last ktest_run() that failed the leak check. */
+/* The suites that failed the leak check since boot, in every ktest_run(). */
 int ktest_leaky_suites(void);
 
 /*
