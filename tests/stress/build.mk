@@ -3,7 +3,8 @@
 # kernel's suite, and its host driver (one pthread per CPU). `make test` runs it three ways:
 #   test-stress       built for speed (-O2), 2, 4 and 8 threads: most of the operations;
 #   test-stress-asan  AddressSanitizer and UBSan with page poisoning, 2, 4 and 8 threads;
-#   test-stress-tsan  ThreadSanitizer (its own objects), 2, 4 and 8 threads; any report fails.
+#   test-stress-tsan  ThreadSanitizer (its own objects), 2, 4 and 8 threads, with page_owner's
+#                     records written by every thread at once; any report fails.
 # STRESS_OPS, STRESS_ASAN_OPS, STRESS_TSAN_OPS: the operations of each step, all threads and runs
 # together (10^7 or more in all). STRESS_SEED: the seed. Page poisoning costs the most (every
 # freed page is filled and checked again), so the poisoned run is the shortest.
@@ -45,7 +46,7 @@ test-stress: $(STRESS)
 test-stress-asan: $(STRESS_ASAN)
 	@tests/stress/run.sh $(STRESS_ASAN) '$(STRESS_ASAN_OPS)' '$(STRESS_SEED)' '2 4 8' --poison
 test-stress-tsan: $(STRESS_TSAN)
-	@tests/stress/run.sh $(STRESS_TSAN) '$(STRESS_TSAN_OPS)' '$(STRESS_SEED)' '2 4 8'
+	@tests/stress/run.sh $(STRESS_TSAN) '$(STRESS_TSAN_OPS)' '$(STRESS_SEED)' '2 4 8' --page-owner
 TEST_STEPS += test-stress test-stress-asan test-stress-tsan
 
 # The kernel's suite (tests/ktest/kernel/smp_stress.c) runs the same core on every CPU.

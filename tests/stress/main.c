@@ -5,10 +5,11 @@
  * one worker per pthread, each playing its own CPU, then drains every CPU's hot lists and runs
  * the end checks. Ends with "N passed, N failed"; exit status 1 on a failure.
  *
- *   stress [--threads N] [--ops N] [--seed N] [--cpus N] [--poison]
+ *   stress [--threads N] [--ops N] [--seed N] [--cpus N] [--poison] [--page-owner]
  *
  * --ops is per thread; --poison turns mm/'s page poisoning on (a page written after it was freed
- * shows when it is allocated again).
+ * shows when it is allocated again); --page-owner has mm/ keep its allocation records, written by
+ * every CPU at once (mm/page_owner.h).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -27,8 +28,8 @@ static struct {
 	unsigned int threads, cpus;
 	unsigned long ops;
 	unsigned long long seed;
-	bool poison;
-} opt = { 4, 8, 100000, 0x5354524553535eULL, false };
+	bool poison, page_owner;
+} opt = { 4, 8, 100000, 0x5354524553535eULL, false, false };
 
 void stress_relax(void)
 {
@@ -54,7 +55,7 @@ static double seconds(void)
 
 static void usage(const char *argv0)
 {
-	fprintf(stderr, "usage: %s [--threads 1..%d] [--ops N] [--seed N] [--cpus N] [--poison]\n", argv0,
+	fprintf(stderr, "usage: %s [--threads 1..%d] [--ops N] [--seed N] [--cpus N] [--poison] [--page-owner]\n", argv0,
 		STRESS_MAX_WORKERS);
 	exit(2);
 }
@@ -66,6 +67,10 @@ static void parse(int argc, char **argv)
 
 		if (!strcmp(a, "--poison")) {
 			opt.poison = true;
+			continue;
+		}
+		if (!strcmp(a, "--page-owner")) {
+			opt.page_owner = true;
 			continue;
 		}
 		if (!v)
@@ -122,20 +127,22 @@ int main(int argc, char **argv)
 	parse(argc, argv);
 	host_default_map(&map);
 	host_mm_nr_cpus = opt.cpus;
+	host_mm_page_owner = opt.page_owner;
 	if (host_mm_init(&map, true)) {
 		printf("stress: mm_init failed on the default map\n0 passed, 1 failed\n");
 		return 1;
 	}
 	mm_debug_poison = opt.poison;
-	printf("stress: %u threads on %u CPUs, %lu operations each, seed %#llx%s\n", opt.threads, opt.cpus,
-	       opt.ops, opt.seed, opt.poison ? ", page poisoning" : "");
+	printf("stress: %u threads on %u CPUs, %lu operations each, seed %#llx%s%s\n", opt.threads, opt.cpus,
+	       opt.ops, opt.seed, opt.poison ? ", page poisoning" : "", opt.page_owner ? ", page_owner" : "");
 	t = seconds();
 	failures = run(&totals);
 	t = seconds() - t;
 	printf("stress: %lu operations in %.1f s\n", totals.ops, t);
 	if (failures)
-		printf("stress: reproduce with: %s --threads %u --ops %lu --seed %#llx --cpus %u%s\n", argv[0],
-		       opt.threads, opt.ops, opt.seed, opt.cpus, opt.poison ? " --poison" : "");
+		printf("stress: reproduce with: %s --threads %u --ops %lu --seed %#llx --cpus %u%s%s\n", argv[0],
+		       opt.threads, opt.ops, opt.seed, opt.cpus, opt.poison ? " --poison" : "",
+		       opt.page_owner ? " --page-owner" : "");
 	printf("%d passed, %d failed\n", !failures, !!failures);
 	return failures ? 1 : 0;
 }
