@@ -37,7 +37,8 @@
 
 /* The fuzzer's own copy of the option table in kernel/cmdline.c (the specification). */
 static const char *const bare_options[] = { "bench", "mm_picture", "nosmp" };
-static const char *const value_options[] = { "hugepages", "hugepagesz", "ktest", "nr_cpus", "screen" };
+static const char *const value_options[] = { "hugepages", "hugepagesz", "ktest", "nr_cpus", "page_owner",
+					      "screen" };
 
 /* ---- mm/hugetlb.c, as far as the parser sees it --------------------------------------------- */
 
