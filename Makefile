@@ -219,6 +219,7 @@ help:
 	'  size           text, data and bss of mm/ and of the kernel, test and release builds' \
 	'  bench          the page-allocator benchmark on the host, then in the bench kernel' \
 	'  bench-kernel   the benchmark in the bench kernel under QEMU alone' \
+	'  bench-kernel-owner  the same with page_owner=on (what recording owners costs)' \
 	'  bench-count    the host benchmark, instructions counted by single-stepping' \
 	'  fuzz           every fuzzer for FUZZ_SECONDS each; fuzz-NAME runs one:' \
 	"                 $(patsubst test-fuzz-%,fuzz-%,$(filter test-fuzz-%,$(TEST_STEPS)))" \
