@@ -4,20 +4,11 @@
 # in it, every target it names exists, and every variable it names is one the makefiles read
 # (and every `VAR ?= default` of theirs is in it). Ends with "N passed, N failed".
 set -u
-pass=0 fail=0
 help=$(make --no-print-directory help) || { echo "make help failed"; echo "0 passed, 1 failed"; exit 1; }
 db=$(make --no-print-directory -pRrq help 2>/dev/null)
 makefiles=$(ls Makefile ./*/build.mk ./*/*/build.mk ./*/*.mk 2>/dev/null | sort -u)
 
-check() {   # check NAME STATUS DETAIL
-	if [ "$2" = 0 ]; then
-		echo "ok - $1"
-		pass=$((pass + 1))
-	else
-		echo "not ok - $1: $3"
-		fail=$((fail + 1))
-	fi
-}
+. "$(dirname "$0")/../tap.sh"
 
 # The words of make help's target lines and its list of steps.
 help_targets=$( { sed -n '/^Targets:/,/^$/p' <<<"$help" | awk '/^  [a-z]/ { print $1 } /^   +fuzz-/ { print }';
@@ -68,5 +59,4 @@ missing=""
 for v in $defaults; do grep -qx "$v" <<<"$help_vars" || missing="$missing $v"; done
 check "every variable with a default (?=) is in make help" "$([ -z "$missing" ]; echo $?)" "missing:$missing"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+tap_total

@@ -4,39 +4,16 @@
  * matched as whole words, the one-line list of unknown options, the hugetlb options and their
  * warnings, the CPU limit of nosmp and nr_cpus=, and page_owner=.
  */
-#include <stdarg.h>
 
 #include "kernel/cmdline.h"
 #include "kernel/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/hugetlb.h"
-
-/* What the parsers warned, collected by capture() in place of printk. */
-static char warned[1024];
-static size_t warned_len;
-
-static int capture(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(warned + warned_len, sizeof(warned) - warned_len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		warned_len += MIN((size_t)n, sizeof(warned) - 1 - warned_len);
-	return n;
-}
-
-static void forget_warnings(void)
-{
-	warned[0] = '\0';
-	warned_len = 0;
-}
+#include "tests/ktest/text_capture.h"
 
 #define EXPECT_WARNED(t, want) \
-	KT_EXPECT(t, !strcmp(warned, want), "warned \"%s\", want \"%s\"", warned, want)
+	KT_EXPECT(t, !strcmp(captured.text, want), "warned \"%s\", want \"%s\"", captured.text, want)
 
 static void has_matches_only_the_bare_word(struct ktest *t)
 {
@@ -79,21 +56,21 @@ static void every_option_the_kernel_reads_is_known(struct ktest *t)
 	const char *line = "bench ktest=printk hugepagesz=2M hugepages=1 screen=off nosmp nr_cpus=2 mm_picture "
 			   "page_owner=on";
 
-	forget_warnings();
-	KT_EXPECT_EQ(t, cmdline_warn_unknown(line, capture), 0);
+	capture_forget();
+	KT_EXPECT_EQ(t, cmdline_warn_unknown(line, capture_printf), 0);
 	EXPECT_WARNED(t, "");
 }
 
 static void unknown_options_are_listed_in_one_line(struct ktest *t)
 {
-	forget_warnings();
-	KT_EXPECT_EQ(t, cmdline_warn_unknown("  foo ktest=printk  bar=1 bench=off ktest bench ", capture), 4);
+	capture_forget();
+	KT_EXPECT_EQ(t, cmdline_warn_unknown("  foo ktest=printk  bar=1 bench=off ktest bench ", capture_printf), 4);
 	EXPECT_WARNED(t, "Unknown kernel command line parameters \"foo bar=1 bench=off ktest\", will be ignored.\n");
-	forget_warnings();
-	KT_EXPECT_EQ(t, cmdline_warn_unknown("'$HOME;\\\"", capture), 1);
+	capture_forget();
+	KT_EXPECT_EQ(t, cmdline_warn_unknown("'$HOME;\\\"", capture_printf), 1);
 	EXPECT_WARNED(t, "Unknown kernel command line parameters \"'$HOME;\\\"\", will be ignored.\n");
-	forget_warnings();
-	KT_EXPECT_EQ(t, cmdline_warn_unknown("   ", capture), 0);
+	capture_forget();
+	KT_EXPECT_EQ(t, cmdline_warn_unknown("   ", capture_printf), 0);
 	EXPECT_WARNED(t, "");
 }
 
@@ -105,9 +82,9 @@ static void hugepages_after_an_invalid_hugepagesz_are_ignored(struct ktest *t)
 
 	hugetlb_request(HPAGE_ORDER, 0);
 	hugetlb_request(GIGANTIC_ORDER, 0);
-	forget_warnings();
+	capture_forget();
 	KT_EXPECT_EQ(t, cmdline_setup_hugetlb("hugepagesz=1G hugepagesz=4M hugepages=3 hugepages=5 "
-					      "hugepagesz=2M hugepages=7", capture), 3);
+					      "hugepagesz=2M hugepages=7", capture_printf), 3);
 	KT_EXPECT_EQ(t, requested(GIGANTIC_ORDER), 0);
 	KT_EXPECT_EQ(t, requested(HPAGE_ORDER), 7);
 	EXPECT_WARNED(t, "hugetlb: ignoring hugepagesz=4M: not a huge page size (2M or 1G); the hugepages= "
@@ -122,16 +99,18 @@ static void hugepagesz_takes_sizes_with_suffixes(struct ktest *t)
 {
 	unsigned long r2m = requested(HPAGE_ORDER), r1g = requested(GIGANTIC_ORDER);
 
-	forget_warnings();
-	KT_EXPECT_EQ(t, cmdline_setup_hugetlb("hugepagesz=2048K hugepages=4 hugepagesz=1g hugepages=1", capture), 0);
+	capture_forget();
+	KT_EXPECT_EQ(t, cmdline_setup_hugetlb("hugepagesz=2048K hugepages=4 hugepagesz=1g hugepages=1",
+					      capture_printf), 0);
 	KT_EXPECT_EQ(t, requested(HPAGE_ORDER), 4);
 	KT_EXPECT_EQ(t, requested(GIGANTIC_ORDER), 1);
-	KT_EXPECT_EQ(t, cmdline_setup_hugetlb("hugepagesz=1073741824 hugepages=2 hugepagesz=2m hugepages=6", capture), 0);
+	KT_EXPECT_EQ(t, cmdline_setup_hugetlb("hugepagesz=1073741824 hugepages=2 hugepagesz=2m hugepages=6",
+					      capture_printf), 0);
 	KT_EXPECT_EQ(t, requested(GIGANTIC_ORDER), 2);
 	KT_EXPECT_EQ(t, requested(HPAGE_ORDER), 6);
 	EXPECT_WARNED(t, "");
 	KT_EXPECT_EQ(t, cmdline_setup_hugetlb("hugepagesz= hugepagesz=2 hugepagesz=M hugepagesz=4K "
-					      "hugepagesz=99999999999999999999G hugepagesz=3M", capture), 6);
+					      "hugepagesz=99999999999999999999G hugepagesz=3M", capture_printf), 6);
 	hugetlb_request(HPAGE_ORDER, r2m);
 	hugetlb_request(GIGANTIC_ORDER, r1g);
 }
@@ -141,8 +120,8 @@ static void a_clamped_count_is_reported(struct ktest *t)
 	unsigned long r2m = requested(HPAGE_ORDER), r1g = requested(GIGANTIC_ORDER);
 	char want[256];
 
-	forget_warnings();
-	KT_EXPECT_EQ(t, cmdline_setup_hugetlb("hugepagesz=1G hugepages=1000", capture), 1);
+	capture_forget();
+	KT_EXPECT_EQ(t, cmdline_setup_hugetlb("hugepagesz=1G hugepages=1000", capture_printf), 1);
 	KT_EXPECT_EQ(t, requested(GIGANTIC_ORDER), HUGETLB_MAX_GIGANTIC);
 	snprintf(want, sizeof(want), "hugetlb: hugepages=1000 asks for 1000 pages of 1G; using %d, "
 		 "the most that pool takes\n", HUGETLB_MAX_GIGANTIC);
@@ -156,54 +135,54 @@ static void a_count_that_is_not_a_number_is_reported(struct ktest *t)
 	unsigned long r2m = requested(HPAGE_ORDER), r1g = requested(GIGANTIC_ORDER);
 
 	hugetlb_request(HPAGE_ORDER, 3);
-	forget_warnings();
+	capture_forget();
 	KT_EXPECT_EQ(t, cmdline_setup_hugetlb("hugepages=12x hugepages= hugepages=-1 "
-					      "hugepages=99999999999999999999999", capture), 4);
+					      "hugepages=99999999999999999999999", capture_printf), 4);
 	KT_EXPECT_EQ(t, requested(HPAGE_ORDER), 3);
-	KT_EXPECT(t, strstr(warned, "hugetlb: ignoring hugepages=12x: not a number of pages\n") == warned,
-		  "warned \"%s\"", warned);
+	KT_EXPECT(t, strstr(captured.text, "hugetlb: ignoring hugepages=12x: not a number of pages\n") == captured.text,
+		  "warned \"%s\"", captured.text);
 	hugetlb_request(HPAGE_ORDER, r2m);
 	hugetlb_request(GIGANTIC_ORDER, r1g);
 }
 
 static void nosmp_and_nr_cpus_limit_the_cpus(struct ktest *t)
 {
-	forget_warnings();
-	KT_EXPECT_EQ(t, cmdline_cpu_limit("", capture), CMDLINE_NO_CPU_LIMIT);
-	KT_EXPECT_EQ(t, cmdline_cpu_limit(NULL, capture), CMDLINE_NO_CPU_LIMIT);
-	KT_EXPECT_EQ(t, cmdline_cpu_limit("nosmp", capture), 1);
-	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=3", capture), 3);
-	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=3 nr_cpus=12", capture), 12); /* the last one */
-	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=3 nosmp", capture), 1);
-	KT_EXPECT_EQ(t, cmdline_cpu_limit("nosmp=1 nr_cpus", capture), CMDLINE_NO_CPU_LIMIT);
+	capture_forget();
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("", capture_printf), CMDLINE_NO_CPU_LIMIT);
+	KT_EXPECT_EQ(t, cmdline_cpu_limit(NULL, capture_printf), CMDLINE_NO_CPU_LIMIT);
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nosmp", capture_printf), 1);
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=3", capture_printf), 3);
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=3 nr_cpus=12", capture_printf), 12); /* the last one */
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=3 nosmp", capture_printf), 1);
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nosmp=1 nr_cpus", capture_printf), CMDLINE_NO_CPU_LIMIT);
 	EXPECT_WARNED(t, "");
 }
 
 static void a_cpu_count_that_is_not_one_or_more_is_reported(struct ktest *t)
 {
-	forget_warnings();
-	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=0", capture), CMDLINE_NO_CPU_LIMIT);
+	capture_forget();
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=0", capture_printf), CMDLINE_NO_CPU_LIMIT);
 	EXPECT_WARNED(t, "smp: ignoring nr_cpus=0: not a number of CPUs (1 or more)\n");
-	forget_warnings();
-	KT_EXPECT_EQ(t, cmdline_cpu_limit("nosmp nr_cpus=2x", capture), 1);
+	capture_forget();
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nosmp nr_cpus=2x", capture_printf), 1);
 	EXPECT_WARNED(t, "smp: ignoring nr_cpus=2x: not a number of CPUs (1 or more)\n");
-	forget_warnings();
-	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=", capture), CMDLINE_NO_CPU_LIMIT);
+	capture_forget();
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=", capture_printf), CMDLINE_NO_CPU_LIMIT);
 	EXPECT_WARNED(t, "smp: ignoring nr_cpus=: not a number of CPUs (1 or more)\n");
-	forget_warnings();
-	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=99999999999999999999999", capture), CMDLINE_NO_CPU_LIMIT);
+	capture_forget();
+	KT_EXPECT_EQ(t, cmdline_cpu_limit("nr_cpus=99999999999999999999999", capture_printf), CMDLINE_NO_CPU_LIMIT);
 	EXPECT_WARNED(t, "smp: ignoring nr_cpus=99999999999999999999999: not a number of CPUs (1 or more)\n");
 }
 
 static void page_owner_is_on_only_with_page_owner_on(struct ktest *t)
 {
-	forget_warnings();
-	KT_EXPECT(t, !cmdline_page_owner(NULL, capture), "no command line: off");
-	KT_EXPECT(t, !cmdline_page_owner("page_owner", capture), "a bare word: off");
-	KT_EXPECT(t, cmdline_page_owner("page_owner=on", capture), "page_owner=on: on");
-	KT_EXPECT(t, !cmdline_page_owner("page_owner=on page_owner=off", capture), "the last one wins");
+	capture_forget();
+	KT_EXPECT(t, !cmdline_page_owner(NULL, capture_printf), "no command line: off");
+	KT_EXPECT(t, !cmdline_page_owner("page_owner", capture_printf), "a bare word: off");
+	KT_EXPECT(t, cmdline_page_owner("page_owner=on", capture_printf), "page_owner=on: on");
+	KT_EXPECT(t, !cmdline_page_owner("page_owner=on page_owner=off", capture_printf), "the last one wins");
 	EXPECT_WARNED(t, "");
-	KT_EXPECT(t, !cmdline_page_owner("page_owner=yes", capture), "page_owner=yes: off");
+	KT_EXPECT(t, !cmdline_page_owner("page_owner=yes", capture_printf), "page_owner=yes: off");
 	EXPECT_WARNED(t, "page_owner: ignoring page_owner=yes: say on or off\n");
 }
 

@@ -4,7 +4,6 @@
  * case holds for the moment and then frees, so that the check has a leak to find and the suite
  * leaves none behind.
  */
-#include <stdarg.h>
 
 #include "kernel/ktest.h"
 #include "kernel/ktest_leak.h"
@@ -12,40 +11,15 @@
 #include "lib/string.h"
 #include "mm/page_alloc.h"
 #include "mm/page_owner.h"
-
-/* What the check printed, collected by capture() in place of printk. */
-static char said[4096];
-static size_t said_len;
-static unsigned int said_lines;
-
-static int capture(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(said + said_len, sizeof(said) - said_len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		said_len += MIN((size_t)n, sizeof(said) - 1 - said_len);
-	said_lines++;
-	return n;
-}
-
-static void forget(void)
-{
-	said[0] = '\0';
-	said_len = 0;
-	said_lines = 0;
-}
+#include "tests/ktest/text_capture.h"
 
 static void equal_marks_pass_silently(struct ktest *t)
 {
 	struct ktest_mem_mark before = ktest_mem_mark(), after = ktest_mem_mark();
 
-	forget();
-	KT_EXPECT_EQ(t, ktest_leak_check(&before, &after, capture), 0);
-	KT_EXPECT_EQ(t, said_len, 0);
+	capture_forget();
+	KT_EXPECT_EQ(t, ktest_leak_check(&before, &after, capture_printf), 0);
+	KT_EXPECT_EQ(t, captured.len, 0);
 }
 
 static void a_held_block_is_named_with_its_owner(struct ktest *t)
@@ -56,17 +30,19 @@ static void a_held_block_is_named_with_its_owner(struct ktest *t)
 
 	KT_ASSERT(t, page, "allocation failed");
 	after = ktest_mem_mark();
-	forget();
-	KT_EXPECT_EQ(t, ktest_leak_check(&before, &after, capture), 4);
+	capture_forget();
+	KT_EXPECT_EQ(t, ktest_leak_check(&before, &after, capture_printf), 4);
 	__free_pages(page, 2);
 	if (page_owner_on) {
 		snprintf(want, sizeof(want), "    # leak: pfn %#lx order 2 owner <", page_to_pfn(page));
-		KT_EXPECT(t, !strncmp(said, want, strlen(want)), "said \"%s\", want it to start \"%s\"", said, want);
-		KT_EXPECT(t, strstr(said, ", 1 blocks allocated during it still held\n") != NULL, "said \"%s\"", said);
-		KT_EXPECT_EQ(t, said_lines, 2);
+		KT_EXPECT(t, !strncmp(captured.text, want, strlen(want)), "said \"%s\", want it to start \"%s\"",
+			  captured.text, want);
+		KT_EXPECT(t, strstr(captured.text, ", 1 blocks allocated during it still held\n") != NULL,
+			  "said \"%s\"", captured.text);
+		KT_EXPECT_EQ(t, captured.calls, 2);
 	} else {
-		KT_EXPECT(t, strstr(said, "    # leak: 4 pages (free ") == said &&
-			  strstr(said, "boot with page_owner=on") != NULL, "said \"%s\"", said);
+		KT_EXPECT(t, strstr(captured.text, "    # leak: 4 pages (free ") == captured.text &&
+			  strstr(captured.text, "boot with page_owner=on") != NULL, "said \"%s\"", captured.text);
 	}
 }
 
@@ -80,16 +56,16 @@ static void at_most_sixteen_blocks_are_named(struct ktest *t)
 	while (n < ARRAY_SIZE(pages) && (pages[n] = alloc_pages(GFP_KERNEL, 0)))
 		n++;
 	after = ktest_mem_mark();
-	forget();
-	KT_EXPECT_EQ(t, ktest_leak_check(&before, &after, capture), n);
+	capture_forget();
+	KT_EXPECT_EQ(t, ktest_leak_check(&before, &after, capture_printf), n);
 	while (n)
 		__free_pages(pages[--n], 0);
 	if (!page_owner_on) {
 		ktest_skip(t, "page_owner is off (boot with page_owner=on)");
 		return;
 	}
-	KT_EXPECT_EQ(t, said_lines, KTEST_LEAK_LINES + 2);
-	KT_EXPECT(t, strstr(said, "    # leak: and 4 more blocks\n") != NULL, "said \"%s\"", said);
+	KT_EXPECT_EQ(t, captured.calls, KTEST_LEAK_LINES + 2);
+	KT_EXPECT(t, strstr(captured.text, "    # leak: and 4 more blocks\n") != NULL, "said \"%s\"", captured.text);
 }
 
 /* A block allocated after the second mark is not the suite's. */
@@ -101,13 +77,13 @@ static void blocks_after_the_second_mark_are_not_named(struct ktest *t)
 	KT_ASSERT(t, mine, "allocation failed");
 	after = ktest_mem_mark();
 	later = alloc_pages(GFP_KERNEL, 0);
-	forget();
-	ktest_leak_check(&before, &after, capture);
+	capture_forget();
+	ktest_leak_check(&before, &after, capture_printf);
 	__free_pages(mine, 0);
 	if (later)
 		__free_pages(later, 0);
-	KT_EXPECT(t, !page_owner_on || strstr(said, ", 1 blocks allocated during it still held\n"),
-		  "said \"%s\"", said);
+	KT_EXPECT(t, !page_owner_on || strstr(captured.text, ", 1 blocks allocated during it still held\n"),
+		  "said \"%s\"", captured.text);
 }
 
 /* A suite that frees what it did not allocate fails too, saying so. */
@@ -115,10 +91,10 @@ static void more_free_pages_after_than_before_is_reported(struct ktest *t)
 {
 	struct ktest_mem_mark before = { 100, 0 }, after = { 103, 0 };
 
-	forget();
-	KT_EXPECT_EQ(t, ktest_leak_check(&before, &after, capture), -3);
-	KT_EXPECT(t, !strcmp(said, "    # leak: 3 pages more free after the suite than before it (100, then "
-			     "103): it freed memory it did not allocate\n"), "said \"%s\"", said);
+	capture_forget();
+	KT_EXPECT_EQ(t, ktest_leak_check(&before, &after, capture_printf), -3);
+	KT_EXPECT(t, !strcmp(captured.text, "    # leak: 3 pages more free after the suite than before it (100, then "
+			     "103): it freed memory it did not allocate\n"), "said \"%s\"", captured.text);
 }
 
 KTEST_SUITE(ktest_leak_check,

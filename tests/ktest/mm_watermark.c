@@ -5,6 +5,7 @@
  * and the watermarks in the boot report's zone lines.
  */
 #include "tests/ktest/mm_helpers.h"
+#include "tests/ktest/text_capture.h"
 
 #include "lib/string.h"
 #include "mm/watermark.h"
@@ -80,35 +81,20 @@ static void gfp_kernel_stops_at_min_and_gfp_atomic_takes_the_reserve(struct ktes
 	mm_debug_poison = poison;
 }
 
-/* Collects what printk writes while it is registered. */
-static char captured[4096];
-static size_t captured_len;
-
-static void capture_write(const char *s, size_t len)
-{
-	len = MIN(len, sizeof(captured) - 1 - captured_len);
-	memcpy(captured + captured_len, s, len);
-	captured_len += len;
-	captured[captured_len] = '\0';
-}
-
 static void zone_lines_show_the_watermarks(struct ktest *t)
 {
-	static struct console capture = { .name = "capture", .write = capture_write };
 	char want[96];
 
-	captured_len = 0;
-	captured[0] = '\0';
-	register_console(&capture);
+	capture_console_start();
 	show_mem_summary();
-	unregister_console(&capture);
+	capture_console_stop();
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		if (!zones[z].present_pages)
 			continue;
 		snprintf(want, sizeof(want), "watermarks min %lu low %lu high %lu\n", zones[z].watermark[WMARK_MIN],
 			 zones[z].watermark[WMARK_LOW], zones[z].watermark[WMARK_HIGH]);
-		KT_EXPECT(t, strstr(captured, want) != NULL, "zone %s: no '%s' in the report:\n%s", zones[z].name,
-			  want, captured);
+		KT_EXPECT(t, strstr(captured.text, want) != NULL, "zone %s: no '%s' in the report:\n%s", zones[z].name,
+			  want, captured.text);
 	}
 }
 

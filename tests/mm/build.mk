@@ -2,7 +2,7 @@
 # tests/mm/: the host harness of mm/ (simulated physical memory), host-only test suites, the map
 # replay, and the host tools' link rules (the benchmark's main is tests/bench/bench_main.c). The
 # fuzzers of mm/ are in tests/fuzz/.
-HOST_SRCS += tests/mm/host_arch.c tests/mm/mm_check.c tests/mm/map_text.c kernel/boot_memmap.c \
+HOST_SRCS += tests/mm/host_arch.c tests/mm/mm_check.c tests/mm/map_text.c tests/mm/mm_rebuild.c kernel/boot_memmap.c \
              $(wildcard tests/mm/*_test.c)
 
 # Tools built for speed: -O2, no sanitizers (the host test binary has those).

@@ -14,33 +14,10 @@
 #include "mm/memblock.h"
 #include "mm/page_alloc.h"
 #include "tests/mm/host_mm.h"
+#include "tests/mm/mm_rebuild.h"
 #include "tests/mm/mm_check.h"
 
 static struct fw_map map;
-
-/* Boots mm/ on a text map quietly; returns mm_init()'s result. */
-static int boot_text(const char *text)
-{
-	host_console_quiet = true;
-	int err = host_mm_boot_text(text, true, &map);
-	host_console_quiet = false;
-	return err;
-}
-
-static void restore_default(struct ktest *t)
-{
-	host_default_map(&map);
-	host_console_quiet = true;
-	KT_EXPECT_EQ(t, host_mm_init(&map, true), 0);
-	host_console_quiet = false;
-}
-
-/* Re-running mm_init() would orphan pool pages: only when the hugetlb pools are empty. */
-static const char *pools_in_use(void)
-{
-	return hugetlb_counters(HPAGE_ORDER).total || hugetlb_counters(GIGANTIC_ORDER).total
-		       ? "hugetlb pool pages exist; re-initializing mm would orphan them" : NULL;
-}
 
 static const char hole_2g[] =
 	"BIOS-e820: [mem 0x0000000000000000-0x000000000009fbff] usable\n"
@@ -54,9 +31,9 @@ static void hole_of_2_gib_costs_no_memmap(struct ktest *t)
 {
 	unsigned long with_hole, without;
 
-	KT_ASSERT(t, boot_text(no_hole) == 0, "mm_init on 4 GiB without a hole");
+	KT_ASSERT(t, rebuild_on_text(no_hole, &map) == 0, "mm_init on 4 GiB without a hole");
 	without = memmap_bytes;
-	KT_ASSERT(t, boot_text(hole_2g) == 0, "mm_init on 4 GiB around a 2 GiB hole");
+	KT_ASSERT(t, rebuild_on_text(hole_2g, &map) == 0, "mm_init on 4 GiB around a 2 GiB hole");
 	with_hole = memmap_bytes;
 	KT_EXPECT(t, with_hole <= without + 2 * PAGE_SIZE,
 		  "memmap %lu bytes with the hole, %lu without: the hole cost %lu bytes", with_hole, without,
@@ -66,24 +43,24 @@ static void hole_of_2_gib_costs_no_memmap(struct ktest *t)
 	KT_EXPECT(t, pfn_valid(PFN_DOWN(0x7fffffffULL)) && pfn_valid(PFN_DOWN(0x100000000ULL)),
 		  "frames at the hole's edges have no struct page");
 	KT_EXPECT(t, mm_check_exhaustive(&map) == NULL, "%s", mm_check_exhaustive(&map));
-	restore_default(t);
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
 static void partial_chunk_frames_are_reserved(struct ktest *t)
 {
 	/* RAM ends in the middle of a 128-frame chunk: the rest of the chunk has reserved struct pages. */
-	KT_ASSERT(t, boot_text("BIOS-e820: [mem 0x100000-0x1040fff] usable\n") == 0, "mm_init");
+	KT_ASSERT(t, rebuild_on_text("BIOS-e820: [mem 0x100000-0x1040fff] usable\n", &map) == 0, "mm_init");
 	KT_EXPECT(t, pfn_valid(0x1041) && PageReserved(pfn_to_page(0x1041)), "frame after RAM");
 	KT_EXPECT(t, !pfn_valid(0x1080), "frame past the last chunk has a struct page");
 	KT_EXPECT(t, mm_check_free_lists(&map) == NULL, "%s", mm_check_free_lists(&map));
-	restore_default(t);
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
 static void map_without_ram_is_refused(struct ktest *t)
 {
-	KT_EXPECT_EQ(t, boot_text("BIOS-e820: [mem 0x0-0xfffff] reserved\n"), -ENOMEM);
-	KT_EXPECT_EQ(t, boot_text("BIOS-e820: [mem 0x0-0x7ff] usable\n"), -ENOMEM);
-	restore_default(t);
+	KT_EXPECT_EQ(t, rebuild_on_text("BIOS-e820: [mem 0x0-0xfffff] reserved\n", &map), -ENOMEM);
+	KT_EXPECT_EQ(t, rebuild_on_text("BIOS-e820: [mem 0x0-0x7ff] usable\n", &map), -ENOMEM);
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
 /* Every range is recorded: memblock's lists grow (this failed open once, dropping all past 128). */
@@ -96,14 +73,14 @@ static void map_with_more_ranges_than_memblock_starts_with_keeps_them_all(struct
 	for (unsigned int i = 0; i < N; i++) /* 1 MiB of RAM, 1 MiB hole ... */
 		len += (size_t)snprintf(text + len, sizeof(text) - len, "BIOS-e820: [mem %#llx-%#llx] usable\n",
 					(2ULL * i + 1) << 20, ((2ULL * i + 2) << 20) - 1);
-	KT_ASSERT(t, boot_text(text) == 0, "mm_init");
+	KT_ASSERT(t, rebuild_on_text(text, &map) == 0, "mm_init");
 	KT_EXPECT_EQ(t, memblock.memory.cnt, N);
 	KT_EXPECT(t, memblock.memory.max >= N, "memory list holds %u", memblock.memory.max);
 	KT_EXPECT_EQ(t, mm_unused_ram_bytes, 0);
 	KT_EXPECT_EQ(t, zones[ZONE_DMA].present_pages + zones[ZONE_DMA32].present_pages, N * 256UL);
 	KT_EXPECT(t, mm_check_reserved() == NULL, "%s", mm_check_reserved());
 	KT_EXPECT(t, mm_check_exhaustive(&map) == NULL, "%s", mm_check_exhaustive(&map));
-	restore_default(t);
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
 /* The reserved range holding addr, or NULL. */
@@ -129,7 +106,7 @@ static void memblock_lists_grow_into_memory_they_hold(struct ktest *t)
 	unsigned int nold = 0;
 	const void *regions;
 
-	KT_ASSERT(t, boot_text("BIOS-e820: [mem 0x0-0x4ffffff] usable\n") == 0, "mm_init");
+	KT_ASSERT(t, rebuild_on_text("BIOS-e820: [mem 0x0-0x4ffffff] usable\n", &map) == 0, "mm_init");
 	memblock_reset();
 	KT_EXPECT_EQ(t, memblock_add(0x100000, 0x4f00000), 0);
 	memblock_allow_resize();
@@ -155,23 +132,23 @@ static void memblock_lists_grow_into_memory_they_hold(struct ktest *t)
 			  "allocation %u at %#llx overlaps the list at %#llx", i, (unsigned long long)p,
 			  (unsigned long long)arr);
 	}
-	restore_default(t);
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
 /* Without memblock_allow_resize() (before the ranges in use are reserved) nothing grows. */
 static void memblock_lists_do_not_grow_before_resizing_is_allowed(struct ktest *t)
 {
-	KT_ASSERT(t, boot_text("BIOS-e820: [mem 0x0-0x4ffffff] usable\n") == 0, "mm_init");
+	KT_ASSERT(t, rebuild_on_text("BIOS-e820: [mem 0x0-0x4ffffff] usable\n", &map) == 0, "mm_init");
 	memblock_reset();
 	memblock_add(0x100000, 0x4f00000);
 	for (unsigned int i = 0; i < MEMBLOCK_INIT_REGIONS; i++)
 		memblock_reserve(0x100000 + (phys_addr_t)i * 0x4000, 0x1000, "test");
 	KT_EXPECT_EQ(t, memblock_reserve(0x4000000, 0x1000, "one too many"), -ENOMEM);
 	KT_EXPECT_EQ(t, memblock.reserved.max, MEMBLOCK_INIT_REGIONS);
-	restore_default(t);
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
-KTEST_SUITE_FLAGS(mm_memmap_host, pools_in_use, KTEST_REBUILDS_MM,
+KTEST_SUITE_FLAGS(mm_memmap_host, hugetlb_pools_in_use, KTEST_REBUILDS_MM,
 		    KTEST_CASE(hole_of_2_gib_costs_no_memmap),
 		    KTEST_CASE(partial_chunk_frames_are_reserved),
 		    KTEST_CASE(map_without_ram_is_refused),

@@ -13,7 +13,9 @@
 #include "mm/memblock.h"
 #include "mm/mm_picture.h"
 #include "mm/page_alloc.h"
+#include "tests/ktest/text_capture.h"
 #include "tests/mm/host_mm.h"
+#include "tests/mm/mm_rebuild.h"
 
 static struct fw_map map;
 
@@ -38,26 +40,10 @@ static int boot_text(const char *text)
 {
 	bool owner = host_mm_page_owner;
 
-	host_console_quiet = true;
 	host_mm_page_owner = false;
-	int err = host_mm_boot_text(text, true, &map);
+	int err = rebuild_on_text(text, &map);
 	host_mm_page_owner = owner;
-	host_console_quiet = false;
 	return err;
-}
-
-static void restore_default(struct ktest *t)
-{
-	host_default_map(&map);
-	host_console_quiet = true;
-	KT_EXPECT_EQ(t, host_mm_init(&map, true), 0);
-	host_console_quiet = false;
-}
-
-static const char *pools_in_use(void)
-{
-	return hugetlb_counters(HPAGE_ORDER).total || hugetlb_counters(GIGANTIC_ORDER).total
-		       ? "hugetlb pool pages exist; re-initializing mm would orphan them" : NULL;
 }
 
 static void expect_line(struct ktest *t, enum zone_type z, const char *want)
@@ -75,7 +61,7 @@ static void each_slice_shows_reserved_free_order_and_hole(struct ktest *t)
 	expect_line(t, ZONE_DMA, dma_picture);
 	expect_line(t, ZONE_DMA32, dma32_picture);
 	expect_line(t, ZONE_NORMAL, "Normal empty");
-	restore_default(t);
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
 /* An allocated block outranks reserved but not free: its slices turn '#' once nothing there is free. */
@@ -93,7 +79,7 @@ static void allocated_slices_show_hash(struct ktest *t)
 		if (p[i])
 			__free_pages(p[i], MAX_ORDER);
 	expect_line(t, ZONE_DMA32, dma32_picture);
-	restore_default(t);
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
 /* Like snprintf: the full length whatever the room, and a terminated prefix. */
@@ -104,25 +90,12 @@ static void short_buffer_gets_a_terminated_prefix(struct ktest *t)
 	KT_ASSERT(t, boot_text(small_map) == 0, "mm_init on the small map");
 	KT_EXPECT_EQ(t, zone_picture_line(&zones[ZONE_DMA], small, sizeof(small)), (int)strlen(dma_picture));
 	KT_EXPECT(t, !strcmp(small, "DMA    |RRR"), "got \"%s\"", small);
-	restore_default(t);
-}
-
-/* Collects what printk writes while it is registered. */
-static char captured[4096];
-static size_t captured_len;
-
-static void capture_write(const char *s, size_t len)
-{
-	len = MIN(len, sizeof(captured) - 1 - captured_len);
-	memcpy(captured + captured_len, s, len);
-	captured_len += len;
-	captured[captured_len] = '\0';
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
 /* The lines mm/README.md defines, exactly, for the small map: its entries, holes, users, runs. */
 static void picture_lines_describe_the_small_map(struct ktest *t)
 {
-	static struct console capture = { .name = "capture", .write = capture_write };
 	static const char want[] =
 		"mm: picture begin\n"
 		"mm: map 0x0 0x9f000 usable\n"
@@ -151,20 +124,18 @@ static void picture_lines_describe_the_small_map(struct ktest *t)
 		"mm: picture end\n";
 	const char *begin, *end;
 
-	captured_len = 0;
-	captured[0] = '\0';
 	host_mm_picture = true;
-	register_console(&capture);
+	capture_console_start();
 	int err = boot_text(small_map);
-	unregister_console(&capture);
+	capture_console_stop();
 	host_mm_picture = false;
 	KT_ASSERT(t, err == 0, "mm_init on the small map");
-	begin = strstr(captured, "mm: picture begin\n");
+	begin = strstr(captured.text, "mm: picture begin\n");
 	end = begin ? strstr(begin, "mm: picture end\n") : NULL;
-	KT_ASSERT(t, begin && end, "no picture lines in:\n%s", captured);
-	captured[end - captured + strlen("mm: picture end\n")] = '\0';
+	KT_ASSERT(t, begin && end, "no picture lines in:\n%s", captured.text);
+	captured.text[end - captured.text + strlen("mm: picture end\n")] = '\0';
 	KT_EXPECT(t, !strcmp(begin, want), "got:\n%s", begin);
-	restore_default(t);
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
 /* Touching reservations of different users stay two ranges; of the same user, one. */
@@ -185,10 +156,10 @@ static void touching_reservations_merge_only_for_the_same_user(struct ktest *t)
 	/* An overlap merges whatever the users: the ranges stay disjoint. */
 	KT_EXPECT_EQ(t, memblock_reserve(0x2ff000, 0x2000, "module"), 0);
 	KT_EXPECT_EQ(t, memblock.reserved.cnt, 2);
-	restore_default(t);
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
-KTEST_SUITE_SKIP_IF(mm_picture_host, pools_in_use,
+KTEST_SUITE_SKIP_IF(mm_picture_host, hugetlb_pools_in_use,
 		    KTEST_CASE(each_slice_shows_reserved_free_order_and_hole),
 		    KTEST_CASE(allocated_slices_show_hash),
 		    KTEST_CASE(short_buffer_gets_a_terminated_prefix),

@@ -5,17 +5,8 @@
 # make debug (PRINT=1) would run has the machine make run would boot, FIRMWARE= and MEDIUM=
 # included. Needs build/os.iso (make test builds it first). Ends with "N passed, N failed".
 set -u
-pass=0 fail=0
 
-check() {   # check NAME STATUS DETAIL
-	if [ "$2" = 0 ]; then
-		echo "ok - $1"
-		pass=$((pass + 1))
-	else
-		echo "not ok - $1: $3"
-		fail=$((fail + 1))
-	fi
-}
+. "$(dirname "$0")/../tap.sh"
 
 # refused NAME TEXT make-arguments...: make exits non-zero, says TEXT, and builds and boots nothing.
 refused() {
@@ -66,5 +57,4 @@ debug_machine=${cmd%% -serial file:*}
 [ "${run_machine//run-OVMF/debug-OVMF}" = "$debug_machine" ]
 check "make debug boots the machine make run boots" $? "run: $run_machine / debug: $debug_machine"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+tap_total

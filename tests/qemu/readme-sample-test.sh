@@ -7,17 +7,8 @@
 set -u
 readme=$1 log=$2
 shift 2
-pass=0 fail=0
 
-check() {   # check NAME STATUS DETAIL
-	if [ "$2" = 0 ]; then
-		echo "ok - $1"
-		pass=$((pass + 1))
-	else
-		echo "not ok - $1: $3"
-		fail=$((fail + 1))
-	fi
-}
+. "$(dirname "$0")/../tap.sh"
 
 tests/qemu/run.sh "$@" --log "$log" >/dev/null
 check "make run's machine boots and passes" $? "see $log"
@@ -36,5 +27,4 @@ same "totals" "$(grep -m1 -E '^# Totals: ' <<<"$sample")" "$(grep -m1 -E '^# Tot
 same "summary" "$(grep -m1 -E '^ktest: summary: ' <<<"$sample")" "$(grep -m1 -E '^ktest: summary: ' <<<"$output")"
 same "CPUs line" "$(grep -m1 -E '^smp: Brought up ' <<<"$sample")" "$(grep -m1 -E '^smp: Brought up ' <<<"$output")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+tap_total

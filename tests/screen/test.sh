@@ -33,26 +33,16 @@ done
 
 dir=build/screen/$name
 log=build/logs/screen-$name.log
-pass=0 fail=0
 rm -rf "$dir" && mkdir -p "$dir" build/logs
 
-check() {   # check NAME CONDITION-STATUS DETAIL
-	if [ "$2" = 0 ]; then
-		echo "ok - $1"
-		pass=$((pass + 1))
-	else
-		echo "not ok - $1: $3"
-		fail=$((fail + 1))
-	fi
-}
+. "$(dirname "$0")/../tap.sh"
 
 finish() {
 	echo quit >&3
 	for ((k = 0; k < 10; k++)); do kill -0 "$qpid" 2>/dev/null || break; sleep 0.5; done
 	kill "$qpid" 2>/dev/null
 	wait 2>/dev/null
-	echo "$pass passed, $fail failed"
-	[ "$fail" = 0 ]
+	tap_total
 	exit
 }
 

@@ -6,17 +6,8 @@
 set -u
 work=${WORK:-build/steps-test}
 rm -rf "$work" && mkdir -p "$work"
-pass=0 fail=0
 
-check() {   # check NAME STATUS DETAIL
-	if [ "$2" = 0 ]; then
-		echo "ok - $1"
-		pass=$((pass + 1))
-	else
-		echo "not ok - $1: $3"
-		fail=$((fail + 1))
-	fi
-}
+. "$(dirname "$0")/../tap.sh"
 
 # The stand-in: step "counts" prints a count with a failure, "quiet" passes silently, "broken"
 # fails silently, "slow" takes a second.
@@ -61,5 +52,4 @@ status=$?
 check "all steps passing: exit 0 and the total last" "$([ $status = 0 ] && [ "$(tail -n 1 <<<"$out")" = "4 passed, 0 failed" ]; echo $?)" \
 	"exit $status, last line $(tail -n 1 <<<"$out")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+tap_total
