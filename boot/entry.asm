@@ -127,6 +127,9 @@ _start64:
 	or eax, 1 << 11
 	wrmsr
 	mov rdi, r8
+	mov rax, cr0
+	or eax, 1 << 16                 ; write protect: read-only pages bind the kernel too
+	mov cr0, rax
 	mov rax, boot_pml4
 	mov cr3, rax                    ; our tables identity-map this code too
 	lgdt [gdt64_pointer]

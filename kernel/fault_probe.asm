@@ -17,6 +17,17 @@ probe_read64_fixup:
 	mov eax, -1
 	ret
 
+; int probe_write64(volatile void *addr /* rdi */, uint64_t val /* rsi */)
+global probe_write64, probe_write64_insn, probe_write64_fixup
+probe_write64:
+probe_write64_insn:
+	mov [rdi], rsi
+	xor eax, eax
+	ret
+probe_write64_fixup:
+	mov eax, -1
+	ret
+
 ; int probe_ud2(void)
 global probe_ud2, probe_ud2_insn, probe_ud2_fixup
 probe_ud2:

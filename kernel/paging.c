@@ -8,14 +8,8 @@
 #include "kernel/x86.h"
 #include "lib/string.h"
 #include "mm/arch.h"
+#include "mm/page_alloc.h"
 
-#define PTE_PRESENT (1ULL << 0)
-#define PTE_WRITE (1ULL << 1)
-#define PTE_PWT (1ULL << 3)
-#define PTE_PCD (1ULL << 4)
-#define PTE_HUGE (1ULL << 7)
-#define PTE_NX (1ULL << 63)
-#define PTE_ADDR 0x000ffffffffff000ULL
 #define KERNEL_VMA 0xffffffff80000000UL
 
 phys_addr_t (*page_table_alloc)(void);
@@ -47,15 +41,30 @@ static bool cpu_has_1g_pages(void)
 	return r[3] & (1u << 26);
 }
 
+phys_addr_t page_table_new(void)
+{
+	phys_addr_t t = page_table_alloc ? page_table_alloc() : 0;
+
+	if (!t)
+		return 0;
+	memset(phys_to_virt(t), 0, PAGE_SIZE);
+	__atomic_fetch_add(&page_table_pages, 1, __ATOMIC_RELAXED);
+	return t;
+}
+
+void page_table_free(phys_addr_t table)
+{
+	__free_pages(pfn_to_page(PFN_DOWN(table)), 0);
+	__atomic_fetch_sub(&page_table_pages, 1, __ATOMIC_RELAXED);
+}
+
 /* The table that entry *e points to, allocating an empty one if *e is not present. */
 static uint64_t *next_table(uint64_t *e)
 {
 	if (!(*e & PTE_PRESENT)) {
-		phys_addr_t t = page_table_alloc ? page_table_alloc() : 0;
+		phys_addr_t t = page_table_new();
 		if (!t)
 			return NULL;
-		memset(phys_to_virt(t), 0, PAGE_SIZE);
-		page_table_pages++;
 		*e = t | PTE_PRESENT | PTE_WRITE;
 	}
 	return phys_to_virt(*e & PTE_ADDR);

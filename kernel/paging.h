@@ -25,15 +25,6 @@ void paging_drop_identity_map(void);
 int map_range(uintptr_t va, phys_addr_t pa, uint64_t size);
 
 /*
- * The kernel's virtual areas besides the direct map (PML4 entry 273), the memmap (entry 468) and
- * the kernel image (entry 511): each CPU's stack with an unmapped guard below it (kernel/smp.c),
- * and device registers (map_mmio()).
- */
-#define KSTACK_AREA     0xffffc90000000000UL /* PML4 entry 402 */
-#define MMIO_AREA       0xffffca0000000000UL /* PML4 entry 404 */
-#define MMIO_AREA_SIZE  (1UL << 30)
-
-/*
  * Maps the device registers at physical [pa, pa + size) uncached (PCD and PWT set, 4 KiB pages)
  * at the next free place of MMIO_AREA; returns the virtual address of pa, NULL when out of room
  * or of page tables. Boot CPU, at boot.
@@ -43,7 +34,42 @@ void *map_mmio(phys_addr_t pa, uint64_t size);
 /* Maps the pages covering physical [base, base + size) into the direct map; as map_range(). */
 int direct_map_range(phys_addr_t base, uint64_t size);
 
-/* Number of page-table pages allocated since boot (reported with the memory summary). */
+/*
+ * The kernel's virtual areas besides the direct map (PML4 entry 273), the memmap (entry 468) and
+ * the kernel image (entry 511): each CPU's stack with an unmapped guard below it (kernel/smp.c),
+ * device registers (map_mmio()), and 2 MiB compound pages mapped whole (kernel/vmap_huge.h).
+ */
+#define KSTACK_AREA     0xffffc90000000000UL /* PML4 entry 402 */
+#define MMIO_AREA       0xffffca0000000000UL /* PML4 entry 404 */
+#define MMIO_AREA_SIZE  (1UL << 30)
+#define HUGE_MAP_AREA   0xffffcb0000000000UL /* PML4 entry 406 */
+#define HUGE_MAP_AREA_SIZE (1UL << 30)       /* 512 mappings of 2 MiB, under one page directory */
+
+/* Page-table entry bits (the same at every level; PTE_HUGE only in a PDPT or PD entry). */
+#define PTE_PRESENT (1ULL << 0)
+#define PTE_WRITE   (1ULL << 1)
+#define PTE_PWT     (1ULL << 3)
+#define PTE_PCD     (1ULL << 4)
+#define PTE_HUGE    (1ULL << 7)
+#define PTE_NX      (1ULL << 63)
+#define PTE_ADDR    0x000ffffffffff000ULL
+
+/*
+ * A zeroed page-table page from page_table_alloc, counted in page_table_pages; its physical
+ * address, 0 when there is none.
+ */
+phys_addr_t page_table_new(void);
+
+/*
+ * Gives back a page-table page page_table_new() returned after boot (one from the buddy
+ * allocator) and uncounts it. The caller has unhooked it and flushed every CPU's TLB first.
+ */
+void page_table_free(phys_addr_t table);
+
+/*
+ * Page-table pages in use beyond the boot tables (reported with the memory summary): allocated
+ * since boot, less those page_table_free() gave back.
+ */
 extern unsigned long page_table_pages;
 
 #endif

@@ -18,6 +18,7 @@
 #include "kernel/pic.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
+#include "kernel/tlb.h"
 #include "kernel/traps.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
@@ -274,6 +275,7 @@ void smp_init(void)
 	boot_cpu_local.apic_id = apic_id();
 	irq_register(APIC_VECTOR_CALL, call_ipi);
 	irq_register(APIC_VECTOR_STOP, stop_ipi);
+	tlb_init();
 	timer_init();
 	if (planned > 1 && !smp_trampoline_phys)
 		printk("smp: no free page below 1 MiB for the start-up code: the other CPUs stay off\n");

@@ -32,6 +32,7 @@ extern const uint64_t trap_stubs[NR_VECTORS];
 static irq_handler_fn *irq_handlers[NR_VECTORS];
 
 extern const char probe_read64_insn[], probe_read64_fixup[];
+extern const char probe_write64_insn[], probe_write64_fixup[];
 extern const char probe_ud2_insn[], probe_ud2_fixup[];
 
 static const char *const exception_names[NR_EXCEPTIONS] = {
@@ -131,6 +132,8 @@ static void resume_probe(struct trap_frame *f)
 {
 	if (f->rip == (uint64_t)probe_read64_insn)
 		f->rip = (uint64_t)probe_read64_fixup;
+	else if (f->rip == (uint64_t)probe_write64_insn)
+		f->rip = (uint64_t)probe_write64_fixup;
 	else if (f->rip == (uint64_t)probe_ud2_insn)
 		f->rip = (uint64_t)probe_ud2_fixup;
 }

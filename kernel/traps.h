@@ -49,8 +49,9 @@ void irq_register(unsigned int vector, irq_handler_fn *fn);
 /*
  * Arms a one-shot expectation: the next exception with this vector is reported as a KTAP comment
  * (the same report, backtrace included, that an unexpected one prints before the panic) and
- * recorded in *seen instead of stopping the kernel. Faults inside probe_read64()/probe_ud2()
- * resume at their recovery point; a breakpoint resumes after the int3.
+ * recorded in *seen instead of stopping the kernel. Faults inside probe_read64(),
+ * probe_write64() and probe_ud2() resume at their recovery point; a breakpoint resumes after the
+ * int3. The expectation is the kernel's, not a CPU's: the fault may come on any CPU.
  */
 void trap_expect(unsigned int vector, struct trap_record *seen);
 
@@ -59,6 +60,12 @@ bool trap_expect_done(void);
 
 /* Reads 8 bytes at addr; returns 0, or -1 if the read faulted (with an expectation armed). */
 int probe_read64(const volatile void *addr, uint64_t *val);
+
+/*
+ * Writes val to the 8 bytes at addr; returns 0, or -1 if the write faulted (with an expectation
+ * armed: a #PF on a read-only or unmapped page), in which case nothing was written.
+ */
+int probe_write64(volatile void *addr, uint64_t val);
 
 /* Executes ud2; returns -1 after an expected #UD. */
 int probe_ud2(void);
