@@ -56,6 +56,31 @@ static void split_refused_while_others_hold_references(struct ktest *t)
 	KT_EXPECT_EQ(t, test_free_pages(), before);
 }
 
+/*
+ * What kernel/vmap_huge.c relies on when a protection change finds a 2 MiB page shared: the
+ * refused split leaves a unit that is still freed whole, by its last reference from any page.
+ */
+static void refused_split_of_a_2mib_page_is_still_freed_whole(struct ktest *t)
+{
+	unsigned long before = test_free_pages();
+	struct page *head;
+
+	if (mm_skip_without_blocks(t, 9, 1, GFP_KERNEL))
+		return;
+	head = alloc_pages(GFP_KERNEL | __GFP_COMP, 9);
+	KT_ASSERT(t, head != NULL, "alloc_pages(__GFP_COMP, 9) failed");
+	get_page(&head[100]);
+	KT_EXPECT_EQ(t, split_huge_page(&head[3]), -EBUSY);
+	KT_EXPECT_EQ(t, split_huge_page(&head[100]), -EBUSY);
+	KT_EXPECT(t, compound_check(head, 9) == NULL, "refused split changed the unit");
+	KT_EXPECT(t, PageTail(&head[3]) && compound_head(&head[3]) == head, "sub-page 3 left its unit");
+	KT_EXPECT_EQ(t, page_count(&head[3]), 2);
+	put_page(head);        /* the owner's reference */
+	KT_EXPECT_EQ(t, test_free_pages(), before - 512);
+	put_page(&head[100]);  /* the last one, through a tail: the whole unit goes back */
+	KT_EXPECT_EQ(t, test_free_pages(), before);
+}
+
 static void split_refuses_plain_pages(struct ktest *t)
 {
 	struct page *page = alloc_pages(GFP_KERNEL, 2);
@@ -87,5 +112,6 @@ static void split_refuses_hugetlb_pages(struct ktest *t)
 KTEST_SUITE(compound_split,
 	    KTEST_CASE(split_from_any_subpage_gives_order0_pages),
 	    KTEST_CASE(split_refused_while_others_hold_references),
+	    KTEST_CASE(refused_split_of_a_2mib_page_is_still_freed_whole),
 	    KTEST_CASE(split_refuses_plain_pages),
 	    KTEST_CASE(split_refuses_hugetlb_pages));
