@@ -67,9 +67,27 @@ static void mapped_read_does_not_fault(struct ktest *t)
 	KT_EXPECT_EQ(t, val, word);
 }
 
+static void write_fault_is_reported_and_resumed(struct ktest *t)
+{
+	volatile void *unmapped = (volatile void *)0x0000100000000000ULL; /* as above */
+	static uint64_t word;
+	struct trap_record seen = { 0 };
+
+	trap_expect(VEC_PF, &seen);
+	KT_EXPECT_EQ(t, probe_write64(unmapped, 1), -1);
+	KT_EXPECT(t, trap_expect_done(), "no #PF was delivered");
+	KT_EXPECT_EQ(t, seen.cr2, (uintptr_t)unmapped);
+	KT_EXPECT_EQ(t, seen.error_code & 3, 2); /* not present, write */
+	trap_expect(VEC_PF, &seen);
+	KT_EXPECT_EQ(t, probe_write64(&word, 0x77), 0);
+	KT_EXPECT(t, !trap_expect_done(), "a write to writable memory faulted");
+	KT_EXPECT_EQ(t, word, 0x77);
+}
+
 KTEST_SUITE(exceptions,
 	    KTEST_CASE(page_fault_is_reported_and_resumed),
 	    KTEST_CASE(general_protection_is_reported_and_resumed),
 	    KTEST_CASE(invalid_opcode_is_reported_and_resumed),
 	    KTEST_CASE(breakpoint_returns_after_int3),
-	    KTEST_CASE(mapped_read_does_not_fault));
+	    KTEST_CASE(mapped_read_does_not_fault),
+	    KTEST_CASE(write_fault_is_reported_and_resumed));
