@@ -2,7 +2,7 @@
 /*
  * Self-tests of folios (mm/folio.h): page_folio() from every sub-page, the size and place of a
  * folio, references counted on the folio and the last folio_put() freeing the unit, an order-0
- * page as a folio, a hugetlb pool page as a folio, and misuse (a tail passed as a folio).
+ * page as a folio, 2 MiB and 1 GiB hugetlb pool pages as folios, and misuse (a tail passed as a folio).
  */
 #include "tests/ktest/compound_helpers.h"
 
@@ -185,6 +185,32 @@ static void hugetlb_pool_page_is_a_hugetlb_folio(struct ktest *t)
 	KT_EXPECT_EQ(t, test_free_pages(), before);
 }
 
+/* A 1 GiB pool page (above the buddy allocator's MAX_ORDER) is a folio of order 18 too. */
+static void gigantic_pool_page_is_a_hugetlb_folio(struct ktest *t)
+{
+	struct hugetlb_counters g = hugetlb_counters(GIGANTIC_ORDER);
+	unsigned long before = test_free_pages();
+	struct page *head;
+	struct folio *folio;
+
+	if (g.free <= g.reserved) {
+		ktest_skip(t, "no free 1 GiB page (boot with hugepagesz=1G hugepages=1 and 2 GiB+ of RAM)");
+		return;
+	}
+	head = alloc_gigantic_page();
+	KT_ASSERT(t, head != NULL, "alloc_gigantic_page failed with %lu free", g.free);
+	folio = page_folio(&head[12345]);
+	expect_subpages_lead_to_head(t, head, GIGANTIC_ORDER);
+	expect_large_folio(t, folio, head, GIGANTIC_ORDER);
+	KT_EXPECT_EQ(t, folio_size(folio), GIGANTIC_SIZE);
+	KT_EXPECT(t, folio_test_hugetlb(folio), "flags %#x", (unsigned int)folio->flags);
+	KT_EXPECT(t, folio_dtor(folio) == free_huge_page, "destructor is free_huge_page");
+	folio_put(folio);
+	KT_EXPECT_EQ(t, hugetlb_counters(GIGANTIC_ORDER).free, g.free);
+	KT_EXPECT(t, hugetlb_check() == NULL, "%s", hugetlb_check());
+	KT_EXPECT_EQ(t, test_free_pages(), before);
+}
+
 /* A tail passed as a folio, and a free page's folio: reported, nothing counted or freed. */
 static void folio_calls_on_a_tail_or_free_page_are_reported(struct ktest *t)
 {
@@ -215,4 +241,5 @@ KTEST_SUITE(folio,
 	    KTEST_CASE(order_0_page_is_a_folio_of_order_0),
 	    KTEST_CASE(plain_block_is_an_order_0_folio_freed_whole),
 	    KTEST_CASE(hugetlb_pool_page_is_a_hugetlb_folio),
+	    KTEST_CASE(gigantic_pool_page_is_a_hugetlb_folio),
 	    KTEST_MISUSE_CASE(folio_calls_on_a_tail_or_free_page_are_reported));
