@@ -17,11 +17,18 @@
 #include "mm/arch.h"
 #include "mm/bad_page.h"
 #include "mm/compound.h"
+#include "mm/folio.h"
 #include "mm/list.h"
 #include "mm/memblock.h"
 #include "mm/page_alloc.h"
 
-/* head->private of a huge page sitting on its pool's free list (catches a second free). */
+/*
+ * Every pool page is a large folio (mm/folio.h): the pool keeps, counts and hands out whole units,
+ * so everything below holds struct folio *, and only the calls of mm/hugetlb.h, whose callers know
+ * pages, convert at the edge.
+ */
+
+/* folio->private of a huge page sitting on its pool's free list (catches a second free). */
 #define HUGETLB_ON_FREE_LIST 0x4855474546524545UL
 
 /* One pool: the pages of one size, and their counters (meanings in mm/hugetlb.h). */
@@ -73,101 +80,109 @@ static unsigned long unreserved_free(const struct hstate *h) { return h->free - 
 
 /* ---- the free list ------------------------------------------------------------------------- */
 
-static void enqueue_huge_page(struct hstate *h, struct page *head)
+static void enqueue_huge_folio(struct hstate *h, struct folio *folio)
 {
-	list_add(&head->lru, &h->free_list);
-	head->private = HUGETLB_ON_FREE_LIST;
+	list_add(&folio->lru, &h->free_list);
+	folio->private = HUGETLB_ON_FREE_LIST;
 	h->free++;
 }
 
-/* Takes the most recently freed page off h's free list; h->free must be > 0. */
-static struct page *dequeue_huge_page(struct hstate *h)
+/* Takes the most recently freed folio off h's free list; h->free must be > 0. */
+static struct folio *dequeue_huge_folio(struct hstate *h)
 {
-	struct page *head = lru_to_page(h->free_list.next);
+	struct folio *folio = lru_to_folio(h->free_list.next);
 
 	if (!h->free || list_empty(&h->free_list))
 		panic("dequeue_huge_page: order %u: free count %lu but list empty", h->order, h->free);
-	list_del(&head->lru);
-	head->lru.next = head->lru.prev = NULL;
-	head->private = 0;
+	list_del(&folio->lru);
+	folio->lru.next = folio->lru.prev = NULL;
+	folio->private = 0;
 	h->free--;
-	return head;
+	return folio;
 }
 
 /* ---- moving pages between the pool and the buddy allocator --------------------------------- */
 
-/* Makes the compound page head (count 0 afterwards) a pool page of h. */
-static void make_huge_page(struct hstate *h, struct page *head)
+/* Makes the large folio (count 0 afterwards) a pool page of h. */
+static void make_huge_folio(struct hstate *h, struct folio *folio)
 {
-	set_compound_page_dtor(head, free_huge_page);
-	page_flag_set(head, PG_hugetlb);
-	set_page_ref(head, 0);
+	set_compound_page_dtor(&folio->page, free_huge_page);
+	folio_set_hugetlb(folio);
+	set_page_ref(&folio->page, 0);
 	h->total++;
 }
 
 /* A new 2 MiB pool page from the buddy allocator (counted in total, not on the free list). */
-static struct page *grow_one(struct hstate *h)
+static struct folio *grow_one(struct hstate *h)
 {
-	struct page *head;
+	struct page *page;
+	struct folio *folio;
 
 	if (h != hstate_2m)
 		return NULL;
-	head = alloc_pages(GFP_KERNEL | __GFP_COMP | __GFP_NOWARN, h->order);
-	if (!head)
+	page = alloc_pages(GFP_KERNEL | __GFP_COMP | __GFP_NOWARN, h->order);
+	if (!page)
 		return NULL;
-	make_huge_page(h, head);
-	return head;
+	folio = page_folio(page);
+	make_huge_folio(h, folio);
+	return folio;
 }
 
 /*
  * Gives a pool page that nobody holds back to the buddy allocator (total drops): down to the page
  * allocator's free_compound_page(), which checks the unit once and clears it.
  */
-static void release_huge_page(struct hstate *h, struct page *head)
+static void release_huge_folio(struct hstate *h, struct folio *folio)
 {
-	page_flag_clear(head, PG_hugetlb);
+	folio_clear_hugetlb(folio);
 	h->total--;
-	free_compound_page(head);
+	free_compound_page(&folio->page);
 }
 
-/* Hands head out: one reference, counted in in_use. */
-static struct page *hand_out(struct hstate *h, struct page *head)
+/* Hands folio out: one reference, counted in in_use; returns its head page. */
+static struct page *hand_out(struct hstate *h, struct folio *folio)
 {
-	set_page_ref(head, 1);
+	set_page_ref(&folio->page, 1);
 	h->in_use++;
-	return head;
+	return &folio->page;
 }
 
-/* What is wrong with giving head back to pool h, or NULL; under the lock. */
-static const char *free_huge_problem(const struct hstate *h, const struct page *head)
+/* What is wrong with giving folio back to pool h, or NULL; under the lock. */
+static const char *free_huge_problem(const struct hstate *h, const struct folio *folio)
 {
-	if (!h || !PageHugeTLB(head))
+	if (!h || !folio_test_hugetlb(folio))
 		return "free_huge_page: not a hugetlb pool page";
-	if (page_ref(head))
+	if (folio_ref_count(folio))
 		return "free_huge_page: page still referenced";
-	if (head->private == HUGETLB_ON_FREE_LIST)
+	if (folio->private == HUGETLB_ON_FREE_LIST)
 		return "free_huge_page: page already in the pool (double free)";
 	return NULL;
 }
 
+/*
+ * The destructor is handed the head (the page allocator checked it is one), so it is the folio
+ * as it is: page_as_folio(), no lookup, and a page that is not a head is refused by
+ * free_huge_problem() (no pool has order 0) as before.
+ */
 void free_huge_page(struct page *head)
 {
-	struct hstate *h = hstate_of_order(compound_order(head));
+	struct folio *folio = page_as_folio(head);
+	struct hstate *h = hstate_of_order(folio_order(folio));
 	unsigned long flags = hugetlb_lock_irqsave();
-	const char *problem = free_huge_problem(h, head);
+	const char *problem = free_huge_problem(h, folio);
 
 	if (!problem) {
 		h->in_use--;
 		if (h->surplus) {
 			h->surplus--;
-			release_huge_page(h, head);
+			release_huge_folio(h, folio);
 		} else {
-			enqueue_huge_page(h, head);
+			enqueue_huge_folio(h, folio);
 		}
 	}
 	hugetlb_unlock_irqrestore(flags);
 	if (problem)
-		bad_page(head, problem);
+		bad_page(&folio->page, problem);
 }
 
 /* ---- allocation and reservations of 2 MiB pages --------------------------------------------- */
@@ -175,17 +190,17 @@ void free_huge_page(struct page *head)
 static struct page *alloc_huge_page_locked(void)
 {
 	struct hstate *h = hstate_2m;
-	struct page *head;
+	struct folio *folio;
 
 	if (unreserved_free(h))
-		return hand_out(h, dequeue_huge_page(h));
+		return hand_out(h, dequeue_huge_folio(h));
 	if (h->surplus >= h->overcommit)
 		return NULL;
-	head = grow_one(h);
-	if (!head)
+	folio = grow_one(h);
+	if (!folio)
 		return NULL;
 	h->surplus++;
-	return hand_out(h, head);
+	return hand_out(h, folio);
 }
 
 struct page *alloc_huge_page(void)
@@ -205,7 +220,7 @@ struct page *alloc_huge_page_reserved(void)
 
 	if (h->reserved) {
 		h->reserved--;
-		head = hand_out(h, dequeue_huge_page(h));
+		head = hand_out(h, dequeue_huge_folio(h));
 	}
 	hugetlb_unlock_irqrestore(flags);
 	if (!head)
@@ -221,17 +236,17 @@ static bool gather_surplus(struct hstate *h, unsigned long n)
 	if (h->surplus + n > h->overcommit)
 		return false;
 	for (got = 0; got < n; got++) {
-		struct page *head = grow_one(h);
-		if (!head)
+		struct folio *folio = grow_one(h);
+		if (!folio)
 			break;
 		h->surplus++;
-		enqueue_huge_page(h, head);
+		enqueue_huge_folio(h, folio);
 	}
 	if (got == n)
 		return true;
 	for (; got; got--) {
 		h->surplus--;
-		release_huge_page(h, dequeue_huge_page(h));
+		release_huge_folio(h, dequeue_huge_folio(h));
 	}
 	return false;
 }
@@ -256,7 +271,7 @@ static void return_unused_surplus(struct hstate *h, unsigned long n)
 {
 	while (n-- && h->surplus && unreserved_free(h)) {
 		h->surplus--;
-		release_huge_page(h, dequeue_huge_page(h));
+		release_huge_folio(h, dequeue_huge_folio(h));
 	}
 }
 
@@ -278,7 +293,7 @@ struct page *alloc_gigantic_page(void)
 {
 	struct hstate *h = hstate_1g;
 	unsigned long flags = hugetlb_lock_irqsave();
-	struct page *head = unreserved_free(h) ? hand_out(h, dequeue_huge_page(h)) : NULL;
+	struct page *head = unreserved_free(h) ? hand_out(h, dequeue_huge_folio(h)) : NULL;
 
 	hugetlb_unlock_irqrestore(flags);
 	return head;
@@ -291,10 +306,10 @@ static int grow_pool(struct hstate *h, unsigned long n)
 	while (persistent(h) < n && h->surplus)
 		h->surplus--;
 	while (persistent(h) < n) {
-		struct page *head = grow_one(h);
-		if (!head)
+		struct folio *folio = grow_one(h);
+		if (!folio)
 			return -ENOMEM;
-		enqueue_huge_page(h, head);
+		enqueue_huge_folio(h, folio);
 	}
 	return 0;
 }
@@ -305,7 +320,7 @@ static void shrink_pool(struct hstate *h, unsigned long n)
 	unsigned long floor = MAX(n, h->reserved + h->in_use);
 
 	while (persistent(h) > floor && unreserved_free(h))
-		release_huge_page(h, dequeue_huge_page(h));
+		release_huge_folio(h, dequeue_huge_folio(h));
 	while (persistent(h) > n)
 		h->surplus++;
 }
@@ -352,16 +367,16 @@ struct hugetlb_counters hugetlb_counters(unsigned int order)
 	return c;
 }
 
-/* Problem with one page found on h's free list, or NULL. */
-static const char *free_page_problem(const struct hstate *h, const struct page *head)
+/* Problem with one folio found on h's free list, or NULL. */
+static const char *free_page_problem(const struct hstate *h, const struct folio *folio)
 {
-	if (!PageHead(head) || !PageHugeTLB(head))
+	if (!folio_test_large(folio) || !folio_test_hugetlb(folio))
 		return "a page on the free list is not a hugetlb compound head";
-	if (compound_order(head) != h->order)
+	if (folio_order(folio) != h->order)
 		return "a page on the free list has the wrong order";
-	if (get_compound_page_dtor(head) != free_huge_page)
+	if (folio_dtor(folio) != free_huge_page)
 		return "a page on the free list does not have free_huge_page as destructor";
-	if (page_ref(head) || head->private != HUGETLB_ON_FREE_LIST)
+	if (folio_ref_count(folio) || folio->private != HUGETLB_ON_FREE_LIST)
 		return "a page on the free list is referenced or not marked free";
 	return NULL;
 }
@@ -371,8 +386,7 @@ static const char *check_free_list(const struct hstate *h)
 	unsigned long n = 0;
 
 	for (const struct list_head *l = h->free_list.next; l != &h->free_list; l = l->next) {
-		const struct page *head = lru_to_page(l);
-		const char *p = free_page_problem(h, head);
+		const char *p = free_page_problem(h, lru_to_folio(l));
 		if (p)
 			return p;
 		if (++n > h->free)
@@ -471,6 +485,7 @@ unsigned long hugetlb_reserve_gigantic_early(void)
 static void add_gigantic(phys_addr_t phys)
 {
 	struct page *head = pfn_to_page(PFN_DOWN(phys));
+	struct folio *folio;
 
 	for (unsigned long i = 0; i < (1UL << GIGANTIC_ORDER); i++) {
 		page_flag_clear(&head[i], PG_reserved);
@@ -478,8 +493,9 @@ static void add_gigantic(phys_addr_t phys)
 	}
 	if (prep_compound_page(head, GIGANTIC_ORDER))
 		panic("hugetlb: cannot make a compound page at %#llx", (unsigned long long)phys);
-	make_huge_page(hstate_1g, head);
-	enqueue_huge_page(hstate_1g, head);
+	folio = page_folio(head);
+	make_huge_folio(hstate_1g, folio);
+	enqueue_huge_folio(hstate_1g, folio);
 }
 
 int hugetlb_init(void)

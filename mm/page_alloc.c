@@ -9,6 +9,7 @@
 #include "mm/bad_page.h"
 #include "mm/buddy.h"
 #include "mm/compound.h"
+#include "mm/folio.h"
 #include "mm/hot_pages.h"
 #include "mm/page_owner.h"
 #include "mm/poison.h"
@@ -342,37 +343,45 @@ void __free_pages(struct page *page, unsigned int order)
 
 /* ---- compound pages: the destructor at the last reference ---------------------------------- */
 
+/* Runs the destructor of a large folio whose count reached zero; only a registered one. */
+static void destroy_folio(struct folio *folio)
+{
+	compound_page_dtor *dtor = folio_dtor(folio);
+
+	if (!compound_dtor_name(dtor)) {
+		bad_page(&folio->page, dtor ? "compound page has an unknown destructor (not called)"
+					    : "compound page has no destructor");
+		return;
+	}
+	dtor(&folio->page);
+}
+
 void destroy_compound_page(struct page *head)
 {
-	compound_page_dtor *dtor;
-
 	if (!PageHead(head)) {
 		bad_page(head, "destroy_compound_page: not the head of a compound page");
 		return;
 	}
-	dtor = head[1].compound_dtor;
-	if (!compound_dtor_name(dtor)) {
-		bad_page(head, dtor ? "compound page has an unknown destructor (not called)"
-				    : "compound page has no destructor");
-		return;
-	}
-	dtor(head);
+	destroy_folio(page_as_folio(head));
 }
 
 /*
  * The unit's count is already zero here. Its metadata is checked once (free_compound_prepare()
  * reports a damaged unit, which is then left alone) and cleared, and the block goes back whole.
+ * A destructor is handed the head: page_as_folio(), not a lookup, so that a tail passed here by
+ * mistake is still reported (as not a head) rather than freeing its unit.
  */
 void free_compound_page(struct page *head)
 {
-	unsigned int order = compound_order(head);
+	struct folio *folio = page_as_folio(head);
+	unsigned int order = folio_order(folio);
 
 	if (order > MAX_ORDER) {
-		bad_page(head, "free_compound_page: a gigantic page cannot go to the buddy allocator");
+		bad_page(&folio->page, "free_compound_page: a gigantic page cannot go to the buddy allocator");
 		return;
 	}
-	if (free_compound_prepare(head, order))
-		free_block(head, order);
+	if (free_compound_prepare(&folio->page, order))
+		free_block(&folio->page, order);
 }
 
 /* noinline as alloc_pages(): page_owner records its caller, not this function. */
@@ -399,33 +408,51 @@ void free_pages(unsigned long addr, unsigned int order)
 	__free_pages(pfn_to_page(pfn), order);
 }
 
-/* The head whose count page's references use, or NULL (reported) for an impossible tail. */
-static struct page *ref_head(struct page *page, const char *fn)
+/*
+ * folio, if references may be taken or dropped on it: allocated (count above zero). Otherwise
+ * reported, as "fn on a page that is not allocated", and false.
+ */
+static bool folio_ref_ok(struct folio *folio, const char *fn)
 {
-	struct page *head = compound_head(page);
+	int count = folio_ref_count(folio);
 	char msg[80];
-	int count;
 
-	if (PageTail(page) && !compound_head_plausible(page, head)) {
+	if (count > 0)
+		return true;
+	snprintf(msg, sizeof(msg), "%s on a page that is not allocated (reference count %d)", fn, count);
+	bad_page(&folio->page, msg);
+	return false;
+}
+
+/* The folio whose count page's references use, or NULL (reported) for an impossible tail. */
+static struct folio *ref_folio(struct page *page, const char *fn)
+{
+	struct folio *folio = page_folio(page);
+	char msg[80];
+
+	if (PageTail(page) && !compound_head_plausible(page, &folio->page)) {
 		snprintf(msg, sizeof(msg), "%s: tail page with an impossible head pointer", fn);
 		bad_page(page, msg);
 		return NULL;
 	}
-	count = page_ref(head);
-	if (count <= 0) {
-		snprintf(msg, sizeof(msg), "%s on a page that is not allocated (reference count %d)", fn, count);
-		bad_page(head, msg);
-		return NULL;
-	}
-	return head;
+	return folio_ref_ok(folio, fn) ? folio : NULL;
 }
 
-void get_page(struct page *page)
+/* A folio pointer that is really a tail page: reported (a caller skipped page_folio()). */
+static bool folio_is_tail(struct folio *folio, const char *fn)
 {
-	struct page *head = ref_head(page, "get_page");
+	char msg[80];
 
-	if (head)
-		__atomic_fetch_add(&head->_refcount, 1, __ATOMIC_RELAXED);
+	if (!PageTail(&folio->page))
+		return false;
+	snprintf(msg, sizeof(msg), "%s: a tail page is not a folio (use page_folio())", fn);
+	bad_page(&folio->page, msg);
+	return true;
+}
+
+static void folio_ref_inc(struct folio *folio)
+{
+	__atomic_fetch_add(&folio->page._refcount, 1, __ATOMIC_RELAXED);
 }
 
 /*
@@ -433,18 +460,44 @@ void get_page(struct page *page)
  * references at once, exactly one of them sees zero and frees. Acquire and release, so that the
  * one that frees sees everything the others wrote to the page before they let go.
  */
-void put_page(struct page *page)
+static void folio_ref_dec_and_free(struct folio *folio)
 {
-	struct page *head = ref_head(page, "put_page");
-
-	if (!head || __atomic_sub_fetch(&head->_refcount, 1, __ATOMIC_ACQ_REL))
+	if (__atomic_sub_fetch(&folio->page._refcount, 1, __ATOMIC_ACQ_REL))
 		return;
-	if (PageHead(head)) {
-		destroy_compound_page(head);
+	if (folio_test_large(folio)) {
+		destroy_folio(folio);
 		return;
 	}
-	set_page_ref(head, 1); /* the reference __free_pages() drops */
-	__free_pages(head, alloc_order_of(head));
+	set_page_ref(&folio->page, 1); /* the reference __free_pages() drops */
+	__free_pages(&folio->page, alloc_order_of(&folio->page));
+}
+
+void get_page(struct page *page)
+{
+	struct folio *folio = ref_folio(page, "get_page");
+
+	if (folio)
+		folio_ref_inc(folio);
+}
+
+void put_page(struct page *page)
+{
+	struct folio *folio = ref_folio(page, "put_page");
+
+	if (folio)
+		folio_ref_dec_and_free(folio);
+}
+
+void folio_get(struct folio *folio)
+{
+	if (!folio_is_tail(folio, "folio_get") && folio_ref_ok(folio, "folio_get"))
+		folio_ref_inc(folio);
+}
+
+void folio_put(struct folio *folio)
+{
+	if (!folio_is_tail(folio, "folio_put") && folio_ref_ok(folio, "folio_put"))
+		folio_ref_dec_and_free(folio);
 }
 
 unsigned long zone_free_pages(const struct zone *zone)

@@ -16,6 +16,7 @@
 #ifndef MM_PAGE_ALLOC_H
 #define MM_PAGE_ALLOC_H
 
+#include "mm/folio.h"
 #include "mm/gfp.h"
 #include "mm/memmap.h"
 #include "mm/page.h"
@@ -65,6 +66,15 @@ void get_page(struct page *page);
  * is already zero.
  */
 void put_page(struct page *page);
+
+/*
+ * The same on a folio (mm/folio.h): its count is its own, with no head to look up. Reported, and
+ * nothing changes, when folio is a tail page (page_folio() gives a tail's folio) or not allocated.
+ * At zero, folio_put() runs a large folio's destructor; a folio of order 0 that is the first page
+ * of a plain block frees the whole block, as put_page() does.
+ */
+void folio_get(struct folio *folio);
+void folio_put(struct folio *folio);
 
 /*
  * Called by put_page() when a compound head's count reached zero: runs the unit's destructor once

@@ -20,7 +20,7 @@ LAYERS=(
 	"dump_page"
 	"bad_page debug poison"
 	"compound"
-	"buddy"
+	"buddy folio"
 	"hot_pages"
 	"page_alloc"
 	"mm_stats mm_picture hugetlb"
