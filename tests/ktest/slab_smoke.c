@@ -191,15 +191,19 @@ static void shrink_gives_every_page_back(struct ktest *t)
 }
 
 /* The cache's debug mode off while it is created, then as it was. */
-static struct kmem_cache *create_plain(const char *name, size_t size)
+static struct kmem_cache *create_plain(struct ktest *t, const char *name, size_t size)
 {
 	struct kmem_cache *k = kmalloc_cache(8);
 	bool was = slab_debug_enabled(k);
+	void *hold = kmalloc(2048, GFP_KERNEL); /* the descriptor's class keeps its mode: it holds this */
 	struct kmem_cache *c;
 
 	slab_set_debug(false);
 	c = kmem_cache_create(name, size, 0, 0);
 	slab_set_debug(was);
+	kfree(hold);
+	KT_EXPECT(t, slab_debug_enabled(k) == was && slab_debug_enabled(kmalloc_cache(2048)) == was,
+		  "kmalloc's debug mode is back");
 	return c;
 }
 
@@ -218,7 +222,7 @@ static void expect_one(struct ktest *t, unsigned long *reports, struct kmem_cach
 static void misuse_is_reported_once(struct ktest *t)
 {
 	struct kmem_cache *dbg = kmem_cache_create("smoke-dbg", 40, 0, SLAB_DEBUG);
-	struct kmem_cache *plain = create_plain("smoke-plain", 40), *other = kmem_cache_create("smoke-other", 40, 0, 0);
+	struct kmem_cache *plain = create_plain(t, "smoke-plain", 40), *other = kmem_cache_create("smoke-other", 40, 0, 0);
 	unsigned long reports = slab_reports, stack_word = 0;
 	struct page *page;
 	unsigned char *o;
