@@ -11,7 +11,7 @@
 static const char *const flag_names[NR_PAGEFLAGS] = {
 	[PG_reserved] = "reserved", [PG_buddy] = "buddy",     [PG_head] = "head",
 	[PG_tail] = "tail",         [PG_compound] = "compound", [PG_reclaim] = "reclaim",
-	[PG_poisoned] = "poisoned", [PG_hugetlb] = "hugetlb",
+	[PG_poisoned] = "poisoned", [PG_hugetlb] = "hugetlb",   [PG_slab] = "slab",
 };
 
 int page_flags_name(const struct page *page, char *buf, size_t size)
@@ -75,6 +75,9 @@ void dump_page(struct page *page, const char *reason)
 		printk("  free block of order %lu\n", page->private);
 	if (PageCompound(page))
 		dump_compound(page);
+	if (PageSlab(page))
+		printk("  slab: %u objects out, first free at offset %#x\n", (unsigned int)page->slab_inuse,
+		       (unsigned int)page->slab_free);
 	if (page_owner_on)
 		dump_owner(page);
 	printk("page dumped because: %s\n", reason);
