@@ -42,6 +42,13 @@ extern struct mailbox stress_mailboxes[STRESS_MAX_WORKERS][STRESS_MAX_WORKERS];
 extern struct irq_slot stress_irq_slots[STRESS_MAX_WORKERS];
 extern unsigned long stress_failures;  /* atomic */
 extern unsigned long stress_dtor_runs; /* atomic: the counting destructor's runs */
+extern struct kmem_cache *stress_cache; /* the run's slab cache (BLOCK_CACHE objects) */
+
+/* Bytes of a BLOCK_CACHE object. */
+#define STRESS_CACHE_SIZE 72
+
+/* Gives back an object (an object kind of block): kfree() or kmem_cache_free(). */
+void stress_object_free(const struct block *b);
 
 /* A new run starts with no worker started (stress_prepare()). */
 void stress_worker_reset(void);
