@@ -31,12 +31,12 @@ static inline size_t slab_test_class_of(size_t size)
 	return 0;
 }
 
-/* The alignment kmalloc promises for a class: natural for powers of two, 8 at least (96, 192: 32, 64). */
+/* The alignment kmalloc promises for a class: natural for powers of two (up to a page), else 8. */
 static inline size_t slab_test_class_align(size_t class_size)
 {
-	size_t a = class_size & -class_size; /* the lowest set bit */
-
-	return a > PAGE_SIZE ? PAGE_SIZE : a;
+	if (class_size & (class_size - 1))
+		return 8;
+	return class_size > PAGE_SIZE ? PAGE_SIZE : class_size;
 }
 
 /* The order of the compound page a large kmalloc(size) gets. */

@@ -211,7 +211,7 @@ static void check_cache(struct ktest *t, size_t size, size_t align, unsigned int
 	struct kmem_cache *c = kmem_cache_create("slabtest-odd", size, align, flags);
 	size_t want_align = align > 8 ? align : 8, usable, n = size > 2048 ? 40 : 300;
 
-	if (flags & SLAB_HWCACHE_ALIGN && want_align < 64 && size > 32)
+	if (flags & SLAB_HWCACHE_ALIGN && want_align < 64)
 		want_align = 64;
 	if (!KT_EXPECT(t, c != NULL, "kmem_cache_create(%zu, align %zu, flags %#x) failed", size, align, flags))
 		return;
