@@ -43,7 +43,7 @@ static void expect_one_report(struct ktest *t, const char *what, const char *con
 static const char *const DOUBLE_FREE[] = { "double free", NULL };
 static const char *const INSIDE[] = { "not the start of an object", "inside", "not an object", NULL };
 static const char *const WRONG_CACHE[] = { "wrong cache", NULL };
-static const char *const NOT_SLAB[] = { "not allocated", "not a slab", "no allocator", "not from", "outside", NULL };
+static const char *const NOT_SLAB[] = { "never returned", "no slab holds", "not a slab", "no allocator", NULL };
 static const char *const RED_ZONE[] = { "red zone", "redzone", NULL };
 static const char *const POISON[] = { "poison", "after free", "use-after-free", NULL };
 static const char *const DESTROY[] = { "still allocated", "objects remaining", "in use", NULL };
@@ -279,6 +279,18 @@ static void kfree_of_a_plain_page_is_refused(struct ktest *t)
 	}
 }
 
+/* A compound page of alloc_pages(__GFP_COMP) is not a large kmalloc: kfree() must tell. */
+static void kfree_of_a_compound_page_not_from_kmalloc_is_refused(struct ktest *t)
+{
+	struct page *head = alloc_pages(GFP_KERNEL | __GFP_COMP, 2);
+
+	KT_ASSERT(t, head != NULL, "alloc_pages failed");
+	expect_kfree_refused(t, page_address(head), "kfree of a compound page from alloc_pages");
+	KT_EXPECT(t, PageHead(head) && compound_order(head) == 2 && page_count(head) == 1,
+		  "the compound page was changed by the refused kfree");
+	put_page(head);
+}
+
 /* Beyond the last frame's direct-map address, and below the direct map. */
 static void kfree_outside_the_direct_map_is_refused(struct ktest *t)
 {
@@ -397,6 +409,7 @@ KTEST_SUITE(slab_misuse,
 	    KTEST_MISUSE_CASE(kfree_of_a_stack_address_is_refused),
 	    KTEST_MISUSE_CASE(kfree_of_a_bss_address_is_refused),
 	    KTEST_MISUSE_CASE(kfree_of_a_plain_page_is_refused),
+	    KTEST_MISUSE_CASE(kfree_of_a_compound_page_not_from_kmalloc_is_refused),
 	    KTEST_MISUSE_CASE(kfree_outside_the_direct_map_is_refused),
 	    KTEST_MISUSE_CASE(large_kmalloc_misuse_is_refused),
 	    KTEST_MISUSE_CASE(destroying_a_cache_in_use_is_reported),
