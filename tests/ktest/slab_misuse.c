@@ -312,6 +312,12 @@ static void large_kmalloc_misuse_is_refused(struct ktest *t)
 	KT_EXPECT(t, PageHead(virt_to_page(p)) && page_count(virt_to_page(p)) == 1,
 		  "the large allocation was changed by the refused free");
 	kfree(p);
+	watch();
+	kfree(p); /* freed just now: still in kmalloc's reuse, or back in the buddy allocator */
+	expect_one_report(t, "double kfree of a large kmalloc", DOUBLE_FREE);
+	p = kmalloc(20000, GFP_KERNEL);
+	KT_EXPECT(t, p != NULL && page_count(virt_to_page(p)) == 1, "large kmalloc after a double free: %p", (void *)p);
+	kfree(p);
 	KT_EXPECT_EQ(t, slab_test_free_pages(), before);
 }
 
