@@ -68,8 +68,9 @@ static inline struct stamp *stamp_at(struct page *page, unsigned long index)
 static inline unsigned long block_pages(const struct block *b) { return 1UL << b->order; }
 
 /*
- * An object's stamp: a tag of its record in its first and last 8 bytes (objects are 8 bytes at
- * least), and a byte of the tag in up to 56 bytes between, checked and overwritten the same way.
+ * An object's stamp: a tag of its record in its first and (16 bytes and up) last 8 bytes
+ * (objects are 8 bytes at least), and a byte of the tag in up to 56 bytes between, checked and
+ * overwritten the same way.
  */
 static inline uint64_t obj_tag(const struct block *b)
 {
@@ -81,7 +82,8 @@ static inline void obj_stamp_write(const struct block *b, uint64_t tag)
 	size_t mid = b->size - 8 < 56 ? b->size - 8 : 56;
 
 	__builtin_memcpy(b->obj, &tag, 8);
-	__builtin_memcpy(b->obj + b->size - 8, &tag, 8);
+	if (b->size >= 16)
+		__builtin_memcpy(b->obj + b->size - 8, &tag, 8);
 	for (size_t i = 8; i < 8 + mid && i < b->size - 8; i++)
 		b->obj[i] = (uint8_t)(tag >> (i % 8 * 8));
 }
@@ -92,7 +94,7 @@ static inline bool obj_stamp_ok(const struct block *b)
 	size_t mid = b->size - 8 < 56 ? b->size - 8 : 56;
 
 	__builtin_memcpy(&first, b->obj, 8);
-	__builtin_memcpy(&last, b->obj + b->size - 8, 8);
+	__builtin_memcpy(&last, b->obj + (b->size >= 16 ? b->size - 8 : 0), 8);
 	if (first != tag || last != tag)
 		return false;
 	for (size_t i = 8; i < 8 + mid && i < b->size - 8; i++)

@@ -134,16 +134,17 @@ int stress_prepare(const struct stress_config *cfg)
 		       hugetlb_counters(HPAGE_ORDER).in_use);
 		return -1;
 	}
-	stress_cache = kmem_cache_create("stress", STRESS_CACHE_SIZE, 0, 0);
-	if (!stress_cache) {
-		printk("stress: kmem_cache_create failed\n");
-		return -1;
-	}
 	start.bad_pages = bad_page_reports;
 	start.poison_errors = poison_errors;
 	start.slab_reports = slab_reports;
 	kmem_cache_shrink_all(); /* what the slabs keep is not in the shape, now or at the end */
 	mm_shape_take(&start.shape);
+	/* After the shape: the cache's descriptor (a kmalloc object) is given back at the end. */
+	stress_cache = kmem_cache_create("stress", STRESS_CACHE_SIZE, 0, 0);
+	if (!stress_cache) {
+		printk("stress: kmem_cache_create failed\n");
+		return -1;
+	}
 	return 0;
 }
 
