@@ -15,6 +15,7 @@
 #include "mm/page_alloc.h"
 #include "mm/page_owner.h"
 #include "mm/poison.h"
+#include "mm/slab.h"
 #include "mm/watermark.h"
 
 struct mm_init_timing mm_init_timing;
@@ -204,6 +205,7 @@ int mm_init(const struct mm_init_params *p)
 	hot_set_limits();
 	setup_zone_watermarks();
 	page_alloc_init_zones();
+	slab_init(); /* allocates nothing: the boot report's figures are the page allocator's */
 	mm_init_timing = (struct mm_init_timing){ t1 - t0, now(p) - t1, memmap_bytes / sizeof(struct page) };
 	if (!p->quiet)
 		report(p->map);

@@ -12,6 +12,7 @@
 #include "mm/types.h"
 
 struct page;
+struct kmem_cache;
 typedef void compound_page_dtor(struct page *head);
 
 struct page {
@@ -46,18 +47,44 @@ struct page {
 			compound_page_dtor *compound_dtor;
 			unsigned long compound_order;
 		};
+
+		/*
+		 * Head page of a slab (PG_slab; mm/slab.h): the slab's free list and object count.
+		 * Its free objects are linked through their first word (the debug layout: a word after
+		 * the object); slab_free is the offset of the first in the slab, SLAB_NIL when every
+		 * object is out. slab_next/slab_prev link the slab on its cache's partial or empty list
+		 * by frame number (slab_list says which; SLAB_NIL ends a list): the 16 bytes hold two
+		 * links and the free list only because each is 32 bits. A full slab is on no list.
+		 */
+		struct {
+			uint32_t slab_next, slab_prev;
+			uint32_t slab_free;
+			uint16_t slab_inuse; /* objects out of the slab: allocated, or on a CPU's list */
+			uint16_t slab_list;  /* SLAB_ON_NONE, SLAB_ON_PARTIAL or SLAB_ON_EMPTY */
+		};
 	};
 
+	/*
+	 * The word the LWN article's slab_cache shares with first_page: a tail page points to its
+	 * head, a slab's head page to its cache, so kfree() finds the cache from any address in the
+	 * slab in two loads (compound_head(), then this).
+	 */
 	union {
 		/* Free block: its order (on the first page only). Allocated page: the owner's data. */
 		unsigned long private;
 		/* Tail page of a compound page: its head page. */
 		struct page *first_page;
+		/* Head page of a slab (PG_slab): the cache its objects belong to. */
+		struct kmem_cache *slab_cache;
 	};
 };
 
 _Static_assert(sizeof(struct page) <= 64, "struct page must stay within Linux's 64 bytes");
 _Static_assert(sizeof(struct page) == 32, "struct page is designed to be 32 bytes");
+_Static_assert(offsetof(struct page, slab_cache) == offsetof(struct page, first_page),
+	       "slab_cache shares the word of a tail's first_page");
+_Static_assert(offsetof(struct page, slab_list) + sizeof(uint16_t) <= offsetof(struct page, first_page),
+	       "a slab's free list and counts stay inside the lru union");
 
 /* Page flags (bit numbers in page->flags). */
 enum pageflags {
@@ -69,6 +96,7 @@ enum pageflags {
 	PG_reclaim,   /* page cache reclaim; in the 32-bit scheme also marks compound tails */
 	PG_poisoned,  /* freed and filled with the poison pattern (MM_DEBUG) */
 	PG_hugetlb,   /* head of a huge page owned by the hugetlb pool */
+	PG_slab,      /* head page of a slab (mm/slab.h): slab_cache, the lru union's slab fields */
 	NR_PAGEFLAGS,
 };
 
@@ -97,6 +125,7 @@ static inline void page_flag_clear(struct page *p, enum pageflags f) { set_page_
 static inline bool PageReserved(const struct page *p) { return page_flag_test(p, PG_reserved); }
 static inline bool PageBuddy(const struct page *p) { return page_flag_test(p, PG_buddy); }
 static inline bool PageHugeTLB(const struct page *p) { return page_flag_test(p, PG_hugetlb); }
+static inline bool PageSlab(const struct page *p) { return page_flag_test(p, PG_slab); }
 
 /*
  * Compound marking. COMPOUND_FLAGS=64 (default) spends two flags, PG_head and PG_tail.

@@ -20,7 +20,7 @@
 /* Flags a block being freed must not carry, plus the allocation order field. */
 #define FREE_CHECK_FLAGS                                                                        \
 	(1u << PG_reserved | 1u << PG_buddy | 1u << PG_head | 1u << PG_tail | 1u << PG_compound | \
-	 1u << PG_hugetlb | PAGE_ORDER_MASK)
+	 1u << PG_hugetlb | 1u << PG_slab | PAGE_ORDER_MASK)
 
 /* The gfp bits the fast path handles itself; any other sends the call to the slow path. */
 #define FAST_GFP (__GFP_ZONEMASK | __GFP_NOWARN | __GFP_HIGH)
@@ -232,6 +232,8 @@ static const char *free_problem(const struct page *page, unsigned int order, cha
 		return "hugetlb pool page freed with __free_pages (drop it with put_page)";
 	else if (PageTail(page))
 		return "freeing a tail page of a compound page";
+	else if (PageSlab(page))
+		return "freeing a slab's page (PG_slab set): its objects may be in use";
 	else if (PageBuddy(page))
 		snprintf(msg, size, "double free: already the first page of a free order-%lu block",
 			 page->private);
@@ -369,6 +371,10 @@ void free_compound_page(struct page *head)
 
 	if (order > MAX_ORDER) {
 		bad_page(head, "free_compound_page: a gigantic page cannot go to the buddy allocator");
+		return;
+	}
+	if (PageSlab(head)) {
+		bad_page(head, "free_compound_page: a slab's page (PG_slab set): its objects may be in use");
 		return;
 	}
 	if (free_compound_prepare(head, order))

@@ -24,6 +24,10 @@ LAYERS=(
 	"hot_pages"
 	"page_alloc"
 	"mm_stats mm_picture hugetlb"
+	"slab_cache"
+	"slab_debug"
+	"slab"
+	"kmalloc slabinfo"
 	"init show_mem"
 )
 

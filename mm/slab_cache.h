@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal to the slab allocator (mm/slab.h is the interface): the cache descriptor, its per-CPU
+ * object lists and the layout of objects in a slab.
+ *
+ * Layout. A slab of 2^order pages holds objects at stride bytes, the first at offset 0. Without
+ * debug an object is its size rounded up to its alignment and a free object's first word links
+ * it to the next free one. With debug each stride is
+ *
+ *     [left red zone: obj_offset bytes][object: size][right red zone: up to rz_end][free link: 8]
+ *
+ * so poison and red zones cover every byte of the object and the link survives a write to a freed
+ * object. Red zones hold RZ_ACTIVE while the object is allocated, RZ_FREE while it is free.
+ *
+ * Free objects. Each CPU has a LIFO list of free objects per cache (struct slab_cpu): allocation
+ * pops, free pushes, under the slot's lock with interrupts off. An empty list takes every free
+ * object of one slab at once (the slab's list becomes the CPU's); a list at cpu_limit gives half
+ * back to their slabs. A slab's inuse counts the objects not on its own free list, so a slab is
+ * empty when it is 0 whichever CPU holds its objects. Debug caches have cpu_limit 0: every
+ * allocation and free goes to the slabs under the cache lock, where each one is checked.
+ */
+#ifndef MM_SLAB_CACHE_H
+#define MM_SLAB_CACHE_H
+
+#include "mm/arch.h"
+#include "mm/gfp.h"
+#include "mm/list.h"
+#include "mm/page.h"
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+/*
+ * Per-CPU slots per cache: CPU n uses slot n % SLAB_CPU_SLOTS (the kernel has at most 64 CPUs).
+ * Two CPUs sharing a slot stay correct, the slot has a lock: they only contend for it.
+ */
+#define SLAB_CPU_SLOTS 64
+
+/* Ends a slab list or a slab's free list (struct page's slab fields, mm/page.h). */
+#define SLAB_NIL 0xffffffffu
+/* The largest frame number a slab list can hold: caches ask for ZONE_DMA32 above it. */
+#define SLAB_PFN_MAX 0xfffffffeUL
+
+enum { SLAB_ON_NONE, SLAB_ON_PARTIAL, SLAB_ON_EMPTY };
+
+/* Empty slabs a cache keeps for its next allocations; more go back to the page allocator. */
+#define SLAB_KEEP_EMPTY 2
+
+#define SLAB_MAX_ORDER 3
+
+/* Debug patterns. */
+#define RZ_ACTIVE 0xcc
+#define RZ_FREE 0xbb
+#define POISON_FREE 0x6b
+#define POISON_END 0xa5
+
+struct slab_cpu {
+	arch_spinlock_t lock;
+	unsigned int count; /* objects on freelist (atomic stores: slabinfo reads it) */
+	void *freelist;     /* free objects, linked through their first word; NULL: none */
+};
+
+/* A cache's lists of slabs that have free objects, linked by frame number (mm/page.h). */
+struct slab_list {
+	uint32_t first;
+	unsigned long nr;
+};
+
+struct kmem_cache {
+	/* Read by the fast paths. */
+	unsigned int cpu_limit; /* a CPU list this long gives half back; 0: no CPU lists (debug) */
+	unsigned int size;      /* object size users may use */
+	unsigned int stride;    /* bytes from one object to the next */
+	unsigned int objects;   /* per slab */
+	unsigned int order;     /* of a slab */
+	unsigned int flags;     /* SLAB_* given, plus SLAB_DEBUG when debug */
+	unsigned int align;
+	unsigned int obj_offset; /* debug: left red zone before each object */
+	unsigned int rz_end;     /* debug: end of the right red zone, where the free link is */
+	unsigned int fp_offset;  /* offset of the free link from the object's start */
+	uint64_t stride_inv;     /* 2^32 / stride rounded up: offset -> index without a division */
+	gfp_t gfp;               /* added to every slab allocation (__GFP_DMA32 on huge machines) */
+	const char *name;
+	struct list_head caches; /* on the list of every cache */
+
+	/* Behind lock. */
+	arch_spinlock_t lock;
+	struct slab_list partial, empty;
+	unsigned long nr_slabs;    /* atomic stores: nr_slab_pages() and slabinfo read them */
+	unsigned long free_in_slabs; /* objects on the slabs' own free lists */
+
+	struct slab_cpu cpu[SLAB_CPU_SLOTS];
+};
+
+/* The cache whose caches link is l. */
+static inline struct kmem_cache *cache_of_list(struct list_head *l)
+{
+	return (struct kmem_cache *)((char *)l - offsetof(struct kmem_cache, caches));
+}
+
+/* The slot the calling CPU uses (interrupts off). */
+static inline struct slab_cpu *slab_cpu_slot(struct kmem_cache *c)
+{
+	return &c->cpu[arch_cpu_id() % SLAB_CPU_SLOTS];
+}
+
+/* The index of the object (stride) that offset bytes into a slab falls in. */
+static inline unsigned int slab_obj_index(const struct kmem_cache *c, unsigned long offset)
+{
+	return (unsigned int)((offset * c->stride_inv) >> 32);
+}
+
+/* The free link of obj. */
+static inline void **slab_link(const struct kmem_cache *c, void *obj)
+{
+	return (void **)((char *)obj + c->fp_offset);
+}
+
+/*
+ * Builds c's layout from size, align, flags (SLAB_DEBUG included or not): stride, objects per
+ * slab, order, red zones, the CPU list limit. Returns 0, or -EINVAL when it cannot fit.
+ */
+int slab_cache_layout(struct kmem_cache *c);
+
+/* Sets up c (zeroed by the caller or not) with no slabs; the cache list is the caller's. */
+int slab_cache_setup(struct kmem_cache *c, const char *name, size_t size, size_t align, unsigned int flags);
+
+/* mm/slab.h's count of reports, declared here too for slab_report() below mm/slab.h. */
+extern unsigned long slab_reports;
+
+/* Every cache (kmalloc's and created ones), behind slab_caches_lock. */
+extern struct list_head slab_caches;
+extern arch_spinlock_t slab_caches_lock;
+
+/* Objects of c allocated now (not free in a slab nor on a CPU list); an atomic-read snapshot. */
+unsigned long slab_active_objects(struct kmem_cache *c);
+
+/* The head page of the slab obj is in, or NULL when obj is no address of RAM's direct map. */
+struct page *slab_obj_head(const void *obj);
+
+/*
+ * The slow halves of the fast paths below, entered with s locked and interrupts off (irq: what
+ * to restore); they unlock.
+ */
+void *slab_alloc_slow(struct kmem_cache *c, struct slab_cpu *s, gfp_t gfp, unsigned long irq,
+		      const void *caller);
+void slab_free_slow(struct kmem_cache *c, struct slab_cpu *s, void *obj, unsigned long irq,
+		    const void *caller);
+
+/* An object of c: the first of this CPU's list. Inlined into the interface (the caller's address). */
+static inline __attribute__((always_inline)) void *slab_alloc_fast(struct kmem_cache *c, gfp_t gfp)
+{
+	unsigned long irq = arch_irq_save();
+	struct slab_cpu *s = slab_cpu_slot(c);
+	void **obj;
+
+	arch_spin_lock(&s->lock);
+	obj = s->freelist;
+	if (unlikely(!obj))
+		return slab_alloc_slow(c, s, gfp, irq, __builtin_return_address(0));
+	s->freelist = *obj;
+	__atomic_store_n(&s->count, s->count - 1, __ATOMIC_RELAXED);
+	arch_spin_unlock(&s->lock);
+	arch_irq_restore(irq);
+	if (unlikely(gfp & __GFP_ZERO))
+		memset(obj, 0, c->size);
+	return obj;
+}
+
+/*
+ * Frees obj, an address in a slab of c (the caller checked it): pushed on this CPU's list. The
+ * object this CPU freed last again (a double free), a full list and debug caches go slow.
+ */
+static inline __attribute__((always_inline)) void slab_free_fast(struct kmem_cache *c, void *obj,
+								  const void *caller)
+{
+	unsigned long irq = arch_irq_save();
+	struct slab_cpu *s = slab_cpu_slot(c);
+	unsigned int count;
+
+	arch_spin_lock(&s->lock);
+	count = s->count;
+	if (unlikely(count >= c->cpu_limit || obj == s->freelist)) {
+		slab_free_slow(c, s, obj, irq, caller);
+		return;
+	}
+	*(void **)obj = s->freelist;
+	s->freelist = obj;
+	__atomic_store_n(&s->count, count + 1, __ATOMIC_RELAXED);
+	arch_spin_unlock(&s->lock);
+	arch_irq_restore(irq);
+}
+
+#endif
