@@ -129,7 +129,7 @@ static void row(const char *what, size_t size, const char *shape, const struct s
 		unsigned int target_div)
 {
 	char cyc[24], ins[24] = "n/a", rat[16] = "n/a";
-	uint64_t ours = bench_instructions && bench_quick ? s->instructions : s->cycles;
+	uint64_t ours = bench_instructions ? s->instructions : s->cycles;
 	bool met = s->pairs && ours * target_div <= (uint64_t)linux_ins * s->pairs;
 
 	per_pair(cyc, sizeof(cyc), s->cycles, s->pairs);
@@ -156,20 +156,41 @@ static unsigned long linux_batch(size_t size)
 	return size <= 8 ? 340 : size <= 64 ? 512 : size <= 256 ? 1072 : size <= 1024 ? 1812 : 1831;
 }
 
+/* Is debugging on for caches created now? (A probe cache says.) */
+static bool debug_default(void)
+{
+	struct kmem_cache *probe = kmem_cache_create("bench-probe", 32, 0, 0);
+	bool on = probe && slab_debug_enabled(probe);
+
+	if (probe)
+		kmem_cache_destroy(probe);
+	return on;
+}
+
 void slab_bench(void)
 {
 	static const size_t one_sizes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 16384, 65536 };
 	static const size_t batch_sizes[] = { 8, 64, 256, 1024, 4096 };
 	static const size_t cache_sizes[] = { 64, 256 };
 	unsigned long rounds = bench_quick ? 200 : 100000, batches = bench_quick ? 1 : 50;
-	bool poison = mm_debug_poison;
+	bool poison = mm_debug_poison, debug = debug_default();
 
+	/*
+	 * The path users ship: no red zones or poison. MM_DEBUG builds (the host's, the test
+	 * kernel's) start with debugging on; the kmalloc caches follow slab_set_debug() while they
+	 * hold no object, which is the case here unless a caller keeps some.
+	 */
+	kmem_cache_shrink_all();
+	slab_set_debug(false);
 	mm_debug_poison = false;
+	if (slab_debug_enabled(kmalloc_cache(64)))
+		printk("bench: the kmalloc caches stay in debug mode (objects allocated): figures include it\n");
 	printk("bench: per kmalloc + kfree pair (and kmem_cache_alloc + kmem_cache_free of a cache of its\n"
 	       "bench: own, beside Linux's kmalloc of the size), cycles (rdtsc)%s; Linux 6.1: SLUB's\n"
 	       "bench: instructions per pair (kernel, QEMU -icount); ratio: ours / Linux, target: at most\n"
-	       "bench: 1/2 of Linux up to 4096 bytes, 1/4 at 16 and 64 KiB\n",
-	       bench_instructions ? " and instructions" : "");
+	       "bench: 1/2 of Linux up to 4096 bytes, 1/4 at 16 and 64 KiB; ratio of %s\n",
+	       bench_instructions ? " and instructions" : "",
+	       bench_instructions ? "instructions" : "cycles (instructions under QEMU -icount; on a host, indicative only)");
 	printk("bench: what      size shape          batch     pairs  cycles/pair   instr/pair  Linux   ratio target\n");
 	for (size_t i = 0; i < sizeof(one_sizes) / sizeof(one_sizes[0]); i++) {
 		struct target g = { NULL, one_sizes[i] };
@@ -198,6 +219,7 @@ void slab_bench(void)
 		kmem_cache_destroy(g.cache);
 	}
 	kmem_cache_shrink_all();
+	slab_set_debug(debug);
 	mm_debug_poison = poison;
 }
 
