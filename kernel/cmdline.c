@@ -26,6 +26,7 @@ static const struct option {
 	{ "nr_cpus", VALUE },    /* here (cmdline_cpu_limit()): at most this many CPUs */
 	{ "page_owner", VALUE }, /* here (cmdline_page_owner()): page_owner=on records owners */
 	{ "screen", VALUE },     /* kernel/console/screen.c: screen=off */
+	{ "slub_debug", BARE },  /* kernel/mm_setup.c: the slab allocator's debug mode (mm/slab.h) */
 };
 
 /* The word at or after s (NULL when none is left), its length in *len. */

@@ -17,6 +17,7 @@
 #include "mm/init.h"
 #include "mm/memblock.h"
 #include "mm/page_alloc.h"
+#include "mm/slab.h"
 
 #define BOOT_TABLE_LIMIT (4ULL << 30) /* early page tables must be in the boot direct map */
 
@@ -124,6 +125,8 @@ void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 	int err = mm_init(&params);
 	if (err)
 		panic("mm: cannot set up the page allocator (error %d)", err);
+	if (cmdline_has(bi->cmdline, "slub_debug")) /* before anything is allocated from kmalloc */
+		slab_set_debug(true);
 	page_table_alloc = buddy_table_alloc;
 	printk("mm: page tables: %lu pages (%lu KiB) beyond the boot tables\n", page_table_pages,
 	       page_table_pages * 4);

@@ -111,16 +111,15 @@ static struct page *large_reuse(unsigned int order)
 
 static __attribute__((noinline)) void *kmalloc_large(size_t size, gfp_t gfp, const void *caller)
 {
-	unsigned int order = 1;
 	struct page *page = NULL;
+	unsigned int order;
 
 	if (size > KMALLOC_MAX_SIZE) {
 		if (!(gfp & __GFP_NOWARN))
 			printk("kmalloc: %zu bytes refused: the largest is %lu\n", size, (unsigned long)KMALLOC_MAX_SIZE);
 		return NULL;
 	}
-	while ((PAGE_SIZE << order) < size)
-		order++;
+	order = 64 - __builtin_clzl((size - 1) >> PAGE_SHIFT); /* size > 8 KiB: order 2 or more */
 	if (order <= LARGE_MAX_ORDER && !(gfp & __GFP_ZONEMASK))
 		page = large_reuse(order);
 	if (page) {
@@ -178,6 +177,15 @@ static __attribute__((noinline)) void kfree_large(struct page *head, const void 
 	}
 	if (page_ref(head) <= 0) {
 		slab_report("kmalloc", "double free of a large", p, caller);
+		return;
+	}
+	/*
+	 * The only reference (the usual case): nobody else can take one, so the destructor is called
+	 * directly, without put_page()'s atomic and destroy_compound_page()'s lookup.
+	 */
+	if (page_ref(head) == 1) {
+		set_page_ref(head, 0);
+		kmalloc_large_dtor(head);
 		return;
 	}
 	put_page(head);

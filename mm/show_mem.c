@@ -6,6 +6,7 @@
 #include "mm/hot_pages.h"
 #include "mm/hugetlb.h"
 #include "mm/page_alloc.h"
+#include "mm/slab.h"
 
 #define KB_PER_PAGE (PAGE_SIZE / 1024)
 
@@ -35,6 +36,8 @@ int meminfo_text(char *buf, size_t size)
 	APPEND(buf, size, len, "%-16s%8lu kB\n", "MemTotal:", m.total * KB_PER_PAGE);
 	APPEND(buf, size, len, "%-16s%8lu kB\n", "MemFree:", m.free * KB_PER_PAGE);
 	APPEND(buf, size, len, "%-16s%8lu kB\n", "MemAvailable:", m.available * KB_PER_PAGE);
+	APPEND(buf, size, len, "%-16s%8lu kB\n", "Slab:", nr_slab_pages() * KB_PER_PAGE);
+	APPEND(buf, size, len, "%-16s%8lu kB\n", "SUnreclaim:", nr_slab_pages() * KB_PER_PAGE);
 	len += hugetlb_meminfo(buf + MIN((size_t)len, size), size - MIN((size_t)len, size));
 	return len;
 }

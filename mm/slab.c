@@ -228,15 +228,6 @@ static void count_new_slab(struct kmem_cache *c)
 	add_free(c, c->objects);
 }
 
-struct page *slab_obj_head(const void *obj)
-{
-	unsigned long pfn = PFN_DOWN((uintptr_t)obj - mm_direct_map_offset);
-
-	if ((uintptr_t)obj < mm_direct_map_offset || !pfn_valid(pfn))
-		return NULL;
-	return compound_head(pfn_to_page(pfn));
-}
-
 /* ---- the per-CPU lists' slow paths ------------------------------------------------------- */
 
 /*

@@ -25,6 +25,7 @@
 #include "mm/arch.h"
 #include "mm/gfp.h"
 #include "mm/list.h"
+#include "mm/memmap.h"
 #include "mm/page.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -135,8 +136,18 @@ extern arch_spinlock_t slab_caches_lock;
 /* Objects of c allocated now (not free in a slab nor on a CPU list); an atomic-read snapshot. */
 unsigned long slab_active_objects(struct kmem_cache *c);
 
-/* The head page of the slab obj is in, or NULL when obj is no address of RAM's direct map. */
-struct page *slab_obj_head(const void *obj);
+/*
+ * The head page of the block obj is in (a slab's or not), or NULL when obj is no address of the
+ * direct map's RAM. An address below the direct map wraps to a frame number above them all.
+ */
+static inline struct page *slab_obj_head(const void *obj)
+{
+	unsigned long pfn = PFN_DOWN((uintptr_t)obj - mm_direct_map_offset);
+
+	if (unlikely(!pfn_valid(pfn)))
+		return NULL;
+	return compound_head(pfn_to_page(pfn));
+}
 
 /*
  * The slow halves of the fast paths below, entered with s locked and interrupts off (irq: what

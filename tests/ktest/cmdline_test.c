@@ -54,7 +54,7 @@ static void get_refuses_a_value_that_does_not_fit(struct ktest *t)
 static void every_option_the_kernel_reads_is_known(struct ktest *t)
 {
 	const char *line = "bench ktest=printk hugepagesz=2M hugepages=1 screen=off nosmp nr_cpus=2 mm_picture "
-			   "page_owner=on";
+			   "page_owner=on slub_debug";
 
 	capture_forget();
 	KT_EXPECT_EQ(t, cmdline_warn_unknown(line, capture_printf), 0);

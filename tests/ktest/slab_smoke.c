@@ -106,6 +106,7 @@ static void large_sizes_are_compound_pages(struct ktest *t)
 		}
 	KT_EXPECT(t, kmalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL | __GFP_NOWARN) == NULL, "above KMALLOC_MAX_SIZE");
 	KT_EXPECT_EQ(t, free_now(), free);
+	KT_EXPECT_EQ(t, slab_reports, reports);
 }
 
 /* Without page poisoning, a freed 16 KiB or 64 KiB block is kept by its CPU for the next one. */
