@@ -119,6 +119,33 @@ static inline void slab_test_sort(void **v, size_t n)
 	}
 }
 
+/* Is debugging on for caches created now? (A probe cache says; MM_DEBUG builds start with it.) */
+static inline bool slab_test_debug_default(void)
+{
+	struct kmem_cache *probe = kmem_cache_create("slabtest-probe", 32, 0, 0);
+	bool on = probe && slab_debug_enabled(probe);
+
+	if (probe)
+		kmem_cache_destroy(probe);
+	return on;
+}
+
+/*
+ * A cache with debugging on or off whatever the default: MM_DEBUG builds would otherwise only
+ * ever test the debug layout, never the per-CPU lists users ship.
+ */
+static inline struct kmem_cache *slab_test_cache(const char *name, size_t size, size_t align, unsigned int flags,
+						 bool debug)
+{
+	bool was = slab_test_debug_default();
+	struct kmem_cache *c;
+
+	slab_set_debug(debug);
+	c = kmem_cache_create(name, size, align, flags | (debug ? SLAB_DEBUG : 0));
+	slab_set_debug(was);
+	return c;
+}
+
 /* A slabinfo line taken apart: name, active, total, objsize, objperslab, pagesperslab. */
 struct slab_test_info {
 	char name[48];

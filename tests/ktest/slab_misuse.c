@@ -88,26 +88,11 @@ static void expect_still_works(struct ktest *t, struct kmem_cache *c, size_t siz
 	KT_EXPECT(t, slab_reports == reports, "%lu reports while using the cache normally", slab_reports - reports);
 }
 
-/* Is the debug mode on for caches created now? (A probe cache says.) */
-static bool debug_default(void)
-{
-	struct kmem_cache *probe = kmem_cache_create("slabtest-probe", 32, 0, 0);
-	bool on = probe && slab_debug_enabled(probe);
-
-	if (probe)
-		kmem_cache_destroy(probe);
-	return on;
-}
-
 /* A cache of OBJ_SIZE bytes, with debugging or without, whatever the default. */
 static struct kmem_cache *make_cache(struct ktest *t, const char *name, size_t size, bool debug)
 {
-	bool was = debug_default();
-	struct kmem_cache *c;
+	struct kmem_cache *c = slab_test_cache(name, size, 0, 0, debug);
 
-	slab_set_debug(debug);
-	c = kmem_cache_create(name, size, 0, debug ? SLAB_DEBUG : 0);
-	slab_set_debug(was);
 	if (KT_EXPECT(t, c != NULL, "kmem_cache_create(%s) failed", name))
 		KT_EXPECT(t, slab_debug_enabled(c) == debug, "%s: debug %d, want %d", name, slab_debug_enabled(c), debug);
 	return c;

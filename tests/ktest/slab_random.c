@@ -124,13 +124,14 @@ static void free_live(struct ktest *t, size_t i)
 	live[i] = live[--nlive];
 }
 
-static void run(struct ktest *t, unsigned long seed)
+static void run(struct ktest *t, unsigned long seed, bool debug)
 {
 	unsigned long rng = seed, before = slab_test_free_pages(), reports = slab_reports;
 
-	printk("    # slab_random: seed %#lx, %d steps\n", seed, STEPS);
+	printk("    # slab_random: seed %#lx, %d steps, caches %s debugging\n", seed, STEPS, debug ? "with" : "without");
 	for (int i = 0; i < NCACHES; i++) {
-		caches[i] = kmem_cache_create("slabtest-random", cache_sizes[i], cache_aligns[i], i == 1 ? SLAB_HWCACHE_ALIGN : 0);
+		caches[i] = slab_test_cache("slabtest-random", cache_sizes[i], cache_aligns[i],
+					    i == 1 ? SLAB_HWCACHE_ALIGN : 0, debug);
 		KT_ASSERT(t, caches[i] != NULL, "kmem_cache_create(%zu) failed", cache_sizes[i]);
 	}
 	nlive = 0;
@@ -159,11 +160,29 @@ static void run(struct ktest *t, unsigned long seed)
 	slab_expect_free_pages(t, before);
 }
 
-static void random_sequence_seed_1(struct ktest *t) { run(t, 0x51ab0001); }
-static void random_sequence_seed_2(struct ktest *t) { run(t, 0x9e3779b97f4a7c15); }
-static void random_sequence_seed_3(struct ktest *t) { run(t, 0x1234567887654321); }
+static void random_sequence_seed_1(struct ktest *t) { run(t, 0x51ab0001, true); }
+static void random_sequence_seed_2(struct ktest *t) { run(t, 0x9e3779b97f4a7c15, true); }
+static void random_sequence_seed_3(struct ktest *t) { run(t, 0x1234567887654321, true); }
+
+/*
+ * The same without debugging: the caches, and the kmalloc caches too when they hold no object
+ * (slab_set_debug() switches those only then), so the per-CPU lists users ship are what runs.
+ */
+static void random_sequence_without_debug(struct ktest *t)
+{
+	bool was = slab_test_debug_default();
+
+	kmem_cache_shrink_all();
+	slab_set_debug(false);
+	if (slab_debug_enabled(kmalloc_cache(64)))
+		printk("    # slab_random: the kmalloc caches hold objects: they keep debugging\n");
+	run(t, 0x0ddba11c0ffee, false);
+	kmem_cache_shrink_all();
+	slab_set_debug(was);
+}
 
 KTEST_SUITE(slab_random,
 	    KTEST_CASE(random_sequence_seed_1),
 	    KTEST_CASE(random_sequence_seed_2),
-	    KTEST_CASE(random_sequence_seed_3));
+	    KTEST_CASE(random_sequence_seed_3),
+	    KTEST_CASE(random_sequence_without_debug));

@@ -212,13 +212,15 @@ static void too_large_kmalloc_fails(struct ktest *t)
 /* A cache of size and align: objects aligned, apart, of the promised size and writable. */
 static void check_cache(struct ktest *t, size_t size, size_t align, unsigned int flags)
 {
-	struct kmem_cache *c = kmem_cache_create("slabtest-odd", size, align, flags);
+	struct kmem_cache *c = slab_test_cache("slabtest-odd", size, align, flags & ~SLAB_DEBUG, flags & SLAB_DEBUG);
 	size_t want_align = align > 8 ? align : 8, usable, n = size > 2048 ? 40 : 300;
 
 	if (flags & SLAB_HWCACHE_ALIGN && want_align < 64)
 		want_align = 64;
 	if (!KT_EXPECT(t, c != NULL, "kmem_cache_create(%zu, align %zu, flags %#x) failed", size, align, flags))
 		return;
+	KT_EXPECT(t, slab_debug_enabled(c) == !!(flags & SLAB_DEBUG), "size %zu flags %#x: debug %d", size, flags,
+		  slab_debug_enabled(c));
 	usable = kmem_cache_size(c);
 	KT_EXPECT(t, usable >= size, "kmem_cache_size = %zu for size %zu", usable, size);
 	for (size_t i = 0; i < n; i++) {
@@ -261,6 +263,36 @@ static void caches_of_odd_sizes_and_alignments(struct ktest *t)
 		check_cache(t, sizes[i], 64, SLAB_DEBUG);
 		check_cache(t, sizes[i], 0, SLAB_DEBUG | SLAB_HWCACHE_ALIGN);
 	}
+	slab_expect_free_pages(t, before);
+}
+
+/* Without debugging, objects go through the per-CPU lists: many, freed in another order, reused. */
+static void per_cpu_lists_hand_out_distinct_objects(struct ktest *t)
+{
+	unsigned long before = slab_test_free_pages();
+	struct kmem_cache *c = slab_test_cache("slabtest-fast", 48, 0, 0, false);
+
+	KT_ASSERT(t, c != NULL, "kmem_cache_create failed");
+	for (int round = 0; round < 3; round++) {
+		for (size_t i = 0; i < MANY; i++) {
+			objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
+			KT_ASSERT(t, objs[i] != NULL, "object %zu not allocated", i);
+			slab_test_fill(objs[i], 48, i);
+		}
+		for (size_t i = 0; i < MANY; i++)
+			KT_EXPECT(t, slab_test_check(objs[i], 48, i) == 48, "round %d: object %zu overwritten", round, i);
+		/* Odd ones first, then even ones backwards: lists grow past their limit and give back. */
+		for (size_t i = 1; i < MANY; i += 2)
+			kmem_cache_free(c, objs[i]);
+		for (size_t i = MANY; i >= 2; i -= 2)
+			kmem_cache_free(c, objs[i - 2]);
+		slab_test_sort(objs, MANY);
+		for (size_t i = 1; i < MANY; i++)
+			if (!KT_EXPECT(t, (uintptr_t)objs[i - 1] + 48 <= (uintptr_t)objs[i], "round %d: %p and %p overlap",
+				       round, objs[i - 1], objs[i]))
+				break;
+	}
+	kmem_cache_destroy(c);
 	slab_expect_free_pages(t, before);
 }
 
@@ -490,6 +522,7 @@ KTEST_SUITE(slab,
 	    KTEST_CASE(large_kmalloc_is_a_compound_page),
 	    KTEST_CASE(too_large_kmalloc_fails),
 	    KTEST_CASE(caches_of_odd_sizes_and_alignments),
+	    KTEST_CASE(per_cpu_lists_hand_out_distinct_objects),
 	    KTEST_MISUSE_CASE(impossible_caches_are_refused),
 	    KTEST_CASE(slab_head_page_names_its_cache),
 	    KTEST_CASE(free_pages_come_back_after_a_workload),
