@@ -20,7 +20,7 @@ enum block_kind {
 	BLOCK_SHARED_HUGE, /* a pool page several workers hold references to */
 	BLOCK_IRQ,         /* allocated in interrupt context */
 	BLOCK_KMALLOC,     /* kmalloc(): obj and size, not page; freed with kfree() */
-	BLOCK_CACHE,       /* kmem_cache_alloc() from stress_cache; kmem_cache_free() */
+	BLOCK_CACHE,       /* kmem_cache_alloc() from stress_caches[order]; kmem_cache_free() */
 	BLOCK_IRQ_KMALLOC, /* kmalloc(GFP_ATOMIC) in interrupt context */
 };
 

@@ -26,11 +26,12 @@ struct worker stress_workers[STRESS_MAX_WORKERS];
 struct mailbox stress_mailboxes[STRESS_MAX_WORKERS][STRESS_MAX_WORKERS];
 unsigned long stress_failures;
 unsigned long stress_dtor_runs;
-struct kmem_cache *stress_cache;
+struct kmem_cache *stress_caches[2];
 
 static struct {
 	struct mm_shape shape;
 	unsigned long bad_pages, poison_errors, slab_reports;
+	bool slab_debug; /* the debug default before the run */
 	struct hugetlb_counters pool;
 } start;
 
@@ -58,7 +59,7 @@ void stress_fail(unsigned int who, unsigned long op, const char *fmt, ...)
 void stress_object_free(const struct block *b)
 {
 	if (b->kind == BLOCK_CACHE)
-		kmem_cache_free(stress_cache, b->obj);
+		kmem_cache_free(stress_caches[b->order], b->obj);
 	else
 		kfree(b->obj);
 }
@@ -106,6 +107,17 @@ void stress_shared_dtor(struct page *head)
 	free_compound_page(head);
 }
 
+/* Is debugging on for caches created now? (A probe cache says.) */
+static bool slab_debug_default(void)
+{
+	struct kmem_cache *probe = kmem_cache_create("stress-probe", 32, 0, 0);
+	bool on = probe && slab_debug_enabled(probe);
+
+	if (probe)
+		kmem_cache_destroy(probe);
+	return on;
+}
+
 int stress_prepare(const struct stress_config *cfg)
 {
 	if (!cfg->workers || cfg->workers > STRESS_MAX_WORKERS) {
@@ -137,11 +149,14 @@ int stress_prepare(const struct stress_config *cfg)
 	start.bad_pages = bad_page_reports;
 	start.poison_errors = poison_errors;
 	start.slab_reports = slab_reports;
+	start.slab_debug = slab_debug_default();
+	slab_set_debug(false); /* the kmalloc caches too, if they hold nothing */
 	kmem_cache_shrink_all(); /* what the slabs keep is not in the shape, now or at the end */
 	mm_shape_take(&start.shape);
-	/* After the shape: the cache's descriptor (a kmalloc object) is given back at the end. */
-	stress_cache = kmem_cache_create("stress", STRESS_CACHE_SIZE, 0, 0);
-	if (!stress_cache) {
+	/* After the shape: the caches' descriptors (kmalloc objects) are given back at the end. */
+	stress_caches[0] = kmem_cache_create("stress", STRESS_CACHE_SIZE, 0, 0);
+	stress_caches[1] = kmem_cache_create("stress-debug", STRESS_CACHE_SIZE, 0, SLAB_DEBUG);
+	if (!stress_caches[0] || !stress_caches[1]) {
 		printk("stress: kmem_cache_create failed\n");
 		return -1;
 	}
@@ -232,10 +247,13 @@ unsigned long stress_finish(struct stress_totals *sum)
 		stress_fail(STRESS_CHECKS, 0, "%lu shared compound pages but %lu destructor runs",
 			    sum->shared_units, sum->dtor_runs);
 	check_pool();
-	kmem_cache_destroy(stress_cache); /* empty now, or it reports (and is kept) */
-	stress_cache = NULL;
+	for (int i = 0; i < 2; i++) {
+		kmem_cache_destroy(stress_caches[i]); /* empty now, or it reports (and is kept) */
+		stress_caches[i] = NULL;
+	}
 	kmem_cache_shrink_all();
 	check_shape();
+	slab_set_debug(start.slab_debug);
 	if (slab_reports != start.slab_reports)
 		stress_fail(STRESS_CHECKS, 0, "%lu slab reports", slab_reports - start.slab_reports);
 	if (bad_page_reports != start.bad_pages)

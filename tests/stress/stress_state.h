@@ -42,7 +42,12 @@ extern struct mailbox stress_mailboxes[STRESS_MAX_WORKERS][STRESS_MAX_WORKERS];
 extern struct irq_slot stress_irq_slots[STRESS_MAX_WORKERS];
 extern unsigned long stress_failures;  /* atomic */
 extern unsigned long stress_dtor_runs; /* atomic: the counting destructor's runs */
-extern struct kmem_cache *stress_cache; /* the run's slab cache (BLOCK_CACHE objects) */
+/*
+ * The run's slab caches (BLOCK_CACHE objects; the block's order is the index): 0 without
+ * debugging (the per-CPU lists), 1 with SLAB_DEBUG (every operation under the cache's lock,
+ * checked). The kmalloc caches run without debugging too, when they hold nothing at the start.
+ */
+extern struct kmem_cache *stress_caches[2];
 
 /* Bytes of a BLOCK_CACHE object. */
 #define STRESS_CACHE_SIZE 72

@@ -194,7 +194,7 @@ static uint32_t random_object_size(struct worker *w)
 	return 8 + (uint32_t)(k % 249);
 }
 
-/* A kmalloc object (or one of stress_cache), now and then GFP_ATOMIC or zeroed; held like a block. */
+/* A kmalloc object (or one of stress_caches[]), now and then GFP_ATOMIC or zeroed; held like a block. */
 static void op_object(struct worker *w)
 {
 	unsigned long r = rnd(w);
@@ -204,8 +204,9 @@ static void op_object(struct worker *w)
 
 	if (w->nheld == HELD_MAX)
 		free_held(w, (unsigned int)rnd_below(w, w->nheld));
+	b.order = (uint8_t)(cache && ((r >> 8) & 3) == 0); /* the debug cache a quarter of the time */
 	b.size = cache ? STRESS_CACHE_SIZE : random_object_size(w);
-	b.obj = cache ? kmem_cache_alloc(stress_cache, gfp) : kmalloc(b.size, gfp);
+	b.obj = cache ? kmem_cache_alloc(stress_caches[b.order], gfp) : kmalloc(b.size, gfp);
 	w->t.allocs++;
 	if (!b.obj) {
 		w->t.alloc_failures++;
