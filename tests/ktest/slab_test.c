@@ -491,6 +491,53 @@ static void slabinfo_of_kmalloc_caches(struct ktest *t)
 		  captured.text);
 }
 
+/*
+ * With every free page taken, kmalloc and kmem_cache_alloc fail cleanly once the slabs they have
+ * are full (NULL, no report, nothing half-made) and large sizes fail at once; with the pages
+ * back, all works again and every page comes home.
+ */
+static void allocations_fail_cleanly_without_memory(struct ktest *t)
+{
+	static void *got[4096];
+	unsigned long before = slab_test_free_pages(), reports = slab_reports;
+	struct kmem_cache *c = slab_test_cache("slabtest-oom", 200, 0, 0, false);
+	struct mm_held held;
+	size_t n = 0, from_cache = 0;
+
+	KT_ASSERT(t, c != NULL, "kmem_cache_create failed");
+	mm_held_init(&held);
+	mm_exhaust(&held, MAX_ORDER, 0, GFP_ATOMIC);
+	KT_EXPECT(t, kmalloc(20000, GFP_ATOMIC | __GFP_NOWARN) == NULL, "a large kmalloc with no free page");
+	KT_EXPECT(t, kmalloc(16384, GFP_KERNEL | __GFP_NOWARN) == NULL, "a large kmalloc with no free page");
+	for (size_t k = 0; n < 4096; k = (k + 1) % SLAB_TEST_NCLASSES) {
+		void *p = kmalloc(slab_test_classes[k], GFP_ATOMIC | __GFP_NOWARN);
+
+		if (!p)
+			break;
+		got[n++] = p;
+	}
+	while (n < 4096 && (got[n] = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN)))
+		n++, from_cache++;
+	KT_EXPECT(t, n < 4096, "%zu allocations with no free page", n);
+	KT_EXPECT(t, kmem_cache_alloc(c, GFP_KERNEL | __GFP_NOWARN) == NULL, "an object of a full cache without memory");
+	KT_EXPECT_EQ(t, slab_reports - reports, 0);
+	for (size_t i = 0; i < n - from_cache; i++)
+		kfree(got[i]);
+	for (size_t i = n - from_cache; i < n; i++)
+		kmem_cache_free(c, got[i]);
+	mm_held_free_all(&held);
+	/* Memory again: everything works. */
+	for (size_t k = 0; k < SLAB_TEST_NCLASSES; k++)
+		check_one(t, slab_test_classes[k], GFP_KERNEL);
+	got[0] = kmem_cache_alloc(c, GFP_KERNEL);
+	KT_EXPECT(t, got[0] != NULL, "no object after memory came back");
+	if (got[0])
+		kmem_cache_free(c, got[0]);
+	kmem_cache_destroy(c);
+	KT_EXPECT_EQ(t, slab_reports - reports, 0);
+	slab_expect_free_pages(t, before);
+}
+
 /* A slab cache's objects work after another cache of the same size is destroyed. */
 static void caches_of_the_same_size_are_independent(struct ktest *t)
 {
@@ -529,4 +576,5 @@ KTEST_SUITE(slab,
 	    KTEST_CASE(shrink_returns_empty_slabs),
 	    KTEST_CASE(slabinfo_counts_known_allocations),
 	    KTEST_CASE(slabinfo_of_kmalloc_caches),
-	    KTEST_CASE(caches_of_the_same_size_are_independent));
+	    KTEST_CASE(caches_of_the_same_size_are_independent),
+	    KTEST_CASE(allocations_fail_cleanly_without_memory));
