@@ -5,6 +5,7 @@
  * list must be consistent with the map, and freeing everything must restore the first shape.
  * Any broken check aborts (a crash for libFuzzer); sanitizers catch the rest.
  *
+ * A trailing odd byte (after the last whole operation) switches slab debugging off with its bit 0.
  * Input: either a text map (tests/mm/map_text.h; the fixture maps are the seeds), or binary entries;
  * after a NUL byte (text) or the entries (binary), two bytes per operation: an opcode and an
  * argument. The operations cover every public call: allocations with any gfp flags (a zeroed
@@ -172,6 +173,7 @@ static void check_accounting(void)
 	      "free + held + slab + pool pages above the free pages at the start", NULL);
 	if (!nobjs && !slab) {
 		kmem_cache_shrink_all();
+		last_freed_obj = NULL; /* see op_cache_shrink() */
 		check(nr_free_pages() + pages + (c.total << HPAGE_ORDER) == free_at_start,
 		      "free + held + pool pages differ from the free pages at the start", NULL);
 	}
@@ -577,17 +579,21 @@ static void op_kmalloc(uint8_t op, uint8_t b)
 	obj_hold(p, size, -1, (uint8_t)(op ^ b));
 }
 
-/* A cache of a fuzzed size (1..4336), alignment (0 or a power of two up to 128) and flags. */
-static void op_cache_create(uint8_t op, uint8_t b)
+/*
+ * A cache of a fuzzed size (1..4336), alignment (0 or a power of two up to 128), flags
+ * (SLAB_HWCACHE_ALIGN: bit 0 of b) and with or without debugging (bit 1: SLAB_DEBUG).
+ */
+static void op_cache_create(uint8_t b)
 {
 	static const char *const names[MAX_CACHES] = { "fuzz0", "fuzz1", "fuzz2", "fuzz3" };
-	size_t size = 1 + (size_t)b * 17, align = op & 0x80 ? 0 : (size_t)1 << (b % 8);
+	size_t size = 1 + (size_t)b * 17, align = (b >> 2) % 9 ? (size_t)1 << ((b >> 2) % 9 - 1) : 0;
+	unsigned int flags = (b & 1 ? SLAB_HWCACHE_ALIGN : 0) | (b & 2 ? SLAB_DEBUG : 0);
 	struct kmem_cache *c;
 
 	if (ncaches == MAX_CACHES)
 		return;
 	last_freed_obj = NULL; /* the new cache's own record may be it now */
-	c = kmem_cache_create(names[ncaches], size, align, op & 0x40 ? SLAB_HWCACHE_ALIGN : 0);
+	c = kmem_cache_create(names[ncaches], size, align, flags);
 	check(c != NULL, "kmem_cache_create refused a valid cache", NULL);
 	check(kmem_cache_size(c) >= size, "kmem_cache_size below the size", NULL);
 	caches[ncaches++] = c;
@@ -615,6 +621,12 @@ static void op_cache_alloc(uint8_t op, uint8_t b)
 static void op_cache_shrink(uint8_t op, uint8_t b)
 {
 	(void)op;
+	/*
+	 * Without debugging, only a double free of the object a CPU's list has on top is seen;
+	 * once shrunk, the last freed object is free inside its slab, where a second free would
+	 * go unseen (and corrupt the slab): it is no longer a misuse case the fuzzer may try.
+	 */
+	last_freed_obj = NULL;
 	if (b & 1) {
 		kmem_cache_shrink_all();
 	} else if (ncaches && (b & 2)) {
@@ -702,7 +714,7 @@ static void op_slab(uint8_t op, uint8_t b)
 	case 2: if (nobjs) obj_free(b % nobjs); break;
 	default:
 		switch ((op >> 6) & 3) {
-		case 0: op_cache_create(op, b); break;
+		case 0: op_cache_create(b); break;
 		case 1: op_cache_shrink(op, b); break;
 		default: op_slab_misuse(b);
 		}
@@ -754,6 +766,11 @@ static void run_op(uint8_t op, uint8_t b)
 
 static void run_ops(const uint8_t *ops, size_t n)
 {
+	/*
+	 * A trailing odd byte with bit 0 set: slab debugging off for this run (the kmalloc caches
+	 * follow while they hold nothing, as just after boot), so that the per-CPU lists run too.
+	 */
+	slab_set_debug(!(n & 1 && ops[n - 1] & 1));
 	nheld = 0;
 	last_freed = NULL;
 	reserved = 0;
