@@ -73,7 +73,9 @@ size_t kmem_cache_size(const struct kmem_cache *c);
  * size bytes from the kmalloc class that serves it (8, 16, 32, 64, 96, 128, 192, 256, 512, 1024,
  * 2048, 4096, 8192), aligned to 8 (a power-of-two class to its size, up to a page); larger, a
  * compound page of its own (alloc_pages(gfp | __GFP_COMP, order)), freed through its destructor.
- * kmalloc(0) is ZERO_SIZE_PTR; above KMALLOC_MAX_SIZE, NULL (reported).
+ * kmalloc(0) is ZERO_SIZE_PTR; above KMALLOC_MAX_SIZE, NULL (reported). gfp's zone modifiers
+ * (__GFP_DMA, __GFP_DMA32) are honoured above 8192 only: slab objects come from any zone (ask
+ * alloc_pages() for DMA buffers). __GFP_HIGH (GFP_ATOMIC) may take a zone's reserve for new slabs.
  */
 void *kmalloc(size_t size, gfp_t gfp);
 void *kzalloc(size_t size, gfp_t gfp);

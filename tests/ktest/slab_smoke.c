@@ -5,6 +5,7 @@
  * exactly once with the allocator still usable after it. The deep suites are elsewhere.
  */
 #include "kernel/ktest.h"
+#include "mm/bad_page.h"
 #include "mm/hot_pages.h"
 #include "mm/page_alloc.h"
 #include "mm/poison.h"
@@ -191,15 +192,19 @@ static void shrink_gives_every_page_back(struct ktest *t)
 }
 
 /* The cache's debug mode off while it is created, then as it was. */
-static struct kmem_cache *create_plain(const char *name, size_t size)
+static struct kmem_cache *create_plain(struct ktest *t, const char *name, size_t size)
 {
 	struct kmem_cache *k = kmalloc_cache(8);
 	bool was = slab_debug_enabled(k);
+	void *hold = kmalloc(2048, GFP_KERNEL); /* the descriptor's class keeps its mode: it holds this */
 	struct kmem_cache *c;
 
 	slab_set_debug(false);
 	c = kmem_cache_create(name, size, 0, 0);
 	slab_set_debug(was);
+	kfree(hold);
+	KT_EXPECT(t, slab_debug_enabled(k) == was && slab_debug_enabled(kmalloc_cache(2048)) == was,
+		  "kmalloc's debug mode is back");
 	return c;
 }
 
@@ -218,7 +223,7 @@ static void expect_one(struct ktest *t, unsigned long *reports, struct kmem_cach
 static void misuse_is_reported_once(struct ktest *t)
 {
 	struct kmem_cache *dbg = kmem_cache_create("smoke-dbg", 40, 0, SLAB_DEBUG);
-	struct kmem_cache *plain = create_plain("smoke-plain", 40), *other = kmem_cache_create("smoke-other", 40, 0, 0);
+	struct kmem_cache *plain = create_plain(t, "smoke-plain", 40), *other = kmem_cache_create("smoke-other", 40, 0, 0);
 	unsigned long reports = slab_reports, stack_word = 0;
 	struct page *page;
 	unsigned char *o;
@@ -299,8 +304,48 @@ static void destroy_with_objects_reports_and_keeps(struct ktest *t)
 	KT_EXPECT_EQ(t, slab_reports, reports + 1);
 }
 
+/* Freeing every object leaves at most 2 empty slabs in the cache; the others go back at once. */
+static void at_most_two_empty_slabs_are_kept(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("smoke-keep", 100, 0, SLAB_DEBUG); /* no CPU lists */
+	unsigned long before, kept;
+	static void *obj[400];
+
+	KT_ASSERT(t, c != NULL, "kmem_cache_create");
+	before = nr_slab_pages();
+	for (int i = 0; i < 400; i++) {
+		obj[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		KT_ASSERT(t, obj[i] != NULL, "object %d", i);
+	}
+	KT_EXPECT(t, nr_slab_pages() - before >= 10, "400 objects of 100 bytes in %lu pages", nr_slab_pages() - before);
+	for (int i = 0; i < 400; i++)
+		kmem_cache_free(c, obj[i]);
+	kept = nr_slab_pages() - before;
+	KT_EXPECT(t, kept >= 1 && kept <= 2, "%lu slab pages kept", kept);
+	KT_EXPECT_EQ(t, kmem_cache_shrink(c), kept); /* a shrink gives those back */
+	KT_EXPECT_EQ(t, nr_slab_pages(), before);
+	kmem_cache_destroy(c);
+}
+
+/* The page allocator refuses a page that is still marked as a slab's. */
+static void a_page_marked_slab_is_not_freed(struct ktest *t)
+{
+	unsigned long reports = bad_page_reports;
+	struct page *page = alloc_pages(GFP_KERNEL, 0);
+
+	KT_ASSERT(t, page != NULL, "alloc_pages");
+	page_flag_set(page, PG_slab);
+	__free_pages(page, 0);
+	KT_EXPECT_EQ(t, bad_page_reports, reports + 1);
+	KT_EXPECT_EQ(t, page_ref(page), 1);
+	page_flag_clear(page, PG_slab);
+	__free_pages(page, 0);
+	KT_EXPECT_EQ(t, bad_page_reports, reports + 1);
+}
+
 KTEST_SUITE(slab_smoke, KTEST_CASE(every_class_allocates_and_frees), KTEST_CASE(zero_size_and_kzalloc),
 	    KTEST_CASE(large_sizes_are_compound_pages),
 	    KTEST_MISUSE_CASE(large_pages_are_reused), KTEST_MISUSE_CASE(a_cache_lives_and_dies),
 	    KTEST_CASE(shrink_gives_every_page_back), KTEST_MISUSE_CASE(misuse_is_reported_once),
-	    KTEST_MISUSE_CASE(destroy_with_objects_reports_and_keeps));
+	    KTEST_MISUSE_CASE(destroy_with_objects_reports_and_keeps), KTEST_CASE(at_most_two_empty_slabs_are_kept),
+	    KTEST_MISUSE_CASE(a_page_marked_slab_is_not_freed));
