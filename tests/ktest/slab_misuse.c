@@ -48,6 +48,7 @@ static const char *const RED_ZONE[] = { "red zone", "redzone", NULL };
 static const char *const POISON[] = { "poison", "after free", "use-after-free", NULL };
 /* A large block freed twice: a double free while kmalloc keeps it, else no longer kmalloc's. */
 static const char *const LARGE_AGAIN[] = { "double free", "never returned", NULL };
+static const char *const KMALLOC_CACHE[] = { "kmalloc", NULL };
 static const char *const DESTROY[] = { "still allocated", "objects remaining", "in use", NULL };
 
 /* The active objects of c, from its slabinfo line. */
@@ -202,6 +203,21 @@ static void red_zone_overwrite_found_at_free(struct ktest *t, struct kmem_cache 
 		p[usable] = saved, put(c, p);
 }
 
+/* A write just before the object (an underflow): the left red zone, found at free. */
+static void red_zone_underflow_found_at_free(struct ktest *t, struct kmem_cache *c)
+{
+	uint8_t *p = get(c), saved;
+
+	KT_ASSERT(t, p != NULL, "allocation failed");
+	saved = p[-1];
+	p[-1] = (uint8_t)~saved;
+	watch();
+	put(c, p);
+	expect_one_report(t, "write before the object", RED_ZONE);
+	if (c ? active_objects(t, c) : 0)
+		p[-1] = saved, put(c, p);
+}
+
 static void write_after_free_found_at_next_allocation(struct ktest *t, struct kmem_cache *c)
 {
 	uint8_t *p = get(c), *q;
@@ -221,6 +237,7 @@ static void debug_double_free_is_reported(struct ktest *t) { run_debug(t, double
 static void debug_free_inside_an_object_is_reported(struct ktest *t) { run_debug(t, free_inside_an_object); }
 static void debug_free_to_the_wrong_cache_is_reported(struct ktest *t) { run_debug(t, free_to_the_wrong_cache); }
 static void debug_red_zone_overwrite_is_found_at_free(struct ktest *t) { run_debug(t, red_zone_overwrite_found_at_free); }
+static void debug_red_zone_underflow_is_found_at_free(struct ktest *t) { run_debug(t, red_zone_underflow_found_at_free); }
 static void debug_write_after_free_is_found_at_allocation(struct ktest *t)
 {
 	run_debug(t, write_after_free_found_at_next_allocation);
@@ -331,6 +348,19 @@ static void destroying_a_cache_in_use_is_reported(struct ktest *t)
 	slab_expect_free_pages(t, before);
 }
 
+/* kmalloc's own caches cannot be destroyed: refused with a report, kmalloc goes on. */
+static void destroying_a_kmalloc_cache_is_refused(struct ktest *t)
+{
+	unsigned long before = slab_test_free_pages();
+
+	watch();
+	kmem_cache_destroy(kmalloc_cache(64));
+	expect_one_report(t, "kmem_cache_destroy of a kmalloc cache", KMALLOC_CACHE);
+	KT_EXPECT(t, kmalloc_cache(64) != NULL, "the kmalloc cache is gone");
+	expect_still_works(t, NULL, 64);
+	slab_expect_free_pages(t, before);
+}
+
 /* Without debugging: the double free of the most recently freed object, the wrong cache. */
 static void nodebug_double_free_of_the_last_freed_is_reported(struct ktest *t)
 {
@@ -398,6 +428,7 @@ KTEST_SUITE(slab_misuse,
 	    KTEST_MISUSE_CASE(debug_free_inside_an_object_is_reported),
 	    KTEST_MISUSE_CASE(debug_free_to_the_wrong_cache_is_reported),
 	    KTEST_MISUSE_CASE(debug_red_zone_overwrite_is_found_at_free),
+	    KTEST_MISUSE_CASE(debug_red_zone_underflow_is_found_at_free),
 	    KTEST_MISUSE_CASE(debug_write_after_free_is_found_at_allocation),
 	    KTEST_MISUSE_CASE(kfree_of_a_stack_address_is_refused),
 	    KTEST_MISUSE_CASE(kfree_of_a_bss_address_is_refused),
@@ -406,6 +437,7 @@ KTEST_SUITE(slab_misuse,
 	    KTEST_MISUSE_CASE(kfree_outside_the_direct_map_is_refused),
 	    KTEST_MISUSE_CASE(large_kmalloc_misuse_is_refused),
 	    KTEST_MISUSE_CASE(destroying_a_cache_in_use_is_reported),
+	    KTEST_MISUSE_CASE(destroying_a_kmalloc_cache_is_refused),
 	    KTEST_MISUSE_CASE(nodebug_double_free_of_the_last_freed_is_reported),
 	    KTEST_MISUSE_CASE(nodebug_free_to_the_wrong_cache_is_reported),
 	    KTEST_MISUSE_CASE(nodebug_free_of_a_non_slab_pointer_is_reported));

@@ -165,6 +165,7 @@ static void zero_size_and_null_are_special(struct ktest *t)
 	kfree(NULL);
 	kfree(ZERO_SIZE_PTR);
 	kfree(ZERO_SIZE_PTR);
+	kmem_cache_free(kmalloc_cache(64), NULL);
 	KT_EXPECT_EQ(t, slab_reports - reports, 0);
 	KT_EXPECT_EQ(t, slab_test_free_pages(), before);
 }
