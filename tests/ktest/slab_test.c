@@ -539,6 +539,45 @@ static void allocations_fail_cleanly_without_memory(struct ktest *t)
 	slab_expect_free_pages(t, before);
 }
 
+/*
+ * slab_set_debug() switches a kmalloc cache only while it holds nothing: one holding an object
+ * keeps its layout (the object is freed without a report), an empty one follows, both ways.
+ */
+static void debug_switch_spares_caches_in_use(struct ktest *t)
+{
+	unsigned long before = slab_test_free_pages(), reports = slab_reports;
+	bool was = slab_test_debug_default();
+	struct kmem_cache *busy = kmalloc_cache(96), *idle = kmalloc_cache(8192);
+	struct slab_test_info info;
+	bool busy_debug, idle_debug;
+	void *p, *q;
+
+	p = kmalloc(96, GFP_KERNEL);
+	KT_ASSERT(t, p != NULL, "kmalloc failed");
+	busy_debug = slab_debug_enabled(busy);
+	idle_debug = slab_debug_enabled(idle);
+	slab_set_debug(!was);
+	KT_EXPECT(t, slab_debug_enabled(busy) == busy_debug, "a kmalloc cache holding an object changed its layout");
+	if (slab_test_info_of(t, idle, &info) && info.total == 0)
+		KT_EXPECT(t, slab_debug_enabled(idle) == !was, "an empty kmalloc cache kept debug %d", idle_debug);
+	q = kmalloc(8000, GFP_KERNEL); /* from the switched cache */
+	KT_EXPECT(t, q != NULL, "kmalloc after the switch failed");
+	slab_test_fill(q, 8000, 5);
+	slab_set_debug(was); /* idle holds q now: it stays as it is */
+	KT_EXPECT(t, slab_test_check(q, 8000, 5) == 8000, "an object changed across a switch");
+	kfree(p);
+	kfree(q);
+	KT_EXPECT_EQ(t, slab_reports - reports, 0);
+	kmem_cache_shrink_all();
+	slab_set_debug(was); /* both empty now: back to the default */
+	KT_EXPECT(t, slab_debug_enabled(busy) == busy_debug && slab_debug_enabled(idle) == idle_debug,
+		  "debug %d/%d after switching back, %d/%d before", slab_debug_enabled(busy), slab_debug_enabled(idle),
+		  busy_debug, idle_debug);
+	check_one(t, 96, GFP_KERNEL);
+	check_one(t, 8192, GFP_KERNEL);
+	slab_expect_free_pages(t, before);
+}
+
 /* A slab cache's objects work after another cache of the same size is destroyed. */
 static void caches_of_the_same_size_are_independent(struct ktest *t)
 {
@@ -578,4 +617,5 @@ KTEST_SUITE(slab,
 	    KTEST_CASE(slabinfo_counts_known_allocations),
 	    KTEST_CASE(slabinfo_of_kmalloc_caches),
 	    KTEST_CASE(caches_of_the_same_size_are_independent),
-	    KTEST_CASE(allocations_fail_cleanly_without_memory));
+	    KTEST_CASE(allocations_fail_cleanly_without_memory),
+	    KTEST_CASE(debug_switch_spares_caches_in_use));
