@@ -75,6 +75,9 @@ void dump_page(struct page *page, const char *reason)
 		printk("  free block of order %lu\n", page->private);
 	if (PageCompound(page))
 		dump_compound(page);
+	if (PageSlab(page))
+		printk("  slab: %u objects out, first free at offset %#x\n", (unsigned int)page->slab_inuse,
+		       (unsigned int)page->slab_free);
 	if (page_owner_on)
 		dump_owner(page);
 	printk("page dumped because: %s\n", reason);

@@ -71,9 +71,9 @@ static char *slab_base(const struct page *head)
 	return page_address(head);
 }
 
-static void *slab_obj(const struct kmem_cache *c, const struct page *head, uint32_t offset)
+/* The object offset bytes into slab head, NULL for SLAB_NIL. */
+static void *slab_obj(const struct page *head, uint32_t offset)
 {
-	(void)c;
 	return offset == SLAB_NIL ? NULL : slab_base(head) + offset;
 }
 
@@ -193,7 +193,7 @@ static struct page *slab_new(struct kmem_cache *c, gfp_t gfp)
 /* c's lock held: obj (checked) back on its slab s's free list; a slab to free, or NULL. */
 static struct page *slab_put(struct kmem_cache *c, struct page *s, void *obj)
 {
-	*slab_link(c, obj) = slab_obj(c, s, s->slab_free);
+	*slab_link(c, obj) = slab_obj(s, s->slab_free);
 	s->slab_free = (uint32_t)((char *)obj - slab_base(s));
 	s->slab_inuse--;
 	add_free(c, 1);
@@ -204,7 +204,7 @@ static struct page *slab_put(struct kmem_cache *c, struct page *s, void *obj)
 /* c's lock held: the first free object of slab s, off its list. */
 static void *slab_take(struct kmem_cache *c, struct page *s)
 {
-	void *obj = slab_obj(c, s, s->slab_free);
+	void *obj = slab_obj(s, s->slab_free);
 	void *next = *slab_link(c, obj);
 
 	s->slab_free = next ? (uint32_t)((char *)next - slab_base(s)) : SLAB_NIL;
@@ -253,7 +253,7 @@ static void *refill(struct kmem_cache *c, struct slab_cpu *s, gfp_t gfp)
 	}
 	n = c->objects - slab->slab_inuse;
 	add_free(c, -(long)n);
-	obj = slab_obj(c, slab, slab->slab_free);
+	obj = slab_obj(slab, slab->slab_free);
 	slab->slab_free = SLAB_NIL;
 	slab->slab_inuse = (uint16_t)c->objects;
 	relist(c, slab);

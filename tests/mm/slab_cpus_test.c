@@ -2,8 +2,11 @@
 /*
  * Host tests of the slab allocator's per-CPU lists, the calling thread playing one CPU after
  * another (host_mm_set_cpu()): objects allocated on one CPU and freed on another, a shrink run on
- * a third that empties both CPUs' lists, and the slabs all back to the page allocator at the end.
+ * a third that empties both CPUs' lists, and the slabs all back to the page allocator at the end;
+ * then threads playing every CPU at once, trading objects through a shared table.
  */
+#include <pthread.h>
+
 #include "kernel/ktest.h"
 #include "mm/hot_pages.h"
 #include "mm/page_alloc.h"
@@ -90,5 +93,70 @@ static void kmalloc_freed_on_another_cpu(struct ktest *t)
 	KT_EXPECT_EQ(t, free_now(), free);
 }
 
+#define ROUNDS 20000
+#define TRADE 64
+#define MAGIC 0x5a5a1234dead0000UL
+
+static struct kmem_cache *shared;
+static void *trade[TRADE];
+static unsigned long bad_stamps, failures;
+
+static void check_and_free(void *p)
+{
+	if (*(unsigned long *)p != ((uintptr_t)p ^ MAGIC))
+		__atomic_fetch_add(&bad_stamps, 1, __ATOMIC_RELAXED);
+	kfree(p);
+}
+
+static void *thread_cpu(void *arg)
+{
+	unsigned long seed = (uintptr_t)arg * 7919UL + 1;
+
+	host_mm_set_cpu((unsigned int)(uintptr_t)arg);
+	for (unsigned long i = 0; i < ROUNDS; i++) {
+		void *p = i % 3 ? kmem_cache_alloc(shared, GFP_KERNEL) : kmalloc(16 + (i * 40) % 3000, GFP_ATOMIC);
+
+		if (!p) {
+			__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED);
+			continue;
+		}
+		*(unsigned long *)p = (uintptr_t)p ^ MAGIC;
+		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+		if (i & 1) {
+			void *old = __atomic_exchange_n(&trade[(seed >> 33) % TRADE], p, __ATOMIC_ACQ_REL);
+
+			if (old)
+				check_and_free(old);
+		} else {
+			check_and_free(p);
+		}
+	}
+	return NULL;
+}
+
+static void threads_playing_every_cpu_trade_objects(struct ktest *t)
+{
+	unsigned long free = free_now(), reports = slab_reports;
+	pthread_t th[HOST_MM_CPUS];
+
+	shared = plain_cache(72);
+	KT_ASSERT(t, shared != NULL, "kmem_cache_create");
+	bad_stamps = failures = 0;
+	for (uintptr_t i = 0; i < HOST_MM_CPUS; i++)
+		KT_ASSERT(t, pthread_create(&th[i], NULL, thread_cpu, (void *)i) == 0, "pthread_create");
+	for (unsigned int i = 0; i < HOST_MM_CPUS; i++)
+		pthread_join(th[i], NULL);
+	for (unsigned int i = 0; i < TRADE; i++)
+		if (trade[i]) {
+			check_and_free(trade[i]);
+			trade[i] = NULL;
+		}
+	kmem_cache_destroy(shared);
+	KT_EXPECT_EQ(t, bad_stamps, 0);
+	KT_EXPECT_EQ(t, failures, 0);
+	KT_EXPECT_EQ(t, slab_reports, reports);
+	KT_EXPECT_EQ(t, free_now(), free);
+}
+
 KTEST_SUITE(slab_cpus_host, KTEST_CASE(objects_freed_on_another_cpu_come_back),
-	    KTEST_CASE(kmalloc_freed_on_another_cpu));
+	    KTEST_CASE(kmalloc_freed_on_another_cpu), KTEST_CASE(threads_playing_every_cpu_trade_objects));
