@@ -2,7 +2,8 @@
 /*
  * make bench: the page-allocator benchmark on the host. Sets up mm/ over simulated memory from a
  * 10 GiB map (enough for 1024 blocks of 4 MiB), runs page_alloc_bench() keeping the fastest of 5
- * runs of each figure, and prints the memmap initialisation cost per page and per GiB.
+ * runs of each figure, and prints the memmap initialisation cost per page and per GiB; then
+ * slab_bench() (kmalloc and slab caches, tests/bench/slab_bench.h) the same way.
  *
  * Then smp_bench(): the same pairs from threads pinned to two cores (tests/bench/smp_bench.h).
  *
@@ -28,6 +29,7 @@
 #include "mm/init.h"
 #include "mm/page_alloc.h"
 #include "tests/bench/page_alloc_bench.h"
+#include "tests/bench/slab_bench.h"
 #include "tests/bench/smp_bench.h"
 #include "tests/mm/host_mm.h"
 
@@ -130,6 +132,7 @@ static void run_single_stepped(void)
 		bench_instructions = stepped_instructions;
 		bench_quick = true;
 		page_alloc_bench();
+		slab_bench();
 		_exit(0);
 	}
 	waitpid(child, &status, 0);
@@ -153,6 +156,7 @@ int main(int argc, char **argv)
 			bench_instructions = perf_instructions;
 		bench_runs = 5; /* host timings vary with the frequency and the other processes */
 		page_alloc_bench();
+		slab_bench();
 		if (!bench_instructions)
 			printf("bench: no instruction counter here (perf_event_open); make bench-count counts "
 			       "them by single-stepping\n");

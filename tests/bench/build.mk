@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
-# tests/bench/: the page-allocator benchmark. In the test kernel and the bench kernel
-# (RELEASE=bench) it registers with KBENCH() and runs when the command line says "bench"; on the
-# host, `make bench` runs it over simulated memory (tests/bench/bench_main.c).
-KERNEL_BENCH_SRCS += tests/bench/page_alloc_bench.c tests/bench/kmalloc_quick_bench.c
+# tests/bench/: the page-allocator benchmark and the kmalloc/slab one (slab_bench.c). In the test
+# kernel and the bench kernel (RELEASE=bench) they register with KBENCH() and run when the command
+# line says "bench"; on the host, `make bench` runs them over simulated memory
+# (tests/bench/bench_main.c).
+KERNEL_BENCH_SRCS += tests/bench/page_alloc_bench.c tests/bench/slab_bench.c
 
 # make bench runs the host benchmark (tests/mm/build.mk), then this: the same code in the bench
 # kernel (the release kernel plus the benchmark: no MM_DEBUG checks, as users ship it), booted

@@ -5,11 +5,16 @@
  * list must be consistent with the map, and freeing everything must restore the first shape.
  * Any broken check aborts (a crash for libFuzzer); sanitizers catch the rest.
  *
+ * A trailing odd byte (after the last whole operation) switches slab debugging off with its bit 0.
  * Input: either a text map (tests/mm/map_text.h; the fixture maps are the seeds), or binary entries;
  * after a NUL byte (text) or the entries (binary), two bytes per operation: an opcode and an
  * argument. The operations cover every public call: allocations with any gfp flags (a zeroed
  * block is checked), the three ways to free, get_page()/put_page() on any sub-page,
- * split_huge_page(), the hugetlb pool, the hot lists, and misuse that must be reported once.
+ * split_huge_page(), the hugetlb pool, the hot lists, and misuse that must be reported once;
+ * and the slab layer: kmalloc()/kzalloc()/kfree() of every size (large ones too), caches of
+ * fuzzed sizes and alignments created, used, shrunk and destroyed, and slab misuse (double free
+ * of the last freed object, the wrong cache, kfree of a held page) that must be reported once.
+ * Objects carry a pattern checked when they are freed.
  * Either way the map goes through the kernel's own path (kernel/boot_memmap.h, host_mm_boot()):
  * up to MAX_ENTRIES entries, anywhere below 2^64, with up to MAX_RAM of RAM, sparse or not.
  *   binary: byte 0: number of entries (low 6 bits), EFI descriptors rather than e820 (bit 6),
@@ -27,6 +32,7 @@
 #include "mm/hot_pages.h"
 #include "mm/hugetlb.h"
 #include "mm/poison.h"
+#include "mm/slab.h"
 #include "tests/fuzz/fuzz_util.h"
 #include "tests/ktest/mm_shape.h"
 #include "tests/mm/map_text.h"
@@ -109,6 +115,27 @@ static struct page *last_freed;          /* the first page of the block given ba
 static unsigned long reserved;           /* hugetlb reservations the fuzzer holds */
 static unsigned long free_at_start;      /* nr_free_pages() before the first operation */
 static unsigned long reports_expected;   /* bad_page reports the misuse so far accounts for */
+static unsigned long slab_reports_expected; /* slab reports the slab misuse so far accounts for */
+
+/* The slab layer's part: objects held (kmalloc or one of the caches), the caches. */
+#define MAX_OBJS 64
+#define MAX_CACHES 4
+
+struct obj {
+	uint8_t *p;
+	size_t size;
+	int cache; /* -1: kmalloc */
+	uint8_t fill;
+};
+
+static struct obj objs[MAX_OBJS];
+static unsigned int nobjs;
+static struct kmem_cache *caches[MAX_CACHES];
+static unsigned int ncaches;
+static unsigned long slab_pages_at_start;   /* what the kmalloc caches hold between runs */
+static uint8_t *last_freed_obj;          /* the object given back last (NULL: none, or reused since) */
+static int last_freed_obj_cache;
+static size_t last_freed_obj_size;
 
 /* Is pfn inside a block the fuzzer holds? */
 static bool is_held(unsigned long pfn)
@@ -125,7 +152,7 @@ static bool is_held(unsigned long pfn)
 static void check_accounting(void)
 {
 	struct hugetlb_counters c = hugetlb_counters(HPAGE_ORDER);
-	unsigned long pages = 0, huge = 0;
+	unsigned long pages = 0, huge = 0, slab = nr_slab_pages() - slab_pages_at_start;
 
 	for (unsigned int i = 0; i < nheld; i++) {
 		if (held[i].kind == HUGE)
@@ -133,9 +160,23 @@ static void check_accounting(void)
 		else
 			pages += 1UL << held[i].order;
 	}
+	for (unsigned int i = 0; i < nobjs; i++)
+		if (objs[i].size > KMALLOC_MAX_CACHE_SIZE)
+			pages += ksize(objs[i].p) >> PAGE_SHIFT;
 	check(bad_page_reports == reports_expected, "a bad_page report without misuse", NULL);
-	check(nr_free_pages() + pages + (c.total << HPAGE_ORDER) == free_at_start,
-	      "free + held + pool pages differ from the free pages at the start", NULL);
+	check(slab_reports == slab_reports_expected, "a slab report without misuse", NULL);
+	/*
+	 * Slabs hold pages (nr_slab_pages()), and kmalloc may keep a large block or two for reuse
+	 * until kmem_cache_shrink_all(): after which, as at the end, the count is exact.
+	 */
+	check(nr_free_pages() + pages + slab + (c.total << HPAGE_ORDER) <= free_at_start,
+	      "free + held + slab + pool pages above the free pages at the start", NULL);
+	if (!nobjs && !slab) {
+		kmem_cache_shrink_all();
+		last_freed_obj = NULL; /* see op_cache_shrink() */
+		check(nr_free_pages() + pages + (c.total << HPAGE_ORDER) == free_at_start,
+		      "free + held + pool pages differ from the free pages at the start", NULL);
+	}
 	check(c.in_use == huge && c.reserved == reserved, "hugetlb pool: pages in use or reserved", NULL);
 	check(!hugetlb_check(), "hugetlb invariants", hugetlb_check());
 }
@@ -330,9 +371,11 @@ static struct page *find_reserved(uint8_t b)
 
 /* The misuse cases: each returns false when it does not apply to what is held now. */
 
+/* Free again (not taken since by the fuzzer, a slab or a large kmalloc, which hold references)? */
 static bool last_freed_is_free(void)
 {
-	return last_freed && !is_held(page_to_pfn(last_freed));
+	return last_freed && !is_held(page_to_pfn(last_freed)) && !PageSlab(compound_head(last_freed)) &&
+	       page_count(last_freed) == 0;
 }
 
 static bool double_free(struct held *h, uint8_t b)
@@ -444,9 +487,256 @@ static void op_misuse(uint8_t op, uint8_t b)
 	reports_expected++;
 }
 
+/* ---- the slab layer ----------------------------------------------------------------------- */
+
+/* The first byte, the last (a different value) and up to 256 between. */
+static void obj_fill(const struct obj *o)
+{
+	o->p[o->size - 1] = (uint8_t)(0xff ^ o->fill);
+	o->p[0] = o->fill;
+	if (o->size > 2)
+		memset(o->p + 1, o->fill ^ 0x33, MIN(o->size - 2, (size_t)256));
+}
+
+static void obj_check(const struct obj *o)
+{
+	check(o->p[0] == o->fill && (o->size == 1 || o->p[o->size - 1] == (uint8_t)(0xff ^ o->fill)),
+	      "object bytes changed", NULL);
+	for (size_t i = 1; i + 1 < o->size && i <= 256; i++)
+		check(o->p[i] == (uint8_t)(o->fill ^ 0x33), "object bytes changed", NULL);
+}
+
+static bool is_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* Holds a new object (checked: its size, no overlap with a held one); frees it when full. */
+static void obj_hold(uint8_t *p, size_t size, int cache, uint8_t fill)
+{
+	struct obj o = { p, size, cache, fill };
+	size_t usable = cache < 0 ? ksize(p) : kmem_cache_size(caches[cache]);
+
+	check(usable >= size, "ksize or kmem_cache_size below the size asked", NULL);
+	for (unsigned int i = 0; i < nobjs; i++)
+		check(p + size <= objs[i].p || objs[i].p + objs[i].size <= p, "two live objects overlap", NULL);
+	if (p == last_freed_obj)
+		last_freed_obj = NULL;
+	obj_fill(&o);
+	if (nobjs == MAX_OBJS) {
+		if (cache < 0)
+			kfree(p);
+		else
+			kmem_cache_free(caches[cache], p);
+		last_freed_obj = p, last_freed_obj_cache = cache, last_freed_obj_size = size;
+		return;
+	}
+	objs[nobjs++] = o;
+}
+
+static void obj_free(unsigned int i)
+{
+	struct obj o = objs[i];
+
+	obj_check(&o);
+	objs[i] = objs[--nobjs];
+	if (o.cache < 0)
+		kfree(o.p);
+	else
+		kmem_cache_free(caches[o.cache], o.p);
+	last_freed_obj = o.p, last_freed_obj_cache = o.cache, last_freed_obj_size = o.size;
+}
+
+/* b < 200: the small sizes up to 8 KiB (0 is kmalloc(0)); above: large, up to about 64 KiB. */
+static size_t obj_size(uint8_t b)
+{
+	return b < 200 ? (size_t)b * 41 + (b > 100 ? b % 7 : 0) : KMALLOC_MAX_CACHE_SIZE + (size_t)(b - 200) * 1200 + 1;
+}
+
+static void op_kmalloc(uint8_t op, uint8_t b)
+{
+	size_t size = obj_size(b);
+	bool zero = op & 0x80;
+	gfp_t gfp = (op & 0x40 ? GFP_ATOMIC : GFP_KERNEL) | __GFP_NOWARN;
+	uint8_t *p = zero ? kzalloc(size, gfp) : kmalloc(size, gfp);
+
+	if (!size) {
+		check(p == ZERO_SIZE_PTR, "kmalloc(0) is not ZERO_SIZE_PTR", NULL);
+		kfree(p);
+		return;
+	}
+	if (!p)
+		return;
+	if (zero)
+		check(is_zero(p, MIN(size, (size_t)4096)), "kzalloc: not zeroed", NULL);
+	if (size <= KMALLOC_MAX_CACHE_SIZE)
+		check(virt_to_page(p) && PageSlab(compound_head(virt_to_page(p))), "small kmalloc: not on a slab page", NULL);
+	else
+		check(PageHead(virt_to_page(p)), "large kmalloc: not a compound head", NULL);
+	obj_hold(p, size, -1, (uint8_t)(op ^ b));
+}
+
+/*
+ * A cache of a fuzzed size (1..4336), alignment (0 or a power of two up to 128), flags
+ * (SLAB_HWCACHE_ALIGN: bit 0 of b) and with or without debugging (bit 1: SLAB_DEBUG).
+ */
+static void op_cache_create(uint8_t b)
+{
+	static const char *const names[MAX_CACHES] = { "fuzz0", "fuzz1", "fuzz2", "fuzz3" };
+	size_t size = 1 + (size_t)b * 17, align = (b >> 2) % 9 ? (size_t)1 << ((b >> 2) % 9 - 1) : 0;
+	unsigned int flags = (b & 1 ? SLAB_HWCACHE_ALIGN : 0) | (b & 2 ? SLAB_DEBUG : 0);
+	struct kmem_cache *c;
+
+	if (ncaches == MAX_CACHES)
+		return;
+	last_freed_obj = NULL; /* the new cache's own record may be it now */
+	c = kmem_cache_create(names[ncaches], size, align, flags);
+	check(c != NULL, "kmem_cache_create refused a valid cache", NULL);
+	check(kmem_cache_size(c) >= size, "kmem_cache_size below the size", NULL);
+	caches[ncaches++] = c;
+}
+
+static void op_cache_alloc(uint8_t op, uint8_t b)
+{
+	unsigned int k;
+	uint8_t *p;
+	size_t size;
+
+	if (!ncaches)
+		return;
+	k = b % ncaches;
+	size = kmem_cache_size(caches[k]);
+	p = kmem_cache_alloc(caches[k], (op & 0x80 ? __GFP_ZERO : 0) | GFP_KERNEL | __GFP_NOWARN);
+	if (!p)
+		return;
+	if (op & 0x80)
+		check(is_zero(p, size), "kmem_cache_alloc __GFP_ZERO: not zeroed", NULL);
+	obj_hold(p, size, (int)k, (uint8_t)(op + b));
+}
+
+/* Shrinks one cache or all of them, or destroys the last cache created when it is empty. */
+static void op_cache_shrink(uint8_t op, uint8_t b)
+{
+	(void)op;
+	/*
+	 * Without debugging, only a double free of the object a CPU's list has on top is seen;
+	 * once shrunk, the last freed object is free inside its slab, where a second free would
+	 * go unseen (and corrupt the slab): it is no longer a misuse case the fuzzer may try.
+	 */
+	last_freed_obj = NULL;
+	if (b & 1) {
+		kmem_cache_shrink_all();
+	} else if (ncaches && (b & 2)) {
+		for (unsigned int i = 0; i < nobjs; i++)
+			if (objs[i].cache == (int)ncaches - 1)
+				return;
+		kmem_cache_destroy(caches[--ncaches]);
+		if (last_freed_obj_cache == (int)ncaches)
+			last_freed_obj = NULL;
+	} else if (ncaches) {
+		kmem_cache_shrink(caches[b % ncaches]);
+	}
+}
+
+/*
+ * Slab misuse that every mode reports (b % 3 picks): the last freed object freed again, an
+ * object freed to another cache, a held plain block given to kfree(). Exactly one report;
+ * nothing changes.
+ */
+static void op_slab_misuse(uint8_t b)
+{
+	unsigned long reports = slab_reports, slab = nr_slab_pages();
+
+	switch (b % 3) {
+	case 0: {
+		struct page *head;
+
+		/*
+		 * Only while its slab is still one of the same cache: an empty slab may have gone back
+		 * to the buddy allocator since and be anything now.
+		 */
+		if (!last_freed_obj || last_freed_obj_size > KMALLOC_MAX_CACHE_SIZE)
+			return;
+		head = compound_head(virt_to_page(last_freed_obj));
+		if (!PageSlab(head) || head->slab_cache != (last_freed_obj_cache < 0 ? kmalloc_cache(last_freed_obj_size)
+										      : caches[last_freed_obj_cache]))
+			return;
+		if (last_freed_obj_cache < 0)
+			kfree(last_freed_obj);
+		else
+			kmem_cache_free(caches[last_freed_obj_cache], last_freed_obj);
+		break;
+	}
+	case 1: {
+		struct obj *o;
+		struct kmem_cache *to;
+
+		if (!nobjs)
+			return;
+		o = &objs[(b / 4) % nobjs];
+		if (o->size > KMALLOC_MAX_CACHE_SIZE)
+			return;
+		if (o->cache >= 0 && ncaches > 1 && (b & 0x80)) /* another fuzz cache */
+			to = caches[(o->cache + 1 + (b / 4) % (ncaches - 1)) % ncaches];
+		else if (o->cache < 0 && ncaches && (b & 0x80))
+			to = caches[(b / 4) % ncaches];
+		else /* a kmalloc cache of another size */
+			to = kmalloc_cache(o->cache < 0 && ksize(o->p) == 8 ? 16 : 8);
+		kmem_cache_free(to, o->p);
+		break;
+	}
+	default: {
+		struct held *h;
+
+		if (!nheld)
+			return;
+		h = &held[(b / 4) % nheld];
+		if (h->kind != PLAIN) /* a compound page looks like a large kmalloc: not misuse kfree can see */
+			return;
+		kfree((uint8_t *)page_address(h->page) + (b & 0x40 ? 64 : 0));
+		break;
+	}
+	}
+	check(slab_reports == reports + 1, "slab misuse not reported exactly once", NULL);
+	check(nr_slab_pages() == slab, "slab misuse changed the slab pages", NULL);
+	slab_reports_expected++;
+}
+
+/* op bits 4..5 pick: kmalloc, a cache's allocation, a free, the rest (bits 6..7 again). */
+static void op_slab(uint8_t op, uint8_t b)
+{
+	switch ((op >> 4) & 3) {
+	case 0: op_kmalloc(op, b); break;
+	case 1: op_cache_alloc(op, b); break;
+	case 2: if (nobjs) obj_free(b % nobjs); break;
+	default:
+		switch ((op >> 6) & 3) {
+		case 0: op_cache_create(b); break;
+		case 1: op_cache_shrink(op, b); break;
+		default: op_slab_misuse(b);
+		}
+	}
+}
+
+/* Every object freed (and checked), every cache destroyed, all of it shrunk. */
+static void release_slab(void)
+{
+	while (nobjs)
+		obj_free(nobjs - 1);
+	while (ncaches)
+		kmem_cache_destroy(caches[--ncaches]);
+	last_freed_obj = NULL;
+	kmem_cache_shrink_all();
+	check(nr_slab_pages() == slab_pages_at_start, "slab pages left at the end", NULL);
+}
+
 /* Gives everything back: every reference, the reservations, the pool; the hot lists on again. */
 static void release_all(void)
 {
+	release_slab();
 	while (nheld)
 		put_ref(nheld - 1, 0);
 	hugetlb_unreserve_pages(reserved);
@@ -469,18 +759,29 @@ static void run_op(uint8_t op, uint8_t b)
 	case 8: if (nheld) op_split(b); break;
 	case 9: case 10: op_pool(op, b); break;
 	case 11: op_hot(b); break;
+	case 12: op_slab(op, b); break;
 	default: op_misuse(op, b);
 	}
 }
 
 static void run_ops(const uint8_t *ops, size_t n)
 {
+	/*
+	 * A trailing odd byte with bit 0 set: slab debugging off for this run (the kmalloc caches
+	 * follow while they hold nothing, as just after boot), so that the per-CPU lists run too.
+	 */
+	slab_set_debug(!(n & 1 && ops[n - 1] & 1));
 	nheld = 0;
 	last_freed = NULL;
 	reserved = 0;
 	reserved_found = 0;
 	free_at_start = nr_free_pages();
 	reports_expected = bad_page_reports;
+	slab_reports_expected = slab_reports;
+	nobjs = ncaches = 0;
+	last_freed_obj = NULL;
+	kmem_cache_shrink_all();
+	slab_pages_at_start = nr_slab_pages();
 	check(hugetlb_counters(HPAGE_ORDER).total == 0, "hugetlb pool not empty at the start", NULL);
 	for (size_t i = 0; i + 1 < n; i += 2) {
 		run_op(ops[i], ops[i + 1]);

@@ -49,7 +49,7 @@ TEST_STEPS += test-replay
 
 # ---- make bench: the page-allocator benchmark on the host (-O2, no sanitizers) -----------------
 BENCH := $(B)/host/bench
-$(BENCH): $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) tests/bench/page_alloc_bench.c tests/bench/smp_bench.c \
+$(BENCH): $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) tests/bench/page_alloc_bench.c tests/bench/slab_bench.c tests/bench/smp_bench.c \
                    tests/bench/bench_main.c)
 	$(Q)$(HOSTCC) -pthread $^ -o $@
 

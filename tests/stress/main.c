@@ -21,6 +21,7 @@
 
 #include "mm/hot_pages.h"
 #include "mm/poison.h"
+#include "mm/slab.h"
 #include "tests/mm/host_mm.h"
 #include "tests/stress/stress.h"
 
@@ -110,6 +111,7 @@ static unsigned long run(struct stress_totals *totals)
 	stress_irq_release();
 	for (unsigned int cpu = 0; cpu < opt.cpus; cpu++) { /* every CPU's hot lists, from that CPU */
 		host_mm_set_cpu(cpu);
+		kmem_cache_shrink_all(); /* the slabs' per-CPU leftovers too */
 		drain_hot_pages();
 	}
 	host_mm_set_cpu(0);

@@ -7,11 +7,14 @@
  * every order and gfp combination allocated and freed (the three ways), blocks handed to other
  * workers through mailboxes to be freed there, compound pages shared by several workers whose
  * last references drop at the same time (a counting destructor must run exactly once each),
- * huge pages, reservations and pool resizes, and reads of the free page count and the pool's
+ * huge pages, reservations and pool resizes, kmalloc() objects of every size class and large
+ * ones and objects of a slab cache (also handed to other workers, so that objects allocated on
+ * one CPU are freed on another, and kmalloc(GFP_ATOMIC) in interrupt context), and reads of the free page count and the pool's
  * counters while all this goes on (each must be a consistent snapshot). Every block carries a
- * stamp in its memory (owner, sequence number, order, pfn), checked before it is freed, so a
- * block handed out twice shows.
- * At the end every counter and the free lists' shape must be what they were at the start.
+ * stamp in its memory (owner, sequence number, order, pfn; an object its tag), checked before
+ * it is freed, so a block handed out twice shows.
+ * At the end every counter, the slab report count and (every cache shrunk) the free lists' shape
+ * must be what they were at the start.
  *
  * The driver's sequence:
  *   stress_prepare(&cfg)             one CPU, nothing else running
@@ -40,6 +43,7 @@ struct stress_config {
 struct stress_totals {
 	unsigned long ops, allocs, alloc_failures, frees, sends, remote_frees, shared_units, dtor_runs;
 	unsigned long ref_ops, together_drops, huge_allocs, reservations, resizes, irq_allocs, failures;
+	unsigned long kmallocs, cache_allocs, object_remote_frees;
 };
 
 /*

@@ -3,7 +3,8 @@
  * The stress run's start and end (tests/stress/stress.h): the starting state recorded, the
  * counting destructor, the failure report, and the end checks: nothing held, every mailbox
  * empty, one destructor run per shared compound page, the hugetlb pool consistent and empty
- * again, no bad_page() report or poison mismatch, and the free lists' shape as at the start.
+ * again, no bad_page() or slab report or poison mismatch, and (the run's slab cache destroyed and
+ * every cache shrunk) the free lists' shape as at the start.
  */
 #include <stdarg.h>
 
@@ -14,6 +15,7 @@
 #include "mm/hugetlb.h"
 #include "mm/page_alloc.h"
 #include "mm/poison.h"
+#include "mm/slab.h"
 #include "tests/ktest/mm_shape.h"
 #include "tests/stress/stress_state.h"
 
@@ -24,10 +26,12 @@ struct worker stress_workers[STRESS_MAX_WORKERS];
 struct mailbox stress_mailboxes[STRESS_MAX_WORKERS][STRESS_MAX_WORKERS];
 unsigned long stress_failures;
 unsigned long stress_dtor_runs;
+struct kmem_cache *stress_caches[2];
 
 static struct {
 	struct mm_shape shape;
-	unsigned long bad_pages, poison_errors;
+	unsigned long bad_pages, poison_errors, slab_reports;
+	bool slab_debug; /* the debug default before the run */
 	struct hugetlb_counters pool;
 } start;
 
@@ -52,12 +56,33 @@ void stress_fail(unsigned int who, unsigned long op, const char *fmt, ...)
 		       (unsigned long long)stress_cfg.seed, msg);
 }
 
+void stress_object_free(const struct block *b)
+{
+	if (b->kind == BLOCK_CACHE)
+		kmem_cache_free(stress_caches[b->order], b->obj);
+	else
+		kfree(b->obj);
+}
+
 bool stress_check_stamp(unsigned int who, unsigned long op, const struct block *b, const char *when)
 {
-	const struct stamp *s = stamp_at(b->page, 0);
+	const struct stamp *s;
 
 	if (stamp_ok(b))
 		return true;
+	if (block_is_object(b)) {
+		uint64_t first, last;
+
+		__builtin_memcpy(&first, b->obj, 8);
+		__builtin_memcpy(&last, b->obj + b->size - 8, 8);
+		stress_fail(who, op,
+			    "stamp %s: %u-byte object %p kind %u from %#x seq %llu: tag %#llx expected, the object "
+			    "says %#llx .. %#llx (handed out twice, or written after free?)", when, b->size,
+			    (void *)b->obj, b->kind, b->owner, (unsigned long long)b->seq,
+			    (unsigned long long)obj_tag(b), (unsigned long long)first, (unsigned long long)last);
+		return false;
+	}
+	s = stamp_at(b->page, 0);
 	stress_fail(who, op,
 		    "stamp %s: pfn %#lx order %u kind %u from %#x seq %llu, but the block says magic %#llx "
 		    "owner %#x seq %llu order %u pfn %#llx (handed out twice, or written after free?)",
@@ -80,6 +105,17 @@ void stress_shared_dtor(struct page *head)
 	__atomic_add_fetch(&stress_dtor_runs, 1, __ATOMIC_RELAXED);
 	s->magic = STAMP_FREED;
 	free_compound_page(head);
+}
+
+/* Is debugging on for caches created now? (A probe cache says.) */
+static bool slab_debug_default(void)
+{
+	struct kmem_cache *probe = kmem_cache_create("stress-probe", 32, 0, 0);
+	bool on = probe && slab_debug_enabled(probe);
+
+	if (probe)
+		kmem_cache_destroy(probe);
+	return on;
 }
 
 int stress_prepare(const struct stress_config *cfg)
@@ -112,7 +148,18 @@ int stress_prepare(const struct stress_config *cfg)
 	}
 	start.bad_pages = bad_page_reports;
 	start.poison_errors = poison_errors;
+	start.slab_reports = slab_reports;
+	start.slab_debug = slab_debug_default();
+	slab_set_debug(false); /* the kmalloc caches too, if they hold nothing */
+	kmem_cache_shrink_all(); /* what the slabs keep is not in the shape, now or at the end */
 	mm_shape_take(&start.shape);
+	/* After the shape: the caches' descriptors (kmalloc objects) are given back at the end. */
+	stress_caches[0] = kmem_cache_create("stress", STRESS_CACHE_SIZE, 0, 0);
+	stress_caches[1] = kmem_cache_create("stress-debug", STRESS_CACHE_SIZE, 0, SLAB_DEBUG);
+	if (!stress_caches[0] || !stress_caches[1]) {
+		printk("stress: kmem_cache_create failed\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -130,6 +177,9 @@ static void add_totals(struct stress_totals *sum, const struct stress_totals *t)
 	sum->huge_allocs += t->huge_allocs;
 	sum->reservations += t->reservations;
 	sum->resizes += t->resizes;
+	sum->kmallocs += t->kmallocs;
+	sum->cache_allocs += t->cache_allocs;
+	sum->object_remote_frees += t->object_remote_frees;
 }
 
 /* Nothing left in a worker's hands or in a mailbox. */
@@ -197,7 +247,15 @@ unsigned long stress_finish(struct stress_totals *sum)
 		stress_fail(STRESS_CHECKS, 0, "%lu shared compound pages but %lu destructor runs",
 			    sum->shared_units, sum->dtor_runs);
 	check_pool();
+	for (int i = 0; i < 2; i++) {
+		kmem_cache_destroy(stress_caches[i]); /* empty now, or it reports (and is kept) */
+		stress_caches[i] = NULL;
+	}
+	kmem_cache_shrink_all();
 	check_shape();
+	slab_set_debug(start.slab_debug);
+	if (slab_reports != start.slab_reports)
+		stress_fail(STRESS_CHECKS, 0, "%lu slab reports", slab_reports - start.slab_reports);
 	if (bad_page_reports != start.bad_pages)
 		stress_fail(STRESS_CHECKS, 0, "%lu bad_page() reports", bad_page_reports - start.bad_pages);
 	if (poison_errors != start.poison_errors)
@@ -216,6 +274,8 @@ unsigned long stress_finish(struct stress_totals *sum)
 		       "together, %lu huge pages, %lu reservations, %lu pool resizes, %lu interrupt-context "
 		       "allocations; %lu failures\n", sum->shared_units, sum->dtor_runs, sum->together_drops,
 		       sum->huge_allocs, sum->reservations, sum->resizes, sum->irq_allocs, sum->failures);
+		printk("stress: %lu kmalloc objects and %lu of a slab cache, %lu of them freed by another worker\n",
+		       sum->kmallocs, sum->cache_allocs, sum->object_remote_frees);
 	}
 	return sum->failures;
 }

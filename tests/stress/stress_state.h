@@ -42,6 +42,18 @@ extern struct mailbox stress_mailboxes[STRESS_MAX_WORKERS][STRESS_MAX_WORKERS];
 extern struct irq_slot stress_irq_slots[STRESS_MAX_WORKERS];
 extern unsigned long stress_failures;  /* atomic */
 extern unsigned long stress_dtor_runs; /* atomic: the counting destructor's runs */
+/*
+ * The run's slab caches (BLOCK_CACHE objects; the block's order is the index): 0 without
+ * debugging (the per-CPU lists), 1 with SLAB_DEBUG (every operation under the cache's lock,
+ * checked). The kmalloc caches run without debugging too, when they hold nothing at the start.
+ */
+extern struct kmem_cache *stress_caches[2];
+
+/* Bytes of a BLOCK_CACHE object. */
+#define STRESS_CACHE_SIZE 72
+
+/* Gives back an object (an object kind of block): kfree() or kmem_cache_free(). */
+void stress_object_free(const struct block *b);
 
 /* A new run starts with no worker started (stress_prepare()). */
 void stress_worker_reset(void);

@@ -10,6 +10,7 @@
 #include "mm/hot_pages.h"
 #include "mm/hugetlb.h"
 #include "mm/page_alloc.h"
+#include "mm/slab.h"
 #include "tests/stress/stress_state.h"
 
 /* Workers done with their operations (they send nothing more): release, read with acquire. */
@@ -112,6 +113,13 @@ static void block_free(struct worker *w, const struct block *b)
 	case BLOCK_HUGE:
 		put_page(b->page + (r >> 1) % block_pages(b));
 		break;
+	case BLOCK_KMALLOC:
+	case BLOCK_CACHE:
+	case BLOCK_IRQ_KMALLOC:
+		stress_object_free(b);
+		if (b->owner != w->id)
+			w->t.object_remote_frees++;
+		break;
 	default:
 		stress_fail(w->id, w->op, "block of kind %u in a held list", b->kind);
 		return;
@@ -168,6 +176,61 @@ static void op_free(struct worker *w)
 		free_held(w, (unsigned int)rnd_below(w, w->nheld));
 }
 
+/*
+ * Mostly the small size classes (their boundaries often), sometimes up to 8 KiB, and now and
+ * then a large kmalloc (a compound page of its own).
+ */
+static uint32_t random_object_size(struct worker *w)
+{
+	static const uint32_t classes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192 };
+	unsigned long r = rnd(w), k = r >> 8;
+
+	if ((r & 63) == 0)
+		return 8193 + (uint32_t)(k % (56 * 1024));
+	if ((r & 3) == 0)
+		return classes[k % 13] + (uint32_t)((k >> 4) & 1) * (classes[k % 13] < 8192);
+	if ((r & 3) == 1)
+		return 8 + (uint32_t)(k % 8185);
+	return 8 + (uint32_t)(k % 249);
+}
+
+/* A kmalloc object (or one of stress_caches[]), now and then GFP_ATOMIC or zeroed; held like a block. */
+static void op_object(struct worker *w)
+{
+	unsigned long r = rnd(w);
+	bool cache = (r & 3) == 0, zero = ((r >> 2) & 7) == 0;
+	gfp_t gfp = (((r >> 5) & 7) == 0 ? GFP_ATOMIC : GFP_KERNEL) | __GFP_NOWARN | (zero ? __GFP_ZERO : 0);
+	struct block b = { .owner = (uint16_t)w->id, .kind = cache ? BLOCK_CACHE : BLOCK_KMALLOC };
+
+	if (w->nheld == HELD_MAX)
+		free_held(w, (unsigned int)rnd_below(w, w->nheld));
+	b.order = (uint8_t)(cache && ((r >> 8) & 3) == 0); /* the debug cache a quarter of the time */
+	b.size = cache ? STRESS_CACHE_SIZE : random_object_size(w);
+	b.obj = cache ? kmem_cache_alloc(stress_caches[b.order], gfp) : kmalloc(b.size, gfp);
+	w->t.allocs++;
+	if (!b.obj) {
+		w->t.alloc_failures++;
+		return;
+	}
+	if (cache)
+		w->t.cache_allocs++;
+	else
+		w->t.kmallocs++;
+	if (ksize(b.obj) < b.size)
+		stress_fail(w->id, w->op, "ksize %zu of a %u-byte object", ksize(b.obj), b.size);
+	if (zero) {
+		for (uint32_t i = 0; i < b.size; i += 8)
+			if (b.obj[i] || b.obj[b.size - 1]) {
+				stress_fail(w->id, w->op, "a zeroed %u-byte object at %p is not zero at %u", b.size,
+					    (void *)b.obj, i);
+				break;
+			}
+	}
+	b.seq = ++w->seq;
+	stamp_write(&b);
+	w->held[w->nheld++] = b;
+}
+
 /* A random worker other than w (w itself when it is alone). */
 static unsigned int other_worker(struct worker *w)
 {
@@ -198,6 +261,8 @@ static void op_ref(struct worker *w)
 	if (!w->nheld)
 		return;
 	b = &w->held[rnd_below(w, w->nheld)];
+	if (block_is_object(b))
+		return; /* a slab's pages are the allocator's */
 	if (b->kind == BLOCK_PLAIN) {
 		get_page(b->page); /* a plain block counts on its first page only */
 		put_page(b->page);
@@ -419,8 +484,10 @@ static void step(struct worker *w)
 {
 	unsigned long r = rnd_below(w, 1000);
 
-	if (r < 380)
+	if (r < 280)
 		op_alloc(w);
+	else if (r < 380)
+		op_object(w);
 	else if (r < 650)
 		op_free(w);
 	else if (r < 740)
