@@ -354,8 +354,15 @@ void slab_init(void)
 	memset(large_cpu, 0, sizeof(large_cpu));
 	register_compound_dtor(kmalloc_large_dtor, "kmalloc_large");
 	for (unsigned int i = NR_KMALLOC; i-- > 0;) { /* the list in size order */
-		/* A power-of-two class is aligned to its size (up to a page): objects start at multiples of it. */
-		slab_cache_setup(&kmalloc_caches[i], kmalloc_names[i], kmalloc_sizes[i], 8,
+		/*
+		 * A power-of-two class is aligned to its size (up to a page), as mm/slab.h promises.
+		 * Asking for it here, not relying on the stride, keeps it in debug mode too, where
+		 * the left red zone grows to the alignment instead of shifting every object by 8.
+		 */
+		size_t size = kmalloc_sizes[i];
+		size_t align = (size & (size - 1)) ? 8 : MIN(size, (size_t)PAGE_SIZE);
+
+		slab_cache_setup(&kmalloc_caches[i], kmalloc_names[i], size, align,
 				 debug_default ? SLAB_DEBUG : 0);
 		list_add(&kmalloc_caches[i].caches, &slab_caches);
 	}
