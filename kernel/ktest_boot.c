@@ -16,6 +16,7 @@
 #include "lib/string.h"
 #include "mm/mm_picture.h"
 #include "mm/show_mem.h"
+#include "mm/slab.h"
 
 void run_selftests(const char *cmdline)
 {
@@ -39,6 +40,7 @@ void run_selftests(const char *cmdline)
 		machine_exit(false);
 	show_zone_pictures(); /* what the self-tests left behind: leaks show as '#' */
 	show_mem(); /* what the suites left behind */
+	slabinfo_show(); /* and in the slab caches: objects still allocated show as active */
 	printk("ktest: summary: %d passed, %d failed, %d skipped\n", ran - failed - skipped, failed,
 	       skipped);
 	if (ktest_leaky_suites())
