@@ -229,6 +229,27 @@ static void count_new_slab(struct kmem_cache *c)
 	add_free(c, c->objects);
 }
 
+/*
+ * Takes c's lock and returns a slab with a free object (a new one if none has any), the lock
+ * held; NULL, unlocked, when no slab page can be had.
+ */
+static struct page *lock_slab_with_free(struct kmem_cache *c, gfp_t gfp)
+{
+	struct page *slab;
+
+	arch_spin_lock(&c->lock);
+	slab = slab_with_free(c);
+	if (slab)
+		return slab;
+	arch_spin_unlock(&c->lock);
+	slab = slab_new(c, gfp); /* outside the lock: the page allocator takes its own */
+	if (!slab)
+		return NULL;
+	arch_spin_lock(&c->lock);
+	count_new_slab(c);
+	return slab;
+}
+
 /* ---- the per-CPU lists' slow paths ------------------------------------------------------- */
 
 /*
@@ -241,16 +262,9 @@ static void *refill(struct kmem_cache *c, struct slab_cpu *s, gfp_t gfp)
 	unsigned int n;
 	void **obj;
 
-	arch_spin_lock(&c->lock);
-	slab = slab_with_free(c);
-	if (!slab) {
-		arch_spin_unlock(&c->lock);
-		slab = slab_new(c, gfp);
-		if (!slab)
-			return NULL;
-		arch_spin_lock(&c->lock);
-		count_new_slab(c);
-	}
+	slab = lock_slab_with_free(c, gfp);
+	if (!slab)
+		return NULL;
 	n = c->objects - slab->slab_inuse;
 	add_free(c, -(long)n);
 	obj = slab_obj(slab, slab->slab_free);
@@ -292,16 +306,9 @@ static void *debug_alloc(struct kmem_cache *c, gfp_t gfp, const void *caller)
 	struct page *slab;
 	void *obj;
 
-	arch_spin_lock(&c->lock);
-	slab = slab_with_free(c);
-	if (!slab) {
-		arch_spin_unlock(&c->lock);
-		slab = slab_new(c, gfp);
-		if (!slab)
-			return NULL;
-		arch_spin_lock(&c->lock);
-		count_new_slab(c);
-	}
+	slab = lock_slab_with_free(c, gfp);
+	if (!slab)
+		return NULL;
 	obj = slab_take(c, slab);
 	arch_spin_unlock(&c->lock);
 	slab_debug_alloc(c, obj, caller);

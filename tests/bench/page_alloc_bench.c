@@ -21,61 +21,38 @@ uint64_t (*bench_instructions)(void);
 bool bench_quick;
 unsigned int bench_runs = 1;
 
-struct sample {
-	uint64_t cycles, instructions;
-	unsigned long pairs;
-	unsigned long batch; /* blocks per batch actually allocated (memory may not hold 1024) */
-};
-
-static uint64_t instructions(void)
-{
-	return bench_instructions ? bench_instructions() : 0;
-}
-
-static void start(struct sample *s)
-{
-	s->instructions = instructions();
-	s->cycles = bench_cycles();
-}
-
-static void stop(struct sample *s)
-{
-	s->cycles = bench_cycles() - s->cycles;
-	s->instructions = instructions() - s->instructions;
-}
-
 /* Allocates and frees one block at a time, rounds times. */
-static struct sample one_at_a_time(unsigned int order, unsigned long rounds)
+static struct bench_sample one_at_a_time(unsigned int order, unsigned long rounds)
 {
-	struct sample s = { .batch = 1 };
+	struct bench_sample s = { .batch = 1 };
 	struct page *page;
 
 	page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order); /* warm up */
 	if (!page)
 		return s;
 	__free_pages(page, order);
-	start(&s);
+	bench_start(&s);
 	for (; s.pairs < rounds; s.pairs++) {
 		page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order);
 		if (!page)
 			break;
 		__free_pages(page, order);
 	}
-	stop(&s);
+	bench_stop(&s);
 	return s;
 }
 
 /* Allocates up to BATCH blocks, then frees them in the same order; a warm-up, then rounds times. */
-static struct sample batched(unsigned int order, unsigned long rounds)
+static struct bench_sample batched(unsigned int order, unsigned long rounds)
 {
 	static struct page *pages[BATCH];
-	struct sample s = { .batch = 0 };
+	struct bench_sample s = { .batch = 0 };
 
 	for (unsigned long r = 0; r <= rounds; r++) {
 		unsigned long n = 0;
 
 		if (r == 1)
-			start(&s);
+			bench_start(&s);
 		while (n < BATCH && (pages[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order)))
 			n++;
 		for (unsigned long i = 0; i < n; i++)
@@ -83,36 +60,36 @@ static struct sample batched(unsigned int order, unsigned long rounds)
 		s.pairs += r ? n : 0;
 		s.batch = n;
 	}
-	stop(&s);
+	bench_stop(&s);
 	return s;
 }
 
-typedef struct sample (*shape_fn)(unsigned int order, unsigned long rounds);
+typedef struct bench_sample (*shape_fn)(unsigned int order, unsigned long rounds);
 
 /* The harness alone: the one-at-a-time loop with nothing in it, timed the same way (no order). */
-static struct sample empty_loop(unsigned int order, unsigned long rounds)
+static struct bench_sample empty_loop(unsigned int order, unsigned long rounds)
 {
-	struct sample s = { .batch = 1 };
+	struct bench_sample s = { .batch = 1 };
 
 	(void)order;
-	start(&s);
+	bench_start(&s);
 	for (; s.pairs < rounds; s.pairs++)
 		__asm__ volatile("" ::: "memory"); /* keeps the loop */
-	stop(&s);
+	bench_stop(&s);
 	return s;
 }
 
 /* Keeps s in *best if it is run 0 or has fewer cycles per pair. */
-static void keep_fastest(struct sample *best, const struct sample *s, unsigned int run)
+static void keep_fastest(struct bench_sample *best, const struct bench_sample *s, unsigned int run)
 {
 	if (!run || s->cycles * best->pairs < best->cycles * s->pairs)
 		*best = *s;
 }
 
 /* The fastest of bench_runs runs of shape at order. */
-static struct sample fastest(shape_fn shape, unsigned int order, unsigned long rounds)
+static struct bench_sample fastest(shape_fn shape, unsigned int order, unsigned long rounds)
 {
-	struct sample best = { 0 }, s;
+	struct bench_sample best = { 0 }, s;
 
 	for (unsigned int run = 0; run == 0 || run < bench_runs; run++) {
 		s = shape(order, rounds);
@@ -126,11 +103,11 @@ static struct sample fastest(shape_fn shape, unsigned int order, unsigned long r
  * the baseline), in turn, bench_runs times; keeps the fastest run of each. Leaves the per-CPU lists
  * on or off as it found them.
  */
-static void measure(shape_fn shape, unsigned int order, unsigned long rounds, struct sample *ours,
-		    struct sample *base)
+static void measure(shape_fn shape, unsigned int order, unsigned long rounds, struct bench_sample *ours,
+		    struct bench_sample *base)
 {
 	for (unsigned int run = 0; run == 0 || run < bench_runs; run++) {
-		struct sample s = shape(order, rounds);
+		struct bench_sample s = shape(order, rounds);
 		bool was;
 
 		keep_fastest(ours, &s, run);
@@ -190,7 +167,7 @@ static const struct reference *reference_of(unsigned int order)
  * A table row: order, shape, blocks per batch, pairs, cycles and instructions per pair[, ratio,
  * and the reference figures: Linux 6.1 (one at a time only), the single-CPU allocator before].
  */
-static void row(const char *order, const char *shape, const struct sample *s, const char *rat,
+static void row(const char *order, const char *shape, const struct bench_sample *s, const char *rat,
 		const struct reference *ref, bool one)
 {
 	char cyc[24], ins[24] = "n/a", before[24];
@@ -222,8 +199,8 @@ static bool ratio_of_instructions(void)
 }
 
 /* Our row, with the ratio ours / baseline per pair, then the baseline's row under it. */
-static void report(unsigned int order, const char *shape, const struct sample *ours,
-		   const struct sample *base)
+static void report(unsigned int order, const char *shape, const struct bench_sample *ours,
+		   const struct bench_sample *base)
 {
 	bool ins = ratio_of_instructions();
 	char o[8], rat[16];
@@ -237,8 +214,8 @@ static void report(unsigned int order, const char *shape, const struct sample *o
 
 static void report_harness(void)
 {
-	struct sample timing = fastest(empty_loop, 0, 0);
-	struct sample loop = fastest(empty_loop, 0, bench_quick ? 200 : 100000);
+	struct bench_sample timing = fastest(empty_loop, 0, 0);
+	struct bench_sample loop = fastest(empty_loop, 0, bench_quick ? 200 : 100000);
 	char cyc[24], ins[24] = "n/a";
 
 	per_pair(cyc, sizeof(cyc), loop.cycles, loop.pairs);
@@ -289,7 +266,7 @@ void page_alloc_bench(void)
 		unsigned int o = orders[i];
 		unsigned long rounds = (o < 9 ? 100000 : 10000) / (bench_quick ? 500 : 1);
 		unsigned long batches = bench_quick ? 1 : o < 9 ? 100 : 4;
-		struct sample one, one_base, many, many_base;
+		struct bench_sample one, one_base, many, many_base;
 
 		measure(one_at_a_time, o, rounds, &one, &one_base);
 		measure(batched, o, batches, &many, &many_base);

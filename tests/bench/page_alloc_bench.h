@@ -28,6 +28,30 @@ extern bool bench_quick;
 /* Each figure is the fastest of this many runs (1 by default; where timings vary, more). */
 extern unsigned int bench_runs;
 
+/* A measured run of pairs: its cycles and instructions (0 where they cannot be counted). */
+struct bench_sample {
+	uint64_t cycles, instructions;
+	unsigned long pairs;
+	unsigned long batch; /* blocks per batch actually allocated (memory may not hold 1024) */
+};
+
+static inline uint64_t bench_instructions_now(void)
+{
+	return bench_instructions ? bench_instructions() : 0;
+}
+
+static inline void bench_start(struct bench_sample *s)
+{
+	s->instructions = bench_instructions_now();
+	s->cycles = bench_cycles();
+}
+
+static inline void bench_stop(struct bench_sample *s)
+{
+	s->cycles = bench_cycles() - s->cycles;
+	s->instructions = bench_instructions_now() - s->instructions;
+}
+
 /*
  * First the harness's own cost (the timing calls, and an empty loop timed the same way; the
  * table does not subtract it). Then, for orders 0, 1, 3, 9 and 10, cycles (and instructions,

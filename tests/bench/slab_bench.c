@@ -13,28 +13,6 @@
 
 #define BATCH 1024
 
-struct sample {
-	uint64_t cycles, instructions;
-	unsigned long pairs, batch;
-};
-
-static uint64_t instructions(void)
-{
-	return bench_instructions ? bench_instructions() : 0;
-}
-
-static void start(struct sample *s)
-{
-	s->instructions = instructions();
-	s->cycles = bench_cycles();
-}
-
-static void stop(struct sample *s)
-{
-	s->cycles = bench_cycles() - s->cycles;
-	s->instructions = instructions() - s->instructions;
-}
-
 /* What a row allocates from: kmalloc of size, or cache (size is then its object size). */
 struct target {
 	struct kmem_cache *cache;
@@ -55,36 +33,36 @@ static inline void put(const struct target *g, void *p)
 }
 
 /* One object at a time, after a warm-up pair. */
-static struct sample one_at_a_time(const struct target *g, unsigned long rounds)
+static struct bench_sample one_at_a_time(const struct target *g, unsigned long rounds)
 {
-	struct sample s = { .batch = 1 };
+	struct bench_sample s = { .batch = 1 };
 	void *p = get(g);
 
 	if (!p)
 		return s;
 	put(g, p);
-	start(&s);
+	bench_start(&s);
 	for (; s.pairs < rounds; s.pairs++) {
 		p = get(g);
 		if (!p)
 			break;
 		put(g, p);
 	}
-	stop(&s);
+	bench_stop(&s);
 	return s;
 }
 
 /* BATCH objects allocated, then freed in the same order; a warm-up batch, then rounds batches. */
-static struct sample batched(const struct target *g, unsigned long rounds)
+static struct bench_sample batched(const struct target *g, unsigned long rounds)
 {
 	static void *objs[BATCH];
-	struct sample s = { 0 };
+	struct bench_sample s = { 0 };
 
 	for (unsigned long r = 0; r <= rounds; r++) {
 		unsigned long n = 0;
 
 		if (r == 1)
-			start(&s);
+			bench_start(&s);
 		while (n < BATCH && (objs[n] = get(g)))
 			n++;
 		for (unsigned long i = 0; i < n; i++)
@@ -92,19 +70,19 @@ static struct sample batched(const struct target *g, unsigned long rounds)
 		s.pairs += r ? n : 0;
 		s.batch = n;
 	}
-	stop(&s);
+	bench_stop(&s);
 	return s;
 }
 
-typedef struct sample shape_fn(const struct target *g, unsigned long rounds);
+typedef struct bench_sample shape_fn(const struct target *g, unsigned long rounds);
 
 /* The fastest of bench_runs runs. */
-static struct sample fastest(shape_fn *shape, const struct target *g, unsigned long rounds)
+static struct bench_sample fastest(shape_fn *shape, const struct target *g, unsigned long rounds)
 {
-	struct sample best = { 0 };
+	struct bench_sample best = { 0 };
 
 	for (unsigned int run = 0; run == 0 || run < bench_runs; run++) {
-		struct sample s = shape(g, rounds);
+		struct bench_sample s = shape(g, rounds);
 
 		if (!run || s.cycles * best.pairs < best.cycles * s.pairs)
 			best = s;
@@ -125,7 +103,7 @@ static void per_pair(char *buf, size_t size, uint64_t total, unsigned long pairs
  * 6.1's instructions per pair, the ratio (cycles, which are instructions under QEMU -icount) and
  * the target's verdict (ratio at most target_div-th of Linux).
  */
-static void row(const char *what, size_t size, const char *shape, const struct sample *s, unsigned long linux_ins,
+static void row(const char *what, size_t size, const char *shape, const struct bench_sample *s, unsigned long linux_ins,
 		unsigned int target_div)
 {
 	char cyc[24], ins[24] = "n/a", rat[16] = "n/a";
@@ -194,19 +172,19 @@ void slab_bench(void)
 	printk("bench: what      size shape          batch     pairs  cycles/pair   instr/pair  Linux   ratio target\n");
 	for (size_t i = 0; i < sizeof(one_sizes) / sizeof(one_sizes[0]); i++) {
 		struct target g = { NULL, one_sizes[i] };
-		struct sample s = fastest(one_at_a_time, &g, g.size > 8192 ? rounds / 10 : rounds);
+		struct bench_sample s = fastest(one_at_a_time, &g, g.size > 8192 ? rounds / 10 : rounds);
 
 		row("kmalloc", g.size, "one-at-a-time", &s, linux_one(g.size), g.size > 8192 ? 4 : 2);
 	}
 	for (size_t i = 0; i < sizeof(batch_sizes) / sizeof(batch_sizes[0]); i++) {
 		struct target g = { NULL, batch_sizes[i] };
-		struct sample s = fastest(batched, &g, batches);
+		struct bench_sample s = fastest(batched, &g, batches);
 
 		row("kmalloc", g.size, "batch-1024", &s, linux_batch(g.size), 2);
 	}
 	for (size_t i = 0; i < sizeof(cache_sizes) / sizeof(cache_sizes[0]); i++) {
 		struct target g = { kmem_cache_create("bench", cache_sizes[i], 0, 0), cache_sizes[i] };
-		struct sample one, many;
+		struct bench_sample one, many;
 
 		if (!g.cache) {
 			printk("bench: kmem_cache_create(%zu) failed\n", cache_sizes[i]);
