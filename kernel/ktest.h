@@ -44,7 +44,7 @@ struct ktest_suite {
 #define KTEST_REBUILDS_MM 0x1u
 
 #define KTEST_CASE(fn) { #fn, fn, false }
-/* A case that misuses mm/ on purpose and expects its bad page reports ("BUG: Bad page state"). */
+/* A case that misuses mm/ on purpose and expects its reports ("BUG: Bad page state", "BUG: slab"). */
 #define KTEST_MISUSE_CASE(fn) { #fn, fn, true }
 
 /* Pointers, not the suites themselves, go in the section so sanitizer padding cannot break the walk. */

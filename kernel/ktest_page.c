@@ -116,7 +116,7 @@ void ktest_show_page(int passed, int failed, int skipped)
 	add_failures(&p, failed, reports ? 3 : 2);
 	add(&p, "\n");
 	if (reports)
-		add(&p, "%lu expected bad page reports (misuse self-tests): on the serial port only.\n", reports);
+		add(&p, "%lu expected reports (misuse self-tests): on the serial port only.\n", reports);
 	add(&p, "The full report (KTAP) is on the serial port: COM1, 115200 8N1.\n");
 	screen_console_page(p.buf, p.len);
 }

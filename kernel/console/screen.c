@@ -171,7 +171,7 @@ void screen_console_quiet(bool quiet)
 	}
 	if (lines.dropped_reports == before)
 		return;
-	n = snprintf(note, sizeof(note), "    # %lu expected bad page report%s: on the serial port only\n",
+	n = snprintf(note, sizeof(note), "    # %lu expected report%s: on the serial port only\n",
 		     lines.dropped_reports - before, lines.dropped_reports - before == 1 ? "" : "s");
 	screen_lines_write(&lines, note, (size_t)n);
 }

@@ -28,12 +28,12 @@ void screen_console_write(const char *s, size_t len);
 
 /*
  * quiet true: from now on the screen shows only KTAP lines (indented by four spaces), for a
- * self-test that provokes bad page reports on purpose; the serial port still gets everything.
+ * self-test that provokes reports on purpose; the serial port still gets everything.
  * quiet false: back to everything, with a line on the screen saying how many reports it kept off.
  */
 void screen_console_quiet(bool quiet);
 
-/* The number of bad page reports kept off the screen while quiet, since boot. */
+/* The number of reports ("BUG: ..." lines: bad page, slab) kept off the screen while quiet, since boot. */
 unsigned long screen_console_expected_reports(void);
 
 /*

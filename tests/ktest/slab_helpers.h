@@ -56,6 +56,24 @@ static inline unsigned long slab_test_free_pages(void)
 	return nr_free_pages();
 }
 
+/*
+ * Skips the case and returns true when fewer than pages are free (every cache shrunk): a
+ * workload sized for an ordinary machine does not fit a tiny one (test-qemu-bios-7m), and a case
+ * that ran out of memory half way would leave what it took to the cases after it.
+ */
+static inline bool slab_skip_without_free_pages(struct ktest *t, unsigned long pages)
+{
+	static char reason[120]; /* the runner prints it as soon as the case returns */
+	unsigned long have = slab_test_free_pages();
+
+	if (have >= pages)
+		return false;
+	snprintf(reason, sizeof(reason), "needs %lu free pages (%lu KiB), %lu free here", pages,
+		 pages * (PAGE_SIZE >> 10), have);
+	ktest_skip(t, reason);
+	return true;
+}
+
 /* Expects the free page count (with every cache shrunk) to be before again. */
 static inline bool slab_expect_free_pages(struct ktest *t, unsigned long before)
 {
