@@ -40,6 +40,24 @@ static struct page *alloc_huge_compound(struct ktest *t)
 	return alloc_pages(GFP_KERNEL | __GFP_COMP, HUGE_MAP_ORDER);
 }
 
+/*
+ * A fresh order-9 compound page mapped whole by vmap_huge(): its address, and the page in *headp.
+ * NULL when the case is skipped (RAM here has no 2 MiB block) or failed; it then keeps nothing.
+ */
+static char *map_huge_compound(struct ktest *t, struct page **headp)
+{
+	struct page *head = alloc_huge_compound(t);
+	char *map;
+
+	*headp = head;
+	if (t->skip_reason || !KT_EXPECT(t, head != NULL, "alloc_pages(__GFP_COMP, 9) failed"))
+		return NULL;
+	map = vmap_huge(head);
+	if (!KT_EXPECT(t, map != NULL, "vmap_huge failed"))
+		put_page(head);
+	return map;
+}
+
 /* Frees what a case mapped: the whole compound page, or each page of a split one. */
 static void free_huge_compound(struct page *head)
 {
@@ -73,15 +91,13 @@ static bool write_faults(struct ktest *t, volatile uint64_t *p, uint64_t val)
 static void order9_page_is_mapped_by_one_pde(struct ktest *t)
 {
 	unsigned long pt0 = pt_pages();
-	struct page *head = alloc_huge_compound(t);
+	struct page *head;
 	char *map;
 	uint64_t e;
 
-	if (t->skip_reason)
+	map = map_huge_compound(t, &head);
+	if (!map)
 		return;
-	KT_ASSERT(t, head != NULL, "alloc_pages(__GFP_COMP, 9) failed");
-	map = vmap_huge(head);
-	KT_ASSERT(t, map != NULL, "vmap_huge failed");
 	KT_EXPECT(t, (uintptr_t)map >= HUGE_MAP_AREA && (uintptr_t)map < HUGE_MAP_AREA + HUGE_MAP_AREA_SIZE &&
 		  !((uintptr_t)map & (HUGE_MAP_SIZE - 1)), "mapped at %p", (void *)map);
 	e = huge_map_entry(map + 7 * PAGE_SIZE);
@@ -123,14 +139,12 @@ static void vmap_huge_refuses_what_is_not_a_2mib_compound_page(struct ktest *t)
 static void set_memory_ro_splits_the_mapping_and_the_page(struct ktest *t)
 {
 	unsigned long pt0 = pt_pages(), faults = 0, quiet = 0, checked = 0;
-	struct page *head = alloc_huge_compound(t);
+	struct page *head;
 	char *map;
 
-	if (t->skip_reason)
+	map = map_huge_compound(t, &head);
+	if (!map)
 		return;
-	KT_ASSERT(t, head != NULL, "alloc_pages(__GFP_COMP, 9) failed");
-	map = vmap_huge(head);
-	KT_ASSERT(t, map != NULL, "vmap_huge failed");
 	for (unsigned long i = 0; i < NR_SUB; i++)
 		*sub(map, i) = i;
 	/* Located from a sub-page's address in the middle of the range. */
@@ -177,14 +191,12 @@ static void set_memory_ro_splits_the_mapping_and_the_page(struct ktest *t)
 static void set_memory_ro_is_refused_while_a_reference_is_held(struct ktest *t)
 {
 	unsigned long pt0 = pt_pages();
-	struct page *head = alloc_huge_compound(t);
+	struct page *head;
 	char *map;
 
-	if (t->skip_reason)
+	map = map_huge_compound(t, &head);
+	if (!map)
 		return;
-	KT_ASSERT(t, head != NULL, "alloc_pages(__GFP_COMP, 9) failed");
-	map = vmap_huge(head);
-	KT_ASSERT(t, map != NULL, "vmap_huge failed");
 	get_page(&head[100]);
 	KT_EXPECT_EQ(t, set_memory_ro((unsigned long)map + RO_FIRST * PAGE_SIZE, RO_COUNT), -EBUSY);
 	/* Nothing changed: the mapping is whole and writable, the page whole, its count 2. */
@@ -240,15 +252,13 @@ static void hugetlb_page_mapping_splits_but_page_stays_whole(struct ktest *t)
 static void set_memory_checks_its_range(struct ktest *t)
 {
 	unsigned long pt0 = pt_pages();
-	struct page *head = alloc_huge_compound(t);
+	struct page *head;
 	unsigned long a;
 	char *map;
 
-	if (t->skip_reason)
+	map = map_huge_compound(t, &head);
+	if (!map)
 		return;
-	KT_ASSERT(t, head != NULL, "alloc_pages(__GFP_COMP, 9) failed");
-	map = vmap_huge(head);
-	KT_ASSERT(t, map != NULL, "vmap_huge failed");
 	a = (unsigned long)map;
 	KT_EXPECT_EQ(t, set_memory_ro(a + 8, 1), -EINVAL);
 	KT_EXPECT_EQ(t, set_memory_ro(a, 0), -EINVAL);
@@ -392,12 +402,9 @@ static void read_only_on_one_cpu_faults_on_another(struct ktest *t)
 		ktest_skip(t, "needs a second CPU");
 		return;
 	}
-	head = alloc_huge_compound(t);
-	if (t->skip_reason)
+	map = map_huge_compound(t, &head);
+	if (!map)
 		return;
-	KT_ASSERT(t, head != NULL, "alloc_pages(__GFP_COMP, 9) failed");
-	map = vmap_huge(head);
-	KT_ASSERT(t, map != NULL, "vmap_huge failed");
 	r.target = sub(map, RO_FIRST + 1);
 	r.cpu = smp_num_cpus() - 1;
 	/* Read-only: the write CPU r.cpu made through its cached 2 MiB entry must now fault. */
