@@ -29,8 +29,7 @@ void paging_drop_identity_map(void)
 	gdtr.base += KERNEL_VMA;
 	__asm__ volatile("lgdt %0" : : "m"(gdtr));
 
-	uint64_t *pml4 = phys_to_virt(read_cr3() & PTE_ADDR);
-	pml4[0] = 0;
+	kernel_pml4()[0] = 0;
 	write_cr3(read_cr3());
 }
 
@@ -39,6 +38,11 @@ static bool cpu_has_1g_pages(void)
 	uint32_t r[4];
 	cpuid(0x80000001, 0, r);
 	return r[3] & (1u << 26);
+}
+
+uint64_t *kernel_pml4(void)
+{
+	return phys_to_virt(read_cr3() & PTE_ADDR);
 }
 
 phys_addr_t page_table_new(void)
@@ -70,8 +74,6 @@ static uint64_t *next_table(uint64_t *e)
 	return phys_to_virt(*e & PTE_ADDR);
 }
 
-static unsigned int index_at(uintptr_t va, unsigned int shift) { return (va >> shift) & 511; }
-
 /*
  * Maps one page of the largest size that fits at va (level shift 30, 21 or 12; only 12 when
  * small), with the extra PTE bits flags; returns the number of bytes it covered (a whole existing
@@ -80,10 +82,10 @@ static unsigned int index_at(uintptr_t va, unsigned int shift) { return (va >> s
 static uint64_t map_one(uintptr_t va, phys_addr_t pa, uint64_t size, bool gbpages, bool small,
 			uint64_t flags)
 {
-	uint64_t *table = phys_to_virt(read_cr3() & PTE_ADDR);
+	uint64_t *table = kernel_pml4();
 
 	for (unsigned int shift = 39; shift >= 12; shift -= 9) {
-		uint64_t *e = &table[index_at(va, shift)];
+		uint64_t *e = &table[pt_index(va, shift)];
 		uint64_t span = 1ULL << shift;
 		bool huge_ok = !small && (shift == 21 || (shift == 30 && gbpages));
 

@@ -55,6 +55,15 @@ int direct_map_range(phys_addr_t base, uint64_t size);
 #define PTE_ADDR    0x000ffffffffff000ULL
 
 /*
+ * The index of va's entry in a table whose entries each map 2^shift bytes (39 in the PML4, 30,
+ * 21, 12 in a page table).
+ */
+static inline unsigned int pt_index(uintptr_t va, unsigned int shift) { return (va >> shift) & 511; }
+
+/* The PML4 this CPU runs on, through the direct map: every CPU runs on the kernel's one set. */
+uint64_t *kernel_pml4(void);
+
+/*
  * A zeroed page-table page from page_table_alloc, counted in page_table_pages; its physical
  * address, 0 when there is none.
  */

@@ -29,7 +29,6 @@
 
 #define KERNEL_VMA     0xffffffff80000000UL
 #define PTE_TABLE      0x3ULL             /* present, writable */
-#define PTE_ADDR       0x000ffffffffff000ULL
 #define AP_TIMEOUT_MS  1000               /* emulated CPUs can be slow to start: be generous */
 #define STACK_ORDER    3                  /* 32 KiB */
 #define STACK_SIZE     (PAGE_SIZE << STACK_ORDER)
@@ -232,11 +231,11 @@ static bool start_cpu(unsigned int cpu, uint32_t apic)
 /* The trampoline in its page, and a temporary page table: the low 4 GiB as is, and the kernel. */
 static void install_trampoline(void)
 {
-	const uint64_t *kernel_pml4 = phys_to_virt(read_cr3() & PTE_ADDR);
+	const uint64_t *pml4 = kernel_pml4();
 
 	memcpy(phys_to_virt(smp_trampoline_phys), ap_trampoline, (size_t)(ap_trampoline_end - ap_trampoline));
 	ap_pml4[0] = (uintptr_t)boot_pdpt_low | PTE_TABLE;
-	ap_pml4[511] = kernel_pml4[511];
+	ap_pml4[511] = pml4[511];
 }
 
 /* Starts the planned CPUs, in MADT order; returns how many did not come up. */

@@ -31,16 +31,13 @@ static spinlock_t huge_map_lock;
 static unsigned long used[HUGE_MAP_SLOTS / BITS_PER_LONG]; /* slot s mapped: bit s */
 static unsigned int nr_mapped;                              /* the page tables exist iff > 0 */
 
-static unsigned int index_at(uintptr_t va, unsigned int shift) { return (va >> shift) & 511; }
 static uint64_t *table_at(uint64_t entry) { return phys_to_virt(entry & PTE_ADDR); }
 static uintptr_t slot_base(unsigned int slot) { return HUGE_MAP_AREA + (uintptr_t)slot * HUGE_MAP_SIZE; }
 static bool slot_used(unsigned int slot) { return used[slot / BITS_PER_LONG] >> (slot % BITS_PER_LONG) & 1; }
 
 static uint64_t *pml4_entry(void)
 {
-	uint64_t *pml4 = phys_to_virt(read_cr3() & PTE_ADDR);
-
-	return &pml4[index_at(HUGE_MAP_AREA, PML4_SHIFT)];
+	return &kernel_pml4()[pt_index(HUGE_MAP_AREA, PML4_SHIFT)];
 }
 
 /* The area's PDPT entry, which points to its page directory; NULL while there is no PDPT. */
@@ -48,7 +45,7 @@ static uint64_t *pdpt_entry(void)
 {
 	uint64_t *e = pml4_entry();
 
-	return *e & PTE_PRESENT ? &table_at(*e)[index_at(HUGE_MAP_AREA, PDPT_SHIFT)] : NULL;
+	return *e & PTE_PRESENT ? &table_at(*e)[pt_index(HUGE_MAP_AREA, PDPT_SHIFT)] : NULL;
 }
 
 /* The page directory of the area, NULL while it has none. Lock held. */
@@ -69,7 +66,7 @@ static bool build_tables(void)
 			page_table_free(pdpt); /* never hooked: no CPU can have cached it */
 		return false;
 	}
-	((uint64_t *)phys_to_virt(pdpt))[index_at(HUGE_MAP_AREA, PDPT_SHIFT)] = pd | TABLE_FLAGS;
+	((uint64_t *)phys_to_virt(pdpt))[pt_index(HUGE_MAP_AREA, PDPT_SHIFT)] = pd | TABLE_FLAGS;
 	/* x86 keeps stores in order: the tables are complete before the PML4 entry shows them. */
 	__atomic_store_n(pml4_entry(), pdpt | TABLE_FLAGS, __ATOMIC_RELEASE);
 	return true;
@@ -214,7 +211,7 @@ static int set_memory(unsigned long addr, int numpages, bool writable)
 	}
 	pt = table_at(*pde);
 	for (uintptr_t va = addr; va < end; va += PAGE_SIZE) {
-		uint64_t *e = &pt[index_at(va, 12)];
+		uint64_t *e = &pt[pt_index(va, PAGE_SHIFT)];
 		uint64_t v = writable ? *e | PTE_WRITE : *e & ~PTE_WRITE;
 
 		__atomic_store_n(e, v, __ATOMIC_RELAXED);
@@ -239,7 +236,7 @@ uint64_t huge_map_entry(const void *addr)
 	if (slot >= 0) {
 		e = page_directory()[slot];
 		if (!(e & PTE_HUGE))
-			e = table_at(e)[index_at(va, 12)];
+			e = table_at(e)[pt_index(va, PAGE_SHIFT)];
 	}
 	spin_unlock(&huge_map_lock);
 	return e;

@@ -94,11 +94,13 @@ static void kmalloc_large_dtor(struct page *head)
 	free_compound_page(head);
 }
 
-/* A kept page of order for gfp (any zone: gfp asks for none), or NULL. */
-static struct page *large_reuse(unsigned int order)
+/*
+ * A page of order that slot l keeps, taken off it, or NULL. Whichever CPU's slot l is: the lock
+ * makes it right (kmalloc takes from its own CPU's, kmem_cache_shrink_all() from every one).
+ */
+static struct page *large_pop(struct large_cpu *l, unsigned int order)
 {
 	unsigned long irq = arch_irq_save();
-	struct large_cpu *l = large_slot();
 	struct page *page = NULL;
 
 	arch_spin_lock(&l->lock);
@@ -121,7 +123,7 @@ static __attribute__((noinline)) void *kmalloc_large(size_t size, gfp_t gfp, con
 	}
 	order = 64 - __builtin_clzl((size - 1) >> PAGE_SHIFT); /* size > 8 KiB: order 2 or more */
 	if (order <= LARGE_MAX_ORDER && !(gfp & __GFP_ZONEMASK))
-		page = large_reuse(order);
+		page = large_pop(large_slot(), order); /* any zone: gfp asks for none */
 	if (page) {
 		set_page_ref(page, 1);
 		if (page_owner_on)
@@ -144,18 +146,7 @@ static unsigned long large_drain(void)
 
 	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++) {
 		for (unsigned int o = 1; o <= LARGE_MAX_ORDER; o++) {
-			for (;;) {
-				unsigned long irq = arch_irq_save();
-				struct large_cpu *l = &large_cpu[i];
-				struct page *page = NULL;
-
-				arch_spin_lock(&l->lock);
-				if (l->nr[o])
-					page = l->page[o][--l->nr[o]];
-				arch_spin_unlock(&l->lock);
-				arch_irq_restore(irq);
-				if (!page)
-					break;
+			for (struct page *page; (page = large_pop(&large_cpu[i], o));) {
 				free_compound_page(page);
 				freed += 1UL << o;
 			}

@@ -142,18 +142,24 @@ static void slab_free_pages(struct kmem_cache *c, struct page *s)
 	__free_pages(s, c->order);
 }
 
-/* c's lock held: if c keeps too many empty slabs, takes one off its list to be freed. */
-static struct page *excess_empty(struct kmem_cache *c)
+/* c's lock held: an empty slab taken off c's list and uncounted, to be freed; NULL if none. */
+static struct page *take_empty(struct kmem_cache *c)
 {
 	struct page *s;
 
-	if (c->empty.nr <= SLAB_KEEP_EMPTY)
+	if (c->empty.first == SLAB_NIL)
 		return NULL;
 	s = pfn_to_page(c->empty.first);
 	list_del_slab(&c->empty, s);
 	set_nr_slabs(c, c->nr_slabs - 1);
 	add_free(c, -(long)c->objects);
 	return s;
+}
+
+/* c's lock held: if c keeps too many empty slabs, takes one off its list to be freed. */
+static struct page *excess_empty(struct kmem_cache *c)
+{
+	return c->empty.nr > SLAB_KEEP_EMPTY ? take_empty(c) : NULL;
 }
 
 /*
@@ -179,7 +185,7 @@ static struct page *slab_new(struct kmem_cache *c, gfp_t gfp)
 
 		*slab_link(c, obj) = i + 1 < c->objects ? (char *)obj + c->stride : NULL;
 		if (c->flags & SLAB_DEBUG)
-			slab_debug_init_object(c, obj);
+			slab_debug_mark_free(c, obj);
 	}
 	s->slab_free = c->obj_offset;
 	s->slab_inuse = 0;
@@ -422,15 +428,10 @@ int kmem_cache_shrink(struct kmem_cache *c)
 	}
 	for (;;) {
 		unsigned long irq = arch_irq_save();
-		struct page *s = NULL;
+		struct page *s;
 
 		arch_spin_lock(&c->lock);
-		if (c->empty.first != SLAB_NIL) {
-			s = pfn_to_page(c->empty.first);
-			list_del_slab(&c->empty, s);
-			set_nr_slabs(c, c->nr_slabs - 1);
-			add_free(c, -(long)c->objects);
-		}
+		s = take_empty(c);
 		arch_spin_unlock(&c->lock);
 		if (s) {
 			slab_free_pages(c, s);

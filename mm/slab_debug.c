@@ -63,12 +63,6 @@ static bool poison_intact(const struct kmem_cache *c, const void *obj)
 	return p[c->size - 1] == POISON_END;
 }
 
-void slab_debug_init_object(const struct kmem_cache *c, void *obj)
-{
-	set_rz(c, obj, RZ_FREE);
-	poison(c, obj);
-}
-
 void slab_debug_alloc(const struct kmem_cache *c, void *obj, const void *caller)
 {
 	if (!poison_intact(c, obj))

@@ -14,9 +14,6 @@
  */
 void slab_report(const char *cache, const char *what, const void *obj, const void *caller);
 
-/* A new debug slab's object at obj: free (red zones RZ_FREE, poisoned). */
-void slab_debug_init_object(const struct kmem_cache *c, void *obj);
-
 /*
  * A debug object leaving its slab: checks its poison and red zones (a write to the freed object
  * is reported, and repaired), then marks it allocated (red zones RZ_ACTIVE).
@@ -31,7 +28,7 @@ void slab_debug_alloc(const struct kmem_cache *c, void *obj, const void *caller)
 const char *slab_debug_free_problem(const struct kmem_cache *c, const char *base, const void *obj,
 				    bool *overflow);
 
-/* A debug object freed: red zones RZ_FREE, the object poisoned. */
+/* A debug object freed, or new in its slab: red zones RZ_FREE, the object poisoned. */
 void slab_debug_mark_free(const struct kmem_cache *c, void *obj);
 
 #endif
