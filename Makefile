@@ -77,7 +77,8 @@ KERNEL_SRCS :=
 KERNEL_TEST_SRCS :=
 KERNEL_BENCH_SRCS :=
 HOST_SRCS   :=
-include $(wildcard boot/build.mk kernel/build.mk lib/build.mk mm/build.mk) tests/build.mk
+# Every fragment is required: a missing one is an error, never a silently smaller build.
+include boot/build.mk kernel/build.mk lib/build.mk mm/build.mk tests/build.mk
 
 ifneq ($(RELEASE),)
 ifneq ($(filter tests/% %_test.c,$(KERNEL_SRCS)),)
@@ -100,6 +101,14 @@ else
 kernel:
 	@$(MAKE) --no-print-directory RELEASE=1 kernel
 endif
+
+# make size: text, data and bss of the mm/ objects and of the whole kernel, in the test kernel's
+# build (MM_DEBUG) and in the release build (tests/release/size.sh prints them).
+size:
+	@$(MAKE) --no-print-directory RELEASE= $(B)/kernel.elf
+	@$(MAKE) --no-print-directory RELEASE=1 $(B)/release/kernel.elf
+	@tests/release/size.sh $(B)/kernel-$(COMPOUND_FLAGS) $(B)/kernel.elf \
+		$(B)/release/kernel-$(COMPOUND_FLAGS) $(B)/release/kernel.elf
 
 Q := @
 $(KOBJ)/%.o: %.c
@@ -258,7 +267,7 @@ help:
 	'' 'Steps of make test (each also runs alone: make STEP):'
 	@echo $(TEST_STEPS) | fold -s -w 94 | sed 's/^/  /'
 
-.PHONY: all deps clean run test debug fuzz bench host-test kernel help
+.PHONY: all deps clean run test debug fuzz bench host-test kernel size help
 clean:
 	rm -rf $(B)
 

@@ -59,4 +59,22 @@ missing=""
 for v in $defaults; do grep -qx "$v" <<<"$help_vars" || missing="$missing $v"; done
 check "every variable with a default (?=) is in make help" "$([ -z "$missing" ]; echo $?)" "missing:$missing"
 
+# Every build fragment is required: without it make stops, naming it, instead of building less
+# (include $(wildcard ...) would skip it without a word). Each is removed in turn from a copy of
+# the makefiles. Only tests/*/build.mk are optional: each is a kind of test that adds itself.
+fragments=$(git ls-files '*.mk' | grep -vE '^tests/[^/]+/build\.mk$')
+copy=$(mktemp -d)
+trap 'rm -rf "$copy"' EXIT
+git ls-files -z Makefile '*.mk' | xargs -0 cp --parents -t "$copy"
+silent=""
+for f in $fragments; do
+	mv "$copy/$f" "$copy/$f.away"
+	if out=$(make -C "$copy" --no-print-directory help 2>&1 >/dev/null) || ! grep -qF "$f" <<<"$out"; then
+		silent="$silent $f"
+	fi
+	mv "$copy/$f.away" "$copy/$f"
+done
+check "a missing build fragment stops make, naming it ($(wc -w <<<"$fragments") fragments)" \
+	"$([ -n "$fragments" ] && [ -z "$silent" ]; echo $?)" "make went on without:$silent"
+
 tap_total
