@@ -204,6 +204,10 @@ QEMU_MACHINE_ARGS = --firmware $(FIRMWARE) --medium $(MEDIUM) --mem $(MEM) --mac
 run: $(IMG_DIR)/os.iso
 	tests/qemu/run.sh --interactive $(QEMU_MACHINE_ARGS) --timeout $(TIMEOUT) --log $(B)/logs/run.log
 
+# The machine make run boots with its defaults: the sample of its output in the report
+# (make report) comes from it, and test-readme-sample boots it again to compare.
+SAMPLE_MACHINE := --firmware bios --medium cdrom --mem 256M --machine pc --smp 2 --accel $(ACCEL)
+
 # make debug: the machine make run boots, halted with a gdb stub on :1234 (serial in
 # build/logs/debug.log), and gdb attached with the kernel's symbols and a breakpoint on kmain.
 # Quit gdb to stop QEMU.
@@ -212,6 +216,13 @@ debug: $(IMG_DIR)/os.iso
 	@printf '%s\n' 'file $(KERNEL)' 'set architecture i386:x86-64' 'target remote localhost:1234' \
 		'hbreak kmain' 'echo Stopped before the kernel ran. "continue" runs to kmain.\n' > $(B)/gdbinit
 	tests/qemu/run.sh --gdb $(B)/gdbinit $(QEMU_MACHINE_ARGS) --log $(B)/logs/debug.log
+
+# ---- make report -----------------------------------------------------------------------------
+# Every measured figure, in one generated file (tests/report/report.sh); SECTIONS= regenerates
+# some and keeps the others. tests/report/check-figures.sh keeps the documents from restating them.
+REPORT := tests/report/REPORT.md
+report:
+	@tests/report/report.sh $(REPORT) $(B)/logs/report-sample.log '$(SAMPLE_MACHINE)' $(SECTIONS)
 
 # ---- make help -------------------------------------------------------------------------------
 # One line per target and per variable; tests/help/check.sh keeps it in step with the README and
@@ -226,7 +237,9 @@ help:
 	'  usb            build/usb.img, the USB stick image for BIOS and UEFI' \
 	'  flash          write build/usb.img to the stick DEV= (after checking it is one)' \
 	'  size           text, data and bss of mm/ and of the kernel, test and release builds' \
+	'  report         tests/report/REPORT.md, every measured figure (SECTIONS= some of them)' \
 	'  bench          the page-allocator benchmark on the host, then in the bench kernel' \
+	'  bench-host     the benchmark on the host alone' \
 	'  bench-kernel   the benchmark in the bench kernel under QEMU alone' \
 	'  bench-kernel-owner  the same with page_owner=on (what recording owners costs)' \
 	'  bench-count    the host benchmark, instructions counted by single-stepping' \
@@ -263,11 +276,12 @@ help:
 	'  STRESS_SEED=N STRESS_OPS=N STRESS_ASAN_OPS=N STRESS_TSAN_OPS=N' \
 	'                          the SMP stress test'"'"'s seed and operations (test-stress*)' \
 	'  FUZZ_SECONDS=N          how long each fuzzer runs in make fuzz (default 60)' \
+	'  SECTIONS=NAMES          the sections make report regenerates (size counts sample bench-host ...)' \
 	'  CONSOLE_FONT=FILE       the PSF font the screen console draws with (.psf.gz)' \
 	'' 'Steps of make test (each also runs alone: make STEP):'
 	@echo $(TEST_STEPS) | fold -s -w 94 | sed 's/^/  /'
 
-.PHONY: all deps clean run test debug fuzz bench host-test kernel size help
+.PHONY: all deps clean run test debug fuzz bench host-test kernel size report help
 clean:
 	rm -rf $(B)
 
