@@ -19,8 +19,8 @@ in_help() {   # in_help TARGET: TARGET (NAME standing for any name) is named in 
 }
 
 # Targets the READMEs tell users to run: "    make TARGET" lines and `make TARGET` in the text.
-readme_targets=$( { grep -hE '^    make ' README.md tests/README.md mm/README.md;
-	grep -hoE '`make [^`]*`' README.md tests/README.md mm/README.md | tr -d '`'; } |
+readme_targets=$( { grep -hE '^    make ' README.md ./*/README.md;
+	grep -hoE '`make [^`]*`' README.md ./*/README.md | tr -d '`'; } |
 	awk '{ for (i = 2; i <= NF; i++) if ($i !~ /=/ && $i !~ /^-/) { print $i; break } }' | sort -u)
 missing=""
 for t in $readme_targets; do in_help "$t" || missing="$missing $t"; done
