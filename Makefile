@@ -217,16 +217,12 @@ debug: $(IMG_DIR)/os.iso
 		'hbreak kmain' 'echo Stopped before the kernel ran. "continue" runs to kmain.\n' > $(B)/gdbinit
 	tests/qemu/run.sh --gdb $(B)/gdbinit $(QEMU_MACHINE_ARGS) --log $(B)/logs/debug.log
 
-# ---- make report -----------------------------------------------------------------------------
-# Every measured figure, in one generated file (tests/report/report.sh); SECTIONS= regenerates
-# some and keeps the others. tests/report/check-figures.sh keeps the documents from restating them.
-REPORT := tests/report/REPORT.md
-report:
-	@tests/report/report.sh $(REPORT) $(B)/logs/report-sample.log '$(SAMPLE_MACHINE)' $(SECTIONS)
-
 # ---- make help -------------------------------------------------------------------------------
 # One line per target and per variable; tests/help/check.sh keeps it in step with the README and
 # with the targets the makefiles define. The steps of make test are listed from TEST_STEPS.
+# Where a target is defined: the build's own (the kernels, run, debug, size) here, the boot
+# images' (usb, flash, efi-loader) in boot/; a tool built from tests/ sources (bench, fuzz,
+# replay, picture, report) in the build.mk of its directory there, with its code.
 help:
 	@printf '%s\n' 'Targets:' \
 	'  all            the test kernel and its ISO (the default)' \
@@ -281,7 +277,7 @@ help:
 	'' 'Steps of make test (each also runs alone: make STEP):'
 	@echo $(TEST_STEPS) | fold -s -w 94 | sed 's/^/  /'
 
-.PHONY: all deps clean run test debug fuzz bench host-test kernel size report help
+.PHONY: all deps clean run test debug fuzz bench host-test kernel size help
 clean:
 	rm -rf $(B)
 
