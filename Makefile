@@ -77,7 +77,8 @@ KERNEL_SRCS :=
 KERNEL_TEST_SRCS :=
 KERNEL_BENCH_SRCS :=
 HOST_SRCS   :=
-include $(wildcard boot/build.mk kernel/build.mk lib/build.mk mm/build.mk) tests/build.mk
+# Every fragment is required: a missing one is an error, never a silently smaller build.
+include boot/build.mk kernel/build.mk lib/build.mk mm/build.mk tests/build.mk
 
 ifneq ($(RELEASE),)
 ifneq ($(filter tests/% %_test.c,$(KERNEL_SRCS)),)
@@ -100,6 +101,14 @@ else
 kernel:
 	@$(MAKE) --no-print-directory RELEASE=1 kernel
 endif
+
+# make size: text, data and bss of the mm/ objects and of the whole kernel, in the test kernel's
+# build (MM_DEBUG) and in the release build (tests/release/size.sh prints them).
+size:
+	@$(MAKE) --no-print-directory RELEASE= $(B)/kernel.elf
+	@$(MAKE) --no-print-directory RELEASE=1 $(B)/release/kernel.elf
+	@tests/release/size.sh $(B)/kernel-$(COMPOUND_FLAGS) $(B)/kernel.elf \
+		$(B)/release/kernel-$(COMPOUND_FLAGS) $(B)/release/kernel.elf
 
 Q := @
 $(KOBJ)/%.o: %.c
@@ -195,6 +204,10 @@ QEMU_MACHINE_ARGS = --firmware $(FIRMWARE) --medium $(MEDIUM) --mem $(MEM) --mac
 run: $(IMG_DIR)/os.iso
 	tests/qemu/run.sh --interactive $(QEMU_MACHINE_ARGS) --timeout $(TIMEOUT) --log $(B)/logs/run.log
 
+# The machine make run boots with its defaults: the sample of its output in the report
+# (make report) comes from it, and test-readme-sample boots it again to compare.
+SAMPLE_MACHINE := --firmware bios --medium cdrom --mem 256M --machine pc --smp 2 --accel $(ACCEL)
+
 # make debug: the machine make run boots, halted with a gdb stub on :1234 (serial in
 # build/logs/debug.log), and gdb attached with the kernel's symbols and a breakpoint on kmain.
 # Quit gdb to stop QEMU.
@@ -207,6 +220,9 @@ debug: $(IMG_DIR)/os.iso
 # ---- make help -------------------------------------------------------------------------------
 # One line per target and per variable; tests/help/check.sh keeps it in step with the README and
 # with the targets the makefiles define. The steps of make test are listed from TEST_STEPS.
+# Where a target is defined: the build's own (the kernels, run, debug, size) here, the boot
+# images' (usb, flash, efi-loader) in boot/; a tool built from tests/ sources (bench, fuzz,
+# replay, picture, report) in the build.mk of its directory there, with its code.
 help:
 	@printf '%s\n' 'Targets:' \
 	'  all            the test kernel and its ISO (the default)' \
@@ -217,7 +233,9 @@ help:
 	'  usb            build/usb.img, the USB stick image for BIOS and UEFI' \
 	'  flash          write build/usb.img to the stick DEV= (after checking it is one)' \
 	'  size           text, data and bss of mm/ and of the kernel, test and release builds' \
+	'  report         tests/report/REPORT.md, every measured figure (SECTIONS= some of them)' \
 	'  bench          the page-allocator benchmark on the host, then in the bench kernel' \
+	'  bench-host     the benchmark on the host alone' \
 	'  bench-kernel   the benchmark in the bench kernel under QEMU alone' \
 	'  bench-kernel-owner  the same with page_owner=on (what recording owners costs)' \
 	'  bench-count    the host benchmark, instructions counted by single-stepping' \
@@ -254,11 +272,12 @@ help:
 	'  STRESS_SEED=N STRESS_OPS=N STRESS_ASAN_OPS=N STRESS_TSAN_OPS=N' \
 	'                          the SMP stress test'"'"'s seed and operations (test-stress*)' \
 	'  FUZZ_SECONDS=N          how long each fuzzer runs in make fuzz (default 60)' \
+	'  SECTIONS=NAMES          the sections make report regenerates (size counts sample bench-host ...)' \
 	'  CONSOLE_FONT=FILE       the PSF font the screen console draws with (.psf.gz)' \
 	'' 'Steps of make test (each also runs alone: make STEP):'
 	@echo $(TEST_STEPS) | fold -s -w 94 | sed 's/^/  /'
 
-.PHONY: all deps clean run test debug fuzz bench host-test kernel help
+.PHONY: all deps clean run test debug fuzz bench host-test kernel size help
 clean:
 	rm -rf $(B)
 

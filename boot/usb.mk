@@ -27,3 +27,10 @@ $(IMG_DIR)/usb.img: $(IMG_DIR)/usb-$(UEFI_BOOT).img
 
 .PHONY: usb
 usb: $(IMG_DIR)/usb.img
+
+# make flash DEV=/dev/sdX writes build/usb.img to a USB stick (boot/flash.sh does every check).
+# It never builds the image: it writes what make usb built, and refuses when a CMDLINE= given now
+# is not the one the image carries (boot/flash.sh compares it with build/usb.img.cmdline).
+.PHONY: flash
+flash:
+	@FLASH_CMDLINE_GIVEN=$(if $(CMDLINE_GIVEN),1) boot/flash.sh $(B)/usb.img "$(DEV)"

@@ -2,6 +2,8 @@
 # Tests: every tests/*/build.mk adds its sources and its steps to TEST_STEPS; this file adds the
 # host suites first and the QEMU matrix last, and defines `make test`.
 TEST_STEPS := test-host
+# A wildcard on purpose: each directory of tests/ is one kind of test that adds itself, so a
+# new kind needs no line here. The fragments outside tests/ are a fixed list (Makefile).
 include $(wildcard tests/*/build.mk)
 
 .PHONY: test-host

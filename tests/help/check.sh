@@ -19,8 +19,8 @@ in_help() {   # in_help TARGET: TARGET (NAME standing for any name) is named in 
 }
 
 # Targets the READMEs tell users to run: "    make TARGET" lines and `make TARGET` in the text.
-readme_targets=$( { grep -hE '^    make ' README.md tests/README.md mm/README.md;
-	grep -hoE '`make [^`]*`' README.md tests/README.md mm/README.md | tr -d '`'; } |
+readme_targets=$( { grep -hE '^    make ' README.md ./*/README.md;
+	grep -hoE '`make [^`]*`' README.md ./*/README.md | tr -d '`'; } |
 	awk '{ for (i = 2; i <= NF; i++) if ($i !~ /=/ && $i !~ /^-/) { print $i; break } }' | sort -u)
 missing=""
 for t in $readme_targets; do in_help "$t" || missing="$missing $t"; done
@@ -58,5 +58,23 @@ defaults=$(grep -hoE '^[A-Z_]+ *\?=' $makefiles | tr -d ' ?=' | grep -vx IMG_DIR
 missing=""
 for v in $defaults; do grep -qx "$v" <<<"$help_vars" || missing="$missing $v"; done
 check "every variable with a default (?=) is in make help" "$([ -z "$missing" ]; echo $?)" "missing:$missing"
+
+# Every build fragment is required: without it make stops, naming it, instead of building less
+# (include $(wildcard ...) would skip it without a word). Each is removed in turn from a copy of
+# the makefiles. Only tests/*/build.mk are optional: each is a kind of test that adds itself.
+fragments=$(git ls-files '*.mk' | grep -vE '^tests/[^/]+/build\.mk$')
+copy=$(mktemp -d)
+trap 'rm -rf "$copy"' EXIT
+git ls-files -z Makefile '*.mk' | xargs -0 cp --parents -t "$copy"
+silent=""
+for f in $fragments; do
+	mv "$copy/$f" "$copy/$f.away"
+	if out=$(make -C "$copy" --no-print-directory help 2>&1 >/dev/null) || ! grep -qF "$f" <<<"$out"; then
+		silent="$silent $f"
+	fi
+	mv "$copy/$f.away" "$copy/$f"
+done
+check "a missing build fragment stops make, naming it ($(wc -w <<<"$fragments") fragments)" \
+	"$([ -n "$fragments" ] && [ -z "$silent" ]; echo $?)" "make went on without:$silent"
 
 tap_total

@@ -12,10 +12,10 @@ test-make-args: $(B)/os.iso
 	@tests/qemu/make-args-test.sh
 TEST_STEPS += test-make-args
 
-# README.md's sample of make run's output: the machine make run boots, by default, must print the
-# plan, totals and summary the README quotes.
+# The report's sample of make run's output (make report SECTIONS=sample): the machine make run
+# boots, by default, must print the plan, totals, summary and CPUs line the report quotes.
 .PHONY: test-readme-sample
 test-readme-sample: $(B)/os.iso
-	@tests/qemu/readme-sample-test.sh README.md $(B)/logs/readme-sample.log --firmware bios --medium cdrom \
-		--mem 256M --machine pc --smp 2 --accel $(ACCEL) --timeout $(TIMEOUT) --image $(B)/os.iso
+	@tests/qemu/readme-sample-test.sh $(REPORT) $(B)/logs/readme-sample.log $(SAMPLE_MACHINE) \
+		--timeout $(TIMEOUT) --image $(B)/os.iso
 TEST_STEPS += test-readme-sample
