@@ -70,6 +70,7 @@ struct frag_state {
 	unsigned long rng;
 	bool vmalloc_like; /* short-lived memory is frag_vmalloc_like() areas */
 	bool order0_only;  /* short-lived blocks are all order 0 (the LLFree workload) */
+	unsigned long boot_free;   /* free pages after boot */
 	unsigned long target, low; /* live pages: the fill's end; churn's floor */
 	unsigned long live_pages, long_pages, failed;
 	struct page **longs;
@@ -306,13 +307,20 @@ static void frag_find_ram_regions(struct frag_state *st)
 /*
  * The count: drains the per-CPU lists (what alloc_pages() does before failing), takes the ideals,
  * allocates order-9 blocks until one fails, and gives them back (the state is then as after the
- * drain: the buddy allocator merges a freed block the same whatever came before).
+ * drain: the buddy allocator merges a freed block the same whatever came before). Returns false
+ * (reported) when the free and the live pages do not add up to the free pages at boot: figures
+ * from an allocator that lost or invented pages would mean nothing.
  */
-static void frag_count(struct frag_state *st, struct frag_count *c)
+static bool frag_count(struct frag_state *st, struct frag_count *c)
 {
 	host_mm_set_cpu(0);
 	drain_hot_pages();
 	c->free_pages = nr_free_pages();
+	if (c->free_pages + st->live_pages != st->boot_free) {
+		fprintf(stderr, "fragbench: %lu free pages and %lu live ones, but %lu were free at boot\n",
+			c->free_pages, st->live_pages, st->boot_free);
+		return false;
+	}
 	c->ideal_free = c->free_pages / FRAG_REGION_PAGES;
 	c->ideal_regions = 0;
 	for (unsigned long i = 0; i < st->nr_regions; i++)
@@ -320,6 +328,7 @@ static void frag_count(struct frag_state *st, struct frag_count *c)
 	c->blocks = frag_take_huge(st);
 	frag_give_back_huge(st, c->blocks);
 	c->failed = st->failed;
+	return true;
 }
 
 /* Frees the host memory of a run (the allocator's memory goes with the next boot). */
@@ -341,6 +350,7 @@ static int frag_state_init(struct frag_state *st, uint64_t seed)
 
 	/* Spread small seeds over the state's bits (xorshift's first outputs would be small). */
 	*st = (struct frag_state){ .rng = (unsigned long)(seed * 0x9e3779b97f4a7c15ULL) };
+	st->boot_free = pages;
 	st->nr_regions = max_pfn / FRAG_REGION_PAGES + 1;
 	st->target = pages / 100 * FRAG_FILL_PERCENT;
 	st->low = pages / 100 * FRAG_CHURN_LOW_PERCENT;
@@ -396,8 +406,8 @@ static int frag_boot(const struct frag_params *params, bool hot_lists)
 	return err;
 }
 
-/* The workload itself, counting into r. */
-static void frag_workload(enum frag_workload w, struct frag_state *st, const struct frag_params *params,
+/* The workload itself, counting into r. Returns 0, or -EIO when a count found pages unaccounted for. */
+static int frag_workload(enum frag_workload w, struct frag_state *st, const struct frag_params *params,
 			  struct frag_result *r)
 {
 	st->vmalloc_like = w == FRAG_MOVABLE;
@@ -408,14 +418,17 @@ static void frag_workload(enum frag_workload w, struct frag_state *st, const str
 	else if (w != FRAG_FILL)
 		frag_churn(st, params->ops);
 	if (w != FRAG_FILL) {
-		frag_count(st, &r->count[FRAG_LIVE]);
+		if (!frag_count(st, &r->count[FRAG_LIVE]))
+			return -EIO;
 		r->counted[FRAG_LIVE] = true;
 	}
 	if (w == FRAG_FILL || w == FRAG_CHURN || w == FRAG_CHURN_NO_PCP) {
 		frag_free_all_short(st);
-		frag_count(st, &r->count[FRAG_AFTER]);
+		if (!frag_count(st, &r->count[FRAG_AFTER]))
+			return -EIO;
 		r->counted[FRAG_AFTER] = true;
 	}
+	return 0;
 }
 
 int frag_run(enum frag_workload w, uint64_t seed, const struct frag_params *params, struct frag_result *result)
@@ -431,7 +444,7 @@ int frag_run(enum frag_workload w, uint64_t seed, const struct frag_params *para
 	if ((err = frag_boot(params, w != FRAG_CHURN_NO_PCP)))
 		return err;
 	if (!(err = frag_state_init(&st, seed)))
-		frag_workload(w, &st, params, result);
+		err = frag_workload(w, &st, params, result);
 	frag_state_free(&st);
 	return err;
 }

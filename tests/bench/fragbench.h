@@ -49,8 +49,8 @@ struct frag_result {
 
 /*
  * Boots mm/ on a QEMU pc map of params->mib MiB and runs workload w with seed (not 0). Fills
- * *result. Returns 0, or -errno when mm/ could not be booted or the host ran out of memory
- * (reported).
+ * *result. Returns 0, or -errno (reported) when mm/ could not be booted, the host ran out of
+ * memory, or a count found that the free and the live pages do not add up (-EIO).
  */
 int frag_run(enum frag_workload w, uint64_t seed, const struct frag_params *params, struct frag_result *result);
 
