@@ -239,6 +239,7 @@ help:
 	'  bench-kernel   the benchmark in the bench kernel under QEMU alone' \
 	'  bench-kernel-owner  the same with page_owner=on (what recording owners costs)' \
 	'  bench-count    the host benchmark, instructions counted by single-stepping' \
+	'  fragbench      the fragmentation benchmark: 2 MiB blocks left after each workload (host)' \
 	'  fuzz           every fuzzer for FUZZ_SECONDS each; fuzz-NAME runs one:' \
 	"                 $(patsubst test-fuzz-%,fuzz-%,$(filter test-fuzz-%,$(TEST_STEPS)))" \
 	'  replay         the boot path of mm/ on the memory map MAP=, then its self-check' \

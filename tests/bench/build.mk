@@ -2,7 +2,8 @@
 # tests/bench/: the page-allocator benchmark and the kmalloc/slab one (slab_bench.c). In the test
 # kernel and the bench kernel (RELEASE=bench) they register with KBENCH() and run when the command
 # line says "bench"; on the host, `make bench` runs them over simulated memory
-# (tests/bench/bench_main.c).
+# (tests/bench/bench_main.c). The fragmentation benchmark (fragbench.c, host only: make fragbench,
+# make test-fragbench) is linked with the other host tools in tests/mm/build.mk.
 KERNEL_BENCH_SRCS += tests/bench/page_alloc_bench.c tests/bench/slab_bench.c
 
 # make bench runs the host benchmark (tests/mm/build.mk), then this: the same code in the bench

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # tests/mm/: the host harness of mm/ (simulated physical memory), host-only test suites, the map
-# replay, and the host tools' link rules (the benchmark's main is tests/bench/bench_main.c). The
-# fuzzers of mm/ are in tests/fuzz/.
+# replay, and the host tools' link rules (the benchmarks' mains are tests/bench/bench_main.c and
+# tests/bench/fragbench_main.c). The fuzzers of mm/ are in tests/fuzz/.
 HOST_SRCS += tests/mm/host_arch.c tests/mm/mm_check.c tests/mm/map_text.c tests/mm/mm_rebuild.c kernel/boot_memmap.c \
              $(wildcard tests/mm/*_test.c)
 
@@ -63,3 +63,19 @@ bench-host: $(BENCH)
 .PHONY: bench-count
 bench-count: $(BENCH)
 	$(BENCH) --single-step
+
+# ---- make fragbench: the fragmentation benchmark on the host (-O2, no sanitizers) --------------
+# Its workloads are defined in README.md ("Fragmentation"); tests/bench/fragbench-test.sh runs it
+# small, twice, and holds its ratios to floors.
+FRAGBENCH := $(B)/host/fragbench
+$(FRAGBENCH): $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) tests/mm/mm_rebuild.c tests/bench/fragbench.c \
+                       tests/bench/fragbench_main.c)
+	$(Q)$(HOSTCC) $^ -o $@
+
+.PHONY: fragbench test-fragbench
+fragbench: $(FRAGBENCH)
+	$(FRAGBENCH)
+
+test-fragbench: $(FRAGBENCH)
+	@tests/bench/fragbench-test.sh $(FRAGBENCH)
+TEST_STEPS += test-fragbench

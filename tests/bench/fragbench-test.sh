@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# make test-fragbench: the fragmentation benchmark at a small size (a 128 MiB QEMU pc map, seeds 1
+# and 2, 100,000 churn operations), run twice: the two outputs must be the same byte for byte
+# (the figures depend on the seed alone), and each row's mean ratios must reach the floors below.
+# Ends with "N passed, N failed".
+#   tests/bench/fragbench-test.sh build/host/fragbench
+set -u
+[ $# -eq 1 ] || { echo "usage: $0 FRAGBENCH"; exit 2; }
+bench=$1
+small=(--mib 128 --seeds 2 --ops 100000)
+
+. "$(dirname "$0")/../tap.sh"
+
+# The floors: each row's mean ratio to the ideal by free memory and to the ideal by 2 MiB regions
+# free of unmovable pages, exactly as measured at this size on the allocator without mobility
+# grouping, vmalloc or compaction. Raise them as mobility grouping and compaction land.
+floors='
+fill-after          0.100 1.000
+churn-live          0.333 0.633
+churn-after         0.073 1.000
+churn-no-pcp-live   0.694 1.000
+churn-no-pcp-after  0.091 1.000
+llfree-live         0.167 1.000
+movable-live        0.472 1.000'
+
+first=$("$bench" "${small[@]}")
+status=$?
+check "the small run succeeds" "$status" "exit $status"
+second=$("$bench" "${small[@]}")
+check "a second run with the same seeds prints the same figures" "$([ "$first" = "$second" ]; echo $?)" \
+	"$(diff <(echo "$first") <(echo "$second") | head -n 5)"
+
+while read -r row floor_free floor_regions; do
+	[ -n "$row" ] || continue
+	mean=$(awk -v row="$row" '$1 == row && $2 == "mean" { print $3, $4 }' <<<"$first")
+	if [ -z "$mean" ]; then
+		check "$row: its mean is printed" 1 "no line \"$row mean\""
+		continue
+	fi
+	read -r free regions <<<"$mean"
+	ok=$(awk -v a="$free" -v b="$floor_free" -v c="$regions" -v d="$floor_regions" \
+		'BEGIN { print (a + 0 >= b + 0 && c + 0 >= d + 0) ? 0 : 1 }')
+	check "$row: mean ratios $free and $regions reach the floors $floor_free and $floor_regions" "$ok" \
+		"below the floor"
+done <<<"$floors"
+
+check "the movable rows say what they cannot measure yet" \
+	"$(grep '^movable-live  *[0-9]' <<<"$first" | grep -vq 'no vmalloc/compaction yet$'; [ $? = 1 ]; echo $?)" \
+	"a movable-live line without \"no vmalloc/compaction yet\""
+
+out=$("$bench" --mib 8 --seeds 1 2>&1)
+status=$?
+check "a map below 16 MiB is refused, saying why" "$([ $status != 0 ] && grep -q '16 to 3072 MiB' <<<"$out"; echo $?)" \
+	"exit $status: $out"
+out=$("$bench" --seeds two 2>&1)
+status=$?
+check "a value that is not a number is refused" "$([ $status = 2 ] && grep -q 'expected a positive number' <<<"$out"; echo $?)" \
+	"exit $status: $out"
+
+tap_total

@@ -1,0 +1,468 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fragmentation benchmark's workloads and its count of order-9 blocks (tests/bench/fragbench.h;
+ * the workloads are defined in README.md, "Fragmentation"). One thread plays every CPU: before
+ * each allocation or free it becomes the CPU the seed's random sequence names, so a run is
+ * deterministic for its seed.
+ */
+#include "tests/bench/fragbench.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mm/hot_pages.h"
+#include "mm/memmap.h"
+#include "mm/page_alloc.h"
+#include "tests/ktest/mm_helpers.h"
+#include "tests/mm/host_mm.h"
+#include "tests/mm/mm_rebuild.h"
+
+#define FRAG_HUGE_ORDER 9
+#define FRAG_REGION_PAGES (1UL << FRAG_HUGE_ORDER)
+#define FRAG_FILL_PERCENT 90   /* the fill stops at this share of the free pages at boot */
+#define FRAG_CHURN_LOW_PERCENT 85 /* churn keeps the live pages between this and the fill */
+#define FRAG_LONG_PERCENT 10   /* long-lived pages' share of the live pages */
+#define FRAG_LONG_FREE_ODDS 10 /* a long-lived object is this many times less likely to be freed */
+#define FRAG_MAX_SHORT_ORDER 3
+
+/*
+ * What an allocation is, for the allocator's mobility grouping (to come): long-lived kernel
+ * objects are unmovable, the short-lived memory is movable (user pages, vmalloc'd buffers).
+ */
+enum frag_hint { FRAG_HINT_UNMOVABLE, FRAG_HINT_MOVABLE, FRAG_HINT_RECLAIMABLE };
+
+/*
+ * The one place a hint becomes gfp flags. mm/ has no mobility flags yet, so every hint is an
+ * ordinary allocation; when it has __GFP_MOVABLE, the FRAG_HINT_MOVABLE line becomes
+ * "return GFP_KERNEL | __GFP_MOVABLE | __GFP_NOWARN;" (FRAG_HINT_RECLAIMABLE likewise with its flag),
+ * and nothing else changes.
+ * __GFP_NOWARN: a failure is counted, not reported.
+ */
+static gfp_t frag_gfp(enum frag_hint hint)
+{
+	switch (hint) {
+	case FRAG_HINT_MOVABLE:
+		return GFP_KERNEL | __GFP_NOWARN;
+	case FRAG_HINT_RECLAIMABLE:
+		return GFP_KERNEL | __GFP_NOWARN;
+	case FRAG_HINT_UNMOVABLE:
+	default:
+		return GFP_KERNEL | __GFP_NOWARN;
+	}
+}
+
+/* A stand-in for a vmalloc'd area: its pages, each of order 0, not contiguous. */
+struct frag_varea {
+	unsigned long nr_pages;
+	struct page *pages[];
+};
+
+/* A short-lived allocation: a block of 2^order frames, or an area of 2^order pages. */
+struct frag_short {
+	struct page *block;
+	struct frag_varea *area;
+	unsigned int order;
+};
+
+/* A run's state: what it holds, where the long-lived pages are, its random sequence. */
+struct frag_state {
+	unsigned long rng;
+	bool vmalloc_like; /* short-lived memory is frag_vmalloc_like() areas */
+	bool order0_only;  /* short-lived blocks are all order 0 (the LLFree workload) */
+	unsigned long boot_free;   /* free pages after boot */
+	unsigned long target, low; /* live pages: the fill's end; churn's floor */
+	unsigned long live_pages, long_pages, failed;
+	struct page **longs;
+	unsigned long nr_longs;
+	struct frag_short *shorts;
+	unsigned long nr_shorts;
+	unsigned long nr_regions;
+	bool *region_ram;         /* region i (frames i*512 ...) was a free 2 MiB block at boot */
+	uint32_t *long_in_region; /* live long-lived pages in region i */
+	struct page **huge;       /* the count's order-9 blocks, given back after it */
+};
+
+static unsigned long frag_rand(struct frag_state *st, unsigned long n)
+{
+	return mm_test_rand(&st->rng) % n;
+}
+
+/* Becomes the CPU the random sequence names next. */
+static void frag_switch_cpu(struct frag_state *st)
+{
+	host_mm_set_cpu((unsigned int)frag_rand(st, host_mm_nr_cpus));
+}
+
+/*
+ * What vmalloc(nr_pages * PAGE_SIZE) will take once mm/ has it: nr_pages movable frames of order
+ * 0, not contiguous. Today they are only held in an array (no mapping): the frames the allocator
+ * sees are the same. NULL, holding nothing, when a page cannot be had.
+ */
+static struct frag_varea *frag_vmalloc_like(unsigned long nr_pages)
+{
+	struct frag_varea *area = malloc(sizeof(*area) + nr_pages * sizeof(area->pages[0]));
+
+	if (!area)
+		return NULL;
+	for (area->nr_pages = 0; area->nr_pages < nr_pages; area->nr_pages++) {
+		area->pages[area->nr_pages] = alloc_pages(frag_gfp(FRAG_HINT_MOVABLE), 0);
+		if (!area->pages[area->nr_pages])
+			break;
+	}
+	if (area->nr_pages == nr_pages)
+		return area;
+	while (area->nr_pages)
+		__free_pages(area->pages[--area->nr_pages], 0);
+	free(area);
+	return NULL;
+}
+
+/* vfree() of a frag_vmalloc_like() area. */
+static void frag_vfree_like(struct frag_varea *area)
+{
+	for (unsigned long i = 0; i < area->nr_pages; i++)
+		__free_pages(area->pages[i], 0);
+	free(area);
+}
+
+static unsigned long frag_region(const struct page *page)
+{
+	return page_to_pfn(page) / FRAG_REGION_PAGES;
+}
+
+/* Allocates one long-lived (unmovable) order-0 page; false when it cannot be had. */
+static bool frag_alloc_long(struct frag_state *st)
+{
+	struct page *page = alloc_pages(frag_gfp(FRAG_HINT_UNMOVABLE), 0);
+
+	if (!page)
+		return false;
+	st->longs[st->nr_longs++] = page;
+	st->long_in_region[frag_region(page)]++;
+	st->live_pages++;
+	st->long_pages++;
+	return true;
+}
+
+/* Allocates one short-lived (movable) allocation of 2^order pages; false when it cannot be had. */
+static bool frag_alloc_short(struct frag_state *st, unsigned int order)
+{
+	struct frag_short s = { .order = order };
+
+	if (st->vmalloc_like)
+		s.area = frag_vmalloc_like(1UL << order);
+	else
+		s.block = alloc_pages(frag_gfp(FRAG_HINT_MOVABLE), order);
+	if (!s.block && !s.area)
+		return false;
+	st->shorts[st->nr_shorts++] = s;
+	st->live_pages += 1UL << order;
+	return true;
+}
+
+/* Frees long-lived page i (the last one takes its place). */
+static void frag_free_long(struct frag_state *st, unsigned long i)
+{
+	struct page *page = st->longs[i];
+
+	st->long_in_region[frag_region(page)]--;
+	__free_pages(page, 0);
+	st->longs[i] = st->longs[--st->nr_longs];
+	st->live_pages--;
+	st->long_pages--;
+}
+
+/* Frees short-lived allocation i (the last one takes its place). */
+static void frag_free_short(struct frag_state *st, unsigned long i)
+{
+	struct frag_short s = st->shorts[i];
+
+	if (s.area)
+		frag_vfree_like(s.area);
+	else
+		__free_pages(s.block, s.order);
+	st->shorts[i] = st->shorts[--st->nr_shorts];
+	st->live_pages -= 1UL << s.order;
+}
+
+/*
+ * One allocation on a random CPU: long-lived while the long-lived pages are fewer than 10 % of
+ * the live ones, else short-lived of a random order 0..3 (0 in the LLFree workload). A failure
+ * is counted.
+ */
+static void frag_alloc_one(struct frag_state *st)
+{
+	bool ok;
+
+	frag_switch_cpu(st);
+	if (st->long_pages * 100 < st->live_pages * FRAG_LONG_PERCENT)
+		ok = frag_alloc_long(st);
+	else
+		ok = frag_alloc_short(st, st->order0_only ? 0 : (unsigned int)frag_rand(st, FRAG_MAX_SHORT_ORDER + 1));
+	if (!ok)
+		st->failed++;
+}
+
+/* One free on a random CPU of a random live allocation, a long-lived one weighted 1/10. */
+static void frag_free_one(struct frag_state *st)
+{
+	unsigned long r;
+
+	frag_switch_cpu(st);
+	r = frag_rand(st, st->nr_longs + FRAG_LONG_FREE_ODDS * st->nr_shorts);
+	if (r < st->nr_longs)
+		frag_free_long(st, r);
+	else
+		frag_free_short(st, (r - st->nr_longs) / FRAG_LONG_FREE_ODDS);
+}
+
+/* Frees a random short-lived allocation on a random CPU. */
+static void frag_free_random_short(struct frag_state *st)
+{
+	frag_switch_cpu(st);
+	frag_free_short(st, frag_rand(st, st->nr_shorts));
+}
+
+/* Allocates until the live pages reach the target (or an allocation fails: memory is full). */
+static void frag_fill(struct frag_state *st)
+{
+	unsigned long failed = st->failed;
+
+	while (st->live_pages < st->target && st->failed == failed)
+		frag_alloc_one(st);
+}
+
+/*
+ * ops random operations: free at or above the target, allocate below the floor, else either
+ * with even odds.
+ */
+static void frag_churn(struct frag_state *st, unsigned long ops)
+{
+	for (unsigned long i = 0; i < ops; i++) {
+		if (st->live_pages >= st->target || (st->live_pages >= st->low && frag_rand(st, 2)))
+			frag_free_one(st);
+		else
+			frag_alloc_one(st);
+	}
+}
+
+/* Frees every short-lived allocation, each on a random CPU. */
+static void frag_free_all_short(struct frag_state *st)
+{
+	while (st->nr_shorts)
+		frag_free_random_short(st);
+}
+
+/*
+ * The LLFree paper's rounds: free a random half of the short-lived pages, then rounds times
+ * free a random 10 % of them and allocate as many again (order 0, short-lived).
+ */
+static void frag_llfree_rounds(struct frag_state *st, unsigned int rounds)
+{
+	for (unsigned long n = st->nr_shorts / 2; n; n--)
+		frag_free_random_short(st);
+	for (unsigned int r = 0; r < rounds; r++) {
+		unsigned long n = st->nr_shorts / 10;
+
+		for (unsigned long i = 0; i < n; i++)
+			frag_free_random_short(st);
+		for (unsigned long i = 0; i < n; i++) {
+			frag_switch_cpu(st);
+			if (!frag_alloc_short(st, 0))
+				st->failed++;
+		}
+	}
+}
+
+/* Allocates order-9 blocks on CPU 0 until one fails, into st->huge; returns how many. */
+static unsigned long frag_take_huge(struct frag_state *st)
+{
+	unsigned long n = 0;
+	struct page *page;
+
+	host_mm_set_cpu(0);
+	/* __GFP_HIGH: the watermark reserve counts as free memory, as it does in the ideal. */
+	while (n < st->nr_regions && (page = alloc_pages(__GFP_HIGH | __GFP_NOWARN, FRAG_HUGE_ORDER)))
+		st->huge[n++] = page;
+	return n;
+}
+
+static void frag_give_back_huge(struct frag_state *st, unsigned long n)
+{
+	while (n)
+		__free_pages(st->huge[--n], FRAG_HUGE_ORDER);
+}
+
+/* The regions that were free 2 MiB blocks at boot: the only ones that could ever be one. */
+static void frag_find_ram_regions(struct frag_state *st)
+{
+	unsigned long n = frag_take_huge(st);
+
+	for (unsigned long i = 0; i < n; i++)
+		st->region_ram[frag_region(st->huge[i])] = true;
+	frag_give_back_huge(st, n);
+}
+
+/*
+ * The count: drains the per-CPU lists (what alloc_pages() does before failing), takes the ideals,
+ * allocates order-9 blocks until one fails, and gives them back (the state is then as after the
+ * drain: the buddy allocator merges a freed block the same whatever came before). Returns false
+ * (reported) when the free and the live pages do not add up to the free pages at boot: figures
+ * from an allocator that lost or invented pages would mean nothing.
+ */
+static bool frag_count(struct frag_state *st, struct frag_count *c)
+{
+	host_mm_set_cpu(0);
+	drain_hot_pages();
+	c->free_pages = nr_free_pages();
+	if (c->free_pages + st->live_pages != st->boot_free) {
+		fprintf(stderr, "fragbench: %lu free pages and %lu live ones, but %lu were free at boot\n",
+			c->free_pages, st->live_pages, st->boot_free);
+		return false;
+	}
+	c->ideal_free = c->free_pages / FRAG_REGION_PAGES;
+	c->ideal_regions = 0;
+	for (unsigned long i = 0; i < st->nr_regions; i++)
+		c->ideal_regions += st->region_ram[i] && !st->long_in_region[i];
+	c->blocks = frag_take_huge(st);
+	frag_give_back_huge(st, c->blocks);
+	c->failed = st->failed;
+	return true;
+}
+
+/* Frees the host memory of a run (the allocator's memory goes with the next boot). */
+static void frag_state_free(struct frag_state *st)
+{
+	for (unsigned long i = 0; i < st->nr_shorts; i++)
+		free(st->shorts[i].area);
+	free(st->longs);
+	free(st->shorts);
+	free(st->region_ram);
+	free(st->long_in_region);
+	free(st->huge);
+}
+
+/* The state of a run on the allocator just booted: room for one allocation per free frame. */
+static int frag_state_init(struct frag_state *st, uint64_t seed)
+{
+	unsigned long pages = nr_free_pages();
+
+	/* Spread small seeds over the state's bits (xorshift's first outputs would be small). */
+	*st = (struct frag_state){ .rng = (unsigned long)(seed * 0x9e3779b97f4a7c15ULL) };
+	st->boot_free = pages;
+	st->nr_regions = max_pfn / FRAG_REGION_PAGES + 1;
+	st->target = pages / 100 * FRAG_FILL_PERCENT;
+	st->low = pages / 100 * FRAG_CHURN_LOW_PERCENT;
+	st->longs = calloc(pages, sizeof(*st->longs));
+	st->shorts = calloc(pages, sizeof(*st->shorts));
+	st->region_ram = calloc(st->nr_regions, sizeof(*st->region_ram));
+	st->long_in_region = calloc(st->nr_regions, sizeof(*st->long_in_region));
+	st->huge = calloc(st->nr_regions, sizeof(*st->huge));
+	if (!st->longs || !st->shorts || !st->region_ram || !st->long_in_region || !st->huge) {
+		fprintf(stderr, "fragbench: out of host memory for %lu pages\n", pages);
+		return -ENOMEM;
+	}
+	frag_find_ram_regions(st);
+	return 0;
+}
+
+/*
+ * A QEMU pc machine's e820 map with -m mib (SeaBIOS): RAM below 640 KiB, the BIOS area, RAM from
+ * 1 MiB to 128 KiB below the end. At 128 MiB it is tests/fixtures/memmaps/qemu-pc-128m.txt.
+ */
+static void frag_pc_map(char *text, size_t size, unsigned long mib)
+{
+	unsigned long long end = (unsigned long long)mib << 20, bios = end - (128ULL << 10);
+
+	snprintf(text, size,
+		 "BIOS-e820: [mem 0x0000000000000000-0x000000000009fbff] usable\n"
+		 "BIOS-e820: [mem 0x000000000009fc00-0x000000000009ffff] reserved\n"
+		 "BIOS-e820: [mem 0x00000000000f0000-0x00000000000fffff] reserved\n"
+		 "BIOS-e820: [mem 0x0000000000100000-0x%016llx] usable\n"
+		 "BIOS-e820: [mem 0x%016llx-0x%016llx] reserved\n"
+		 "BIOS-e820: [mem 0x00000000fffc0000-0x00000000ffffffff] reserved\n",
+		 bios - 1, bios, end - 1);
+}
+
+/* Boots mm/ afresh on the run's map; the per-CPU lists on or off. */
+static int frag_boot(const struct frag_params *params, bool hot_lists)
+{
+	static struct fw_map map;
+	char text[512];
+	int err;
+
+	if (params->mib < 16 || params->mib > 3072) {
+		fprintf(stderr, "fragbench: %lu MiB: the QEMU pc map here takes 16 to 3072 MiB\n", params->mib);
+		return -EINVAL;
+	}
+	frag_pc_map(text, sizeof(text), params->mib);
+	host_mm_set_cpu(0);
+	err = rebuild_on_text(text, &map);
+	if (err)
+		fprintf(stderr, "fragbench: mm_init() on the %lu MiB map failed: %d\n", params->mib, err);
+	else
+		set_hot_pages(hot_lists);
+	return err;
+}
+
+/* The workload itself, counting into r. Returns 0, or -EIO when a count found pages unaccounted for. */
+static int frag_workload(enum frag_workload w, struct frag_state *st, const struct frag_params *params,
+			  struct frag_result *r)
+{
+	st->vmalloc_like = w == FRAG_MOVABLE;
+	st->order0_only = w == FRAG_LLFREE;
+	frag_fill(st);
+	if (w == FRAG_LLFREE)
+		frag_llfree_rounds(st, params->rounds);
+	else if (w != FRAG_FILL)
+		frag_churn(st, params->ops);
+	if (w != FRAG_FILL) {
+		if (!frag_count(st, &r->count[FRAG_LIVE]))
+			return -EIO;
+		r->counted[FRAG_LIVE] = true;
+	}
+	if (w == FRAG_FILL || w == FRAG_CHURN || w == FRAG_CHURN_NO_PCP) {
+		frag_free_all_short(st);
+		if (!frag_count(st, &r->count[FRAG_AFTER]))
+			return -EIO;
+		r->counted[FRAG_AFTER] = true;
+	}
+	return 0;
+}
+
+int frag_run(enum frag_workload w, uint64_t seed, const struct frag_params *params, struct frag_result *result)
+{
+	struct frag_state st;
+	int err;
+
+	*result = (struct frag_result){ 0 };
+	if (!seed) {
+		fprintf(stderr, "fragbench: seed 0 is not a seed (the random sequence would be all zeroes)\n");
+		return -EINVAL;
+	}
+	if ((err = frag_boot(params, w != FRAG_CHURN_NO_PCP)))
+		return err;
+	if (!(err = frag_state_init(&st, seed)))
+		err = frag_workload(w, &st, params, result);
+	frag_state_free(&st);
+	return err;
+}
+
+static const char *const workload_names[FRAG_NR_WORKLOADS] = {
+	[FRAG_FILL] = "fill",
+	[FRAG_CHURN] = "churn",
+	[FRAG_CHURN_NO_PCP] = "churn-no-pcp",
+	[FRAG_LLFREE] = "llfree",
+	[FRAG_MOVABLE] = "movable",
+};
+
+const char *frag_workload_name(enum frag_workload w)
+{
+	return workload_names[w];
+}
+
+const char *frag_workload_caveat(enum frag_workload w)
+{
+	return w == FRAG_MOVABLE ? "no vmalloc/compaction yet" : NULL;
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * make fragbench: the fragmentation benchmark on the host (tests/bench/fragbench.h). Runs every
+ * workload for seeds 1..N and prints, per seed, the order-9 blocks obtained beside the two
+ * ideals and both ratios, then each row's mean ratios:
+ *
+ *   fragbench [--mib N] [--seeds N] [--ops N] [--rounds N]
+ *
+ * The output depends on the arguments alone (tests/bench/fragbench-test.sh checks it).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mm/poison.h"
+#include "tests/bench/fragbench.h"
+#include "tests/mm/host_mm.h"
+
+/* The full size: 1 GiB, 10 seeds, 3 million churn operations, 100 LLFree rounds. */
+static struct frag_params params = { .mib = 1024, .ops = 3000000, .rounds = 100 };
+static unsigned long nr_seeds = 10;
+
+static const char *const point_names[FRAG_NR_POINTS] = { [FRAG_LIVE] = "live", [FRAG_AFTER] = "after" };
+
+/* blocks / ideal; 1 when the ideal is 0 (there was nothing to obtain, and nothing was missed). */
+static double frag_ratio(unsigned long blocks, unsigned long ideal)
+{
+	return ideal ? (double)blocks / (double)ideal : 1.0;
+}
+
+static void print_header(void)
+{
+	printf("fragbench: QEMU pc map of %lu MiB, %u CPUs, seeds 1..%lu, %lu churn operations, %u LLFree rounds\n",
+	       params.mib, host_mm_nr_cpus, nr_seeds, params.ops, params.rounds);
+	printf("%-20s %4s %8s %10s %10s %7s %13s %7s %8s\n", "row", "seed", "blocks", "free-pages", "ideal-free",
+	       "ratio", "ideal-regions", "ratio", "failed");
+}
+
+static void print_count(enum frag_workload w, enum frag_count_point p, uint64_t seed, const struct frag_count *c)
+{
+	char row[40];
+	const char *caveat = frag_workload_caveat(w);
+
+	snprintf(row, sizeof(row), "%s-%s", frag_workload_name(w), point_names[p]);
+	printf("%-20s %4llu %8lu %10lu %10lu %7.3f %13lu %7.3f %8lu%s%s\n", row, (unsigned long long)seed, c->blocks,
+	       c->free_pages, c->ideal_free, frag_ratio(c->blocks, c->ideal_free), c->ideal_regions,
+	       frag_ratio(c->blocks, c->ideal_regions), c->failed, caveat ? "  " : "", caveat ? caveat : "");
+}
+
+/* Runs workload w for every seed, printing each count and then each row's mean ratios. */
+static int run_workload(enum frag_workload w)
+{
+	double sum_free[FRAG_NR_POINTS] = { 0 }, sum_regions[FRAG_NR_POINTS] = { 0 };
+	struct frag_result r = { 0 };
+
+	for (uint64_t seed = 1; seed <= nr_seeds; seed++) {
+		if (frag_run(w, seed, &params, &r))
+			return 1;
+		for (int p = 0; p < FRAG_NR_POINTS; p++) {
+			if (!r.counted[p])
+				continue;
+			print_count(w, p, seed, &r.count[p]);
+			sum_free[p] += frag_ratio(r.count[p].blocks, r.count[p].ideal_free);
+			sum_regions[p] += frag_ratio(r.count[p].blocks, r.count[p].ideal_regions);
+		}
+	}
+	for (int p = 0; p < FRAG_NR_POINTS; p++) {
+		char row[40];
+
+		if (!r.counted[p])
+			continue;
+		snprintf(row, sizeof(row), "%s-%s", frag_workload_name(w), point_names[p]);
+		printf("%-20s mean %*s %7.3f %13s %7.3f\n", row, 30, "", sum_free[p] / (double)nr_seeds, "",
+		       sum_regions[p] / (double)nr_seeds);
+	}
+	return 0;
+}
+
+/* Reads the value of option argv[*i] into *value; false (reported) when it is missing or not a number. */
+static bool option_value(int argc, char **argv, int *i, unsigned long *value)
+{
+	char *end;
+
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "fragbench: %s needs a value\n", argv[*i]);
+		return false;
+	}
+	*value = strtoul(argv[++*i], &end, 10);
+	if (*end || end == argv[*i] || !*value) {
+		fprintf(stderr, "fragbench: %s %s: expected a positive number\n", argv[*i - 1], argv[*i]);
+		return false;
+	}
+	return true;
+}
+
+static bool parse_args(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		unsigned long v;
+
+		if (!option_value(argc, argv, &i, &v))
+			return false;
+		if (!strcmp(argv[i - 1], "--mib"))
+			params.mib = v;
+		else if (!strcmp(argv[i - 1], "--seeds"))
+			nr_seeds = v;
+		else if (!strcmp(argv[i - 1], "--ops"))
+			params.ops = v;
+		else if (!strcmp(argv[i - 1], "--rounds") && v <= 100000)
+			params.rounds = (unsigned int)v;
+		else {
+			fprintf(stderr, "fragbench: unknown option %s %s\n", argv[i - 1], argv[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!parse_args(argc, argv)) {
+		fprintf(stderr, "usage: fragbench [--mib N] [--seeds N] [--ops N] [--rounds N]\n");
+		return 2;
+	}
+	/*
+	 * Poisoning fills every freed page and checks it on allocation: the host test binary checks
+	 * that; here it would only cost the time and make the whole simulated memory resident. It
+	 * changes no allocation decision.
+	 */
+	mm_debug_poison = false;
+	print_header();
+	for (int w = 0; w < FRAG_NR_WORKLOADS; w++)
+		if (run_workload(w))
+			return 1;
+	return 0;
+}
