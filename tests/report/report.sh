@@ -8,7 +8,7 @@
 set -u
 report=$1 sample_log=$2 sample_machine=$3
 shift 3
-all_sections=(size counts sample bench-host bench-kernel bench-kernel-owner)
+all_sections=(size counts sample bench-host bench-kernel bench-kernel-owner fragbench)
 [ $# -gt 0 ] || set -- "${all_sections[@]}"
 
 die() { echo "report: $*" >&2; exit 1; }
@@ -99,6 +99,15 @@ section_bench_kernel_owner() {
 	echo "## The benchmark in the kernel, page_owner=on"
 	echo
 	bench_kernel bench-kernel-owner
+}
+
+section_fragbench() {
+	echo "## Fragmentation"
+	echo
+	section_intro "make fragbench" \
+		"Deterministic: the blocks and ratios depend on the seed alone (one host thread plays the four CPUs); only the wall time varies."
+	make_q fragbench >"$tmp/out" 2>&1 || { tail -n 20 "$tmp/out" >&2; return 1; }
+	grep -vE '^  (HOSTCC|CC|LD) ' "$tmp/out" | code
 }
 
 # old_section NAME: the section as the report has it now, markers included.
