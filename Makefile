@@ -80,8 +80,8 @@ define link_list
 $(1): $(1).link
 $(1).link: FORCE
 	@mkdir -p $$(@D)
-	$(Q)printf '%s\n' $(sort $(2)) >$$@.tmp
-	$(Q)if cmp -s $$@.tmp $$@; then rm -f $$@.tmp; else mv -f $$@.tmp $$@; fi
+	$$(Q)printf '%s\n' $(sort $(2)) >$$@.tmp
+	$$(Q)if cmp -s $$@.tmp $$@; then rm -f $$@.tmp; else mv -f $$@.tmp $$@; fi
 endef
 
 # ---- sources (each directory appends) ---------------------------------------------------------
