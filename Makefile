@@ -69,6 +69,21 @@ KERNEL := $(KDIR)/kernel.elf
 HOST_OBJ   := $(B)/host/obj-$(COMPOUND_FLAGS)
 HOST_KTEST := $(B)/host/ktest-$(COMPOUND_FLAGS)
 
+# ---- what each link takes ---------------------------------------------------------------------
+# A program depends on its objects, but that alone misses a source removed from a wildcard list:
+# every object left is older than the program, so the old program, the removed file's code in
+# it, would stay. So each program also depends on PROGRAM.link, the list of the files it is
+# linked from, one a line, rewritten only when the list changes: an added or removed source
+# relinks, and nothing relinks when nothing changed. A recipe links $(filter-out %.link,$^).
+#   $(eval $(call link_list,PROGRAM,FILES))
+define link_list
+$(1): $(1).link
+$(1).link: FORCE
+	@mkdir -p $$(@D)
+	$$(Q)printf '%s\n' $(sort $(2)) >$$@.tmp
+	$$(Q)if cmp -s $$@.tmp $$@; then rm -f $$@.tmp; else mv -f $$@.tmp $$@; fi
+endef
+
 # ---- sources (each directory appends) ---------------------------------------------------------
 # KERNEL_TEST_SRCS: the self-test runner and the suites, in the test kernel only;
 # KERNEL_BENCH_SRCS: the benchmark, in the test kernel and the bench kernel.
@@ -133,6 +148,9 @@ $(KDIR)/kernel-$(COMPOUND_FLAGS).elf: $(KERNEL_OBJS) $(KSYMS_TABLE_OBJ) linker.l
 	$(Q)$(LD) $(KLDFLAGS) $(KERNEL_OBJS) $(KSYMS_TABLE_OBJ) -o $@
 	$(Q)kernel/ksyms/mktable.sh --check $@ $(KSYMS_TABLE_C)
 
+$(eval $(call link_list,$(KDIR)/kernel-$(COMPOUND_FLAGS).nosyms.elf,$(KERNEL_OBJS)))
+$(eval $(call link_list,$(KDIR)/kernel-$(COMPOUND_FLAGS).elf,$(KERNEL_OBJS)))
+
 $(KERNEL): $(KDIR)/kernel-$(COMPOUND_FLAGS).elf
 	cp $< $@
 
@@ -161,7 +179,8 @@ $(HOST_OBJ)/%.o: %.c
 	$(Q)$(HOSTCC) $(HOSTCFLAGS) -c $< -o $@
 
 $(HOST_KTEST): $(sort $(HOST_SRCS:%.c=$(HOST_OBJ)/%.o))
-	$(HOSTCC) $(HOSTCFLAGS) $^ -o $@
+	$(HOSTCC) $(HOSTCFLAGS) $(filter-out %.link,$^) -o $@
+$(eval $(call link_list,$(HOST_KTEST),$(HOST_SRCS:%.c=$(HOST_OBJ)/%.o)))
 
 host-test: $(HOST_KTEST)
 	$(HOST_KTEST) $(FILTER)

@@ -7,12 +7,14 @@ FUZZ_DIR     := $(B)/fuzz
 FUZZ_CFLAGS  := -std=gnu11 -O1 -g $(WARN) -I. -DHOST_BUILD $(HOST_MM_ENV) -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
-# $(call fuzz_binary,NAME,SOURCES,HEADERS[,EXTRA_CFLAGS]): builds $(FUZZ_DIR)/fuzz_NAME.
+# $(call fuzz_binary,NAME,SOURCES,HEADERS[,EXTRA_CFLAGS]): builds $(FUZZ_DIR)/fuzz_NAME, again
+# when a source is added or removed (link_list).
 define fuzz_binary
 $$(FUZZ_DIR)/fuzz_$(1): $(2) $(3) | deps
 	@mkdir -p $$(@D)
 	@echo "  FUZZCC  $$@"
 	$$(Q)$$(HOSTCC) $$(FUZZ_CFLAGS) $(4) $(2) -o $$@
+$(call link_list,$(FUZZ_DIR)/fuzz_$(1),$(2))
 endef
 
 # $(call fuzz_runs,NAME,SEED_STAMP,SEED_DIRS): fuzz-NAME, its part of `make fuzz`, and test-fuzz-NAME.

@@ -22,7 +22,8 @@ static struct hugetlb_counters pool(void) { return hugetlb_counters(HPAGE_ORDER)
 
 /*
  * Empties the pool; false (case skipped) if pages are handed out or reserved by someone else, or
- * if the machine's RAM cannot hold the `need` huge pages the case uses at once.
+ * if the memory free then (the pool's pages given back) cannot hold the `need` huge pages the
+ * case uses at once; the pool is then as it was.
  */
 static bool pool_begin(struct ktest *t, struct saved_pool *s, unsigned long need)
 {
@@ -32,12 +33,15 @@ static bool pool_begin(struct ktest *t, struct saved_pool *s, unsigned long need
 		ktest_skip(t, "huge pages are in use outside the test");
 		return false;
 	}
-	if (mm_skip_without_blocks(t, HPAGE_ORDER, need, GFP_KERNEL))
-		return false;
 	s->persistent = c.total - c.surplus;
 	s->overcommit = c.overcommit;
 	hugetlb_set_overcommit(0);
 	hugetlb_set_pool_size(0);
+	if (mm_skip_without_blocks(t, HPAGE_ORDER, need, GFP_KERNEL)) {
+		hugetlb_set_overcommit(s->overcommit);
+		hugetlb_set_pool_size(s->persistent);
+		return false;
+	}
 	return KT_EXPECT_EQ(t, pool().total, 0);
 }
 
@@ -95,6 +99,31 @@ static void pool_growth_stops_when_the_buddy_allocator_runs_out(struct ktest *t)
 	KT_EXPECT_EQ(t, test_free_pages(), before - pool().total * HPAGE_NR);
 	hugetlb_set_pool_size(0);
 	KT_EXPECT_EQ(t, test_free_pages(), before);
+	pool_end(t, &s);
+}
+
+/*
+ * A pool grown as far as it goes (hugepages=100000 at boot) leaves no 2 MiB block free: a case
+ * that needs one must be told to skip, as on a machine too small for it, not run and fail. With
+ * the pool empty again it runs.
+ */
+static void a_full_pool_makes_cases_that_need_its_blocks_skip(struct ktest *t)
+{
+	struct ktest probe = { .name = "probe" };
+	struct saved_pool s;
+
+	if (!pool_begin(t, &s, 1))
+		return;
+	hugetlb_set_pool_size(test_free_pages() / HPAGE_NR + 8);
+	KT_EXPECT(t, mm_skip_without_blocks(&probe, HPAGE_ORDER, 1, GFP_KERNEL),
+		  "a case that needs a 2 MiB block would run: %lu huge pages in the pool, %lu pages free",
+		  pool().total, test_free_pages());
+	KT_EXPECT(t, probe.skip_reason && strstr(probe.skip_reason, "needs 1 free block of order 9"),
+		  "reason \"%s\"", probe.skip_reason ? probe.skip_reason : "(none)");
+	hugetlb_set_pool_size(0);
+	probe.skip_reason = NULL;
+	KT_EXPECT(t, !mm_skip_without_blocks(&probe, HPAGE_ORDER, 1, GFP_KERNEL), "skipped with the pool empty: %s",
+		  probe.skip_reason);
 	pool_end(t, &s);
 }
 
@@ -270,6 +299,7 @@ static void double_free_and_foreign_pages_are_refused(struct ktest *t)
 KTEST_SUITE(hugetlb_pool,
 	    KTEST_CASE(pool_grows_from_buddy_and_shrinks_back),
 	    KTEST_CASE(pool_growth_stops_when_the_buddy_allocator_runs_out),
+	    KTEST_CASE(a_full_pool_makes_cases_that_need_its_blocks_skip),
 	    KTEST_CASE(huge_page_is_a_compound_page_freed_from_any_subpage),
 	    KTEST_CASE(surplus_pages_come_from_buddy_and_go_back),
 	    KTEST_CASE(shrinking_below_pages_in_use_makes_them_surplus),

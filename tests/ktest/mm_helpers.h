@@ -3,7 +3,8 @@
  * Helpers shared by the mm self-tests (tests/ktest/mm_*.c): a seeded random number generator,
  * the check that the free lists have their shape again (the snapshot is tests/ktest/mm_shape.h),
  * a list of held blocks, a way to switch poisoning off around tests that move a lot of memory,
- * and the checks that let a case skip on a machine too small for the blocks it needs.
+ * and the checks that let a case skip when the memory free now cannot give the blocks it needs
+ * (a tiny machine, or one whose memory a hugetlb pool took at boot).
  */
 #ifndef TESTS_KTEST_MM_HELPERS_H
 #define TESTS_KTEST_MM_HELPERS_H
@@ -12,6 +13,7 @@
 #include "lib/printk.h"
 #include "mm/bad_page.h"
 #include "mm/hot_pages.h"
+#include "mm/hugetlb.h"
 #include "mm/mm_stats.h"
 #include "mm/page_alloc.h"
 #include "mm/poison.h"
@@ -116,78 +118,94 @@ static inline enum zone_type mm_gfp_top_zone(gfp_t gfp)
 	return gfp & __GFP_DMA ? ZONE_DMA : gfp & __GFP_DMA32 ? ZONE_DMA32 : ZONE_NORMAL;
 }
 
-/* Are the n frames from pfn all handed to the buddy allocator (backed and not reserved)? */
-static inline bool mm_frames_managed(unsigned long pfn, unsigned long n)
+/*
+ * How many blocks of 2^order pages the free lists of zone could hand to gfp now: its free blocks of
+ * that order and above, each counted as the blocks it splits into, and no more than the zone
+ * gives before it reaches the watermark gfp stops at (mm/watermark.h). The hot lists must have
+ * been drained, so that what they held is counted in its merged form.
+ */
+static inline unsigned long mm_zone_free_blocks(const struct zone *zone, unsigned int order, gfp_t gfp)
 {
-	for (unsigned long i = 0; i < n; i++)
-		if (!pfn_valid(pfn + i) || PageReserved(pfn_to_page(pfn + i)))
-			return false;
-	return true;
+	unsigned long mark = gfp & __GFP_HIGH ? 0 : zone->watermark[WMARK_MIN];
+	unsigned long free = __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED);
+	unsigned long n = 0, above_mark = free > mark ? (free - mark) >> order : 0;
+
+	for (unsigned int o = order; o < NR_ORDERS; o++)
+		n += __atomic_load_n(&zone->free_area[o].nr_free, __ATOMIC_RELAXED) << (o - order);
+	return n < above_mark ? n : above_mark;
 }
 
 /*
- * How many blocks of 2^order pages (counting up to max) this machine could hand out at once to
- * gfp: the naturally aligned runs of 2^order frames that the buddy allocator manages in the zones
- * gfp allows. What is free at the moment does not count, so a case skips for want of memory only
- * on a machine whose RAM is too small or too cut up, and still fails on one that has the memory.
+ * How many blocks of 2^order pages gfp could have at once now, in the zones it allows (drains the
+ * hot lists first). What is free counts, not what RAM could hold: memory that others keep (a
+ * hugetlb pool that hugepages= filled, the kernel's own allocations) is no more a case's than a
+ * hole in RAM. This does not hide memory that a suite lost: the runner fails a suite that leaves
+ * fewer free pages than it found (kernel/ktest_leak.h).
  */
-static inline unsigned long mm_possible_blocks(unsigned int order, gfp_t gfp, unsigned long max)
-{
-	unsigned long n = 0, size = 1UL << order;
-
-	for (int z = 0; z <= (int)mm_gfp_top_zone(gfp) && n < max; z++)
-		for (unsigned long pfn = ALIGN_UP(zones[z].start_pfn, size);
-		     pfn + size <= zones[z].end_pfn && n < max; pfn += size)
-			if (mm_frames_managed(pfn, size))
-				n++;
-	return n;
-}
-
-/* Frames the buddy allocator manages in the zones gfp allows. */
-static inline unsigned long mm_managed_pages(gfp_t gfp)
+static inline unsigned long mm_free_blocks(unsigned int order, gfp_t gfp)
 {
 	unsigned long n = 0;
 
+	drain_hot_pages();
 	for (int z = 0; z <= (int)mm_gfp_top_zone(gfp); z++)
-		n += zones[z].managed_pages;
+		n += mm_zone_free_blocks(&zones[z], order, gfp);
 	return n;
 }
 
-/*
- * Skips the case and returns true when this machine cannot have count free blocks of the order
- * for gfp (mm_possible_blocks); the reason says what the case needs and what the machine has.
- */
-static inline bool mm_skip_without_blocks(struct ktest *t, unsigned int order, unsigned long count, gfp_t gfp)
+/* Frames the hugetlb pools hold (free, reserved or handed out), of every huge page size. */
+static inline unsigned long mm_hugetlb_pool_pages(void)
 {
-	static char reason[160]; /* the runner prints it as soon as the case returns */
-	unsigned long have = mm_possible_blocks(order, gfp, count);
+	return (hugetlb_counters(HPAGE_ORDER).total << HPAGE_ORDER) +
+	       (hugetlb_counters(GIGANTIC_ORDER).total << GIGANTIC_ORDER);
+}
+
+/*
+ * Skips the case and returns true when have, the blocks of the order a case can get, is fewer
+ * than the count it needs; the reason says what the case needs, what it can have, and where the
+ * memory is.
+ */
+static inline bool mm_skip_short_of_blocks(struct ktest *t, unsigned int order, unsigned long count,
+					   unsigned long have)
+{
+	static char reason[200]; /* the runner prints it as soon as the case returns */
 
 	if (have >= count)
 		return false;
 	snprintf(reason, sizeof(reason),
-		 "needs %lu block%s of order %u (%lu KiB), RAM here can hold %lu (%lu pages managed)",
-		 count, count == 1 ? "" : "s", order, (PAGE_SIZE << order) >> 10, have,
-		 mm_managed_pages(gfp));
+		 "needs %lu free block%s of order %u (%lu KiB), free memory here gives %lu (%lu pages free, %lu in hugetlb pools)",
+		 count, count == 1 ? "" : "s", order, (PAGE_SIZE << order) >> 10, have, nr_free_pages(),
+		 mm_hugetlb_pool_pages());
 	ktest_skip(t, reason);
 	return true;
 }
 
 /*
- * For a case that goes through every order up to MAX_ORDER: the highest order this machine could
- * hand out a block of for gfp. When that is below MAX_ORDER the case is marked skipped, with the
- * orders left out and why; it still runs the lower orders, and a failure there still fails it.
+ * Skips the case and returns true when gfp cannot have count blocks of the order at once from the
+ * memory free now (mm_free_blocks); the reason says what the case needs and what there is.
+ */
+static inline bool mm_skip_without_blocks(struct ktest *t, unsigned int order, unsigned long count, gfp_t gfp)
+{
+	return mm_skip_short_of_blocks(t, order, count, mm_free_blocks(order, gfp));
+}
+
+/*
+ * For a case that goes through every order up to MAX_ORDER: the highest order of which gfp could
+ * have a block from the memory free now (mm_free_blocks). When that is below MAX_ORDER the case is
+ * marked skipped, with the orders left out and why; it still runs the lower orders, and a failure
+ * there still fails it.
  */
 static inline unsigned int mm_top_testable_order(struct ktest *t, gfp_t gfp)
 {
-	static char reason[160]; /* the runner prints it as soon as the case returns */
+	static char reason[200]; /* the runner prints it as soon as the case returns */
 	unsigned int top = MAX_ORDER;
 
-	while (top > 0 && !mm_possible_blocks(top, gfp, 1))
+	while (top > 0 && !mm_free_blocks(top, gfp))
 		top--;
 	if (top < MAX_ORDER) {
 		snprintf(reason, sizeof(reason),
-			 "orders %u..%u untested: RAM here has no aligned %lu KiB for a block (%lu pages managed); tested up to order %u",
-			 top + 1, MAX_ORDER, (PAGE_SIZE << (top + 1)) >> 10, mm_managed_pages(gfp), top);
+			 "orders %u..%u untested: no free block of %lu KiB here (%lu pages free, %lu in hugetlb pools); tested up to order %u",
+			 top + 1, MAX_ORDER, (PAGE_SIZE << (top + 1)) >> 10, nr_free_pages(),
+			 mm_hugetlb_pool_pages(), top);
 		ktest_skip(t, reason);
 	}
 	return top;

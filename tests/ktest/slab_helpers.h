@@ -233,4 +233,22 @@ static inline bool slab_test_info_of(struct ktest *t, const struct kmem_cache *c
 			 line, info->fields);
 }
 
+/*
+ * Returns true when the case must stop before putting n objects of kmalloc's class s at once:
+ * skipped when the memory free now has too few blocks for the slabs they fill (pagesperslab pages
+ * each, objperslab objects, as slabinfo says), or failed when slabinfo cannot tell.
+ */
+static inline bool slab_skip_without_room(struct ktest *t, size_t s, size_t n)
+{
+	struct slab_test_info info;
+	unsigned int order = 0;
+
+	if (!slab_test_info_of(t, kmalloc_cache(s), &info) ||
+	    !KT_EXPECT(t, info.objperslab > 0, "class %zu: no objects per slab", s))
+		return true;
+	while ((1UL << order) < info.pagesperslab)
+		order++;
+	return mm_skip_without_blocks(t, order, (n + info.objperslab - 1) / info.objperslab, GFP_KERNEL);
+}
+
 #endif

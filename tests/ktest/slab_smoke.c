@@ -10,6 +10,7 @@
 #include "mm/page_alloc.h"
 #include "mm/poison.h"
 #include "mm/slab.h"
+#include "tests/ktest/mm_helpers.h"
 
 static const size_t sizes[] = { 1, 8, 9, 16, 24, 32, 33, 64, 65, 96, 97, 128, 160, 192, 200, 256,
 				300, 512, 1000, 1024, 2000, 2048, 4000, 4096, 5000, 8192 };
@@ -174,14 +175,29 @@ static void a_cache_lives_and_dies(struct ktest *t)
 	KT_EXPECT_EQ(t, free_now(), free);
 }
 
+/*
+ * The largest block shrink_gives_every_page_back() takes: a slab of the 4096 class, of order
+ * SLAB_MAX_ORDER (mm/slab_cache.h) with debug's red zones. It takes the 16 KiB objects as
+ * compound pages of order 2.
+ */
+#define WORKLOAD_TOP_ORDER 3
+#define WORKLOAD_MIN_BLOCKS 64 /* 2 MiB of such blocks: the budget below has room for 100 objects */
+
 static void shrink_gives_every_page_back(struct ktest *t)
 {
-	unsigned long free = free_now();
+	unsigned long free = free_now(), blocks = mm_free_blocks(WORKLOAD_TOP_ORDER, GFP_KERNEL), budget;
 	static void *held[1500];
 	int n = 0;
 
-	/* Up to 1500 objects, as long as half the free memory lasts (a small machine has less). */
-	while (n < 1500 && nr_free_pages() > free / 2) {
+	/*
+	 * Up to 1500 objects, as long as they take less than half the free memory and half of what
+	 * its blocks of the top order hold: when the memory is small or cut up (a hugetlb pool took
+	 * the rest), the workload stays where no allocation can fail for want of a large block.
+	 */
+	if (mm_skip_short_of_blocks(t, WORKLOAD_TOP_ORDER, WORKLOAD_MIN_BLOCKS, blocks))
+		return;
+	budget = (blocks << WORKLOAD_TOP_ORDER) < free ? (blocks << WORKLOAD_TOP_ORDER) / 2 : free / 2;
+	while (n < 1500 && nr_free_pages() + budget > free) {
 		held[n] = kmalloc(n % 7 == 6 ? 16384 : 8 << (n % 10), GFP_KERNEL);
 		KT_EXPECT(t, held[n] != NULL, "allocation %d (%lu pages free)", n, nr_free_pages());
 		if (!held[n])

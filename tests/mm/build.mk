@@ -18,8 +18,10 @@ $(MM_TOOL_OBJ)/%.o: %.c
 	$(Q)$(HOSTCC) $(MM_TOOL_CFLAGS) -c $< -o $@
 
 REPLAY := $(B)/host/replay
-$(REPLAY): $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) tests/mm/replay.c)
-	$(Q)$(HOSTCC) $^ -o $@
+REPLAY_OBJS := $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) tests/mm/replay.c)
+$(REPLAY): $(REPLAY_OBJS)
+	$(Q)$(HOSTCC) $(filter-out %.link,$^) -o $@
+$(eval $(call link_list,$(REPLAY),$(REPLAY_OBJS)))
 
 -include $(wildcard $(MM_TOOL_OBJ)/*/*.d $(MM_TOOL_OBJ)/*/*/*.d)
 
@@ -49,9 +51,11 @@ TEST_STEPS += test-replay
 
 # ---- make bench: the page-allocator benchmark on the host (-O2, no sanitizers) -----------------
 BENCH := $(B)/host/bench
-$(BENCH): $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) tests/bench/page_alloc_bench.c tests/bench/slab_bench.c tests/bench/smp_bench.c \
-                   tests/bench/bench_main.c)
-	$(Q)$(HOSTCC) -pthread $^ -o $@
+BENCH_OBJS := $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) tests/bench/page_alloc_bench.c tests/bench/slab_bench.c \
+                         tests/bench/smp_bench.c tests/bench/bench_main.c)
+$(BENCH): $(BENCH_OBJS)
+	$(Q)$(HOSTCC) -pthread $(filter-out %.link,$^) -o $@
+$(eval $(call link_list,$(BENCH),$(BENCH_OBJS)))
 
 # make bench's host part; bench-host runs it alone.
 .PHONY: bench-host

@@ -10,11 +10,15 @@ SEED       ?= 0x6d6f64656c
 OPS        ?= 10000000
 ASAN_OPS   ?=
 
-$(MODEL): $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) $(MODEL_SRCS))
-	$(Q)$(HOSTCC) $^ -o $@
+MODEL_OBJS      := $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) $(MODEL_SRCS))
+MODEL_ASAN_OBJS := $(patsubst %.c,$(HOST_OBJ)/%.o,$(MM_TOOL_LIB) $(MODEL_SRCS))
+$(MODEL): $(MODEL_OBJS)
+	$(Q)$(HOSTCC) $(filter-out %.link,$^) -o $@
+$(eval $(call link_list,$(MODEL),$(MODEL_OBJS)))
 
-$(MODEL_ASAN): $(patsubst %.c,$(HOST_OBJ)/%.o,$(MM_TOOL_LIB) $(MODEL_SRCS))
-	$(Q)$(HOSTCC) $(HOSTCFLAGS) $^ -o $@
+$(MODEL_ASAN): $(MODEL_ASAN_OBJS)
+	$(Q)$(HOSTCC) $(HOSTCFLAGS) $(filter-out %.link,$^) -o $@
+$(eval $(call link_list,$(MODEL_ASAN),$(MODEL_ASAN_OBJS)))
 
 -include $(MODEL_SRCS:%.c=$(HOST_OBJ)/%.d)
 

@@ -29,14 +29,20 @@ $(TSAN_OBJ)/%.o: %.c
 	@echo "  HOSTCC  $< (TSan)"
 	$(Q)$(HOSTCC) $(TSAN_CFLAGS) -c $< -o $@
 
-$(STRESS): $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) $(STRESS_SRCS))
-	$(Q)$(HOSTCC) -pthread $^ -o $@
+STRESS_OBJS      := $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) $(STRESS_SRCS))
+STRESS_ASAN_OBJS := $(patsubst %.c,$(HOST_OBJ)/%.o,$(MM_TOOL_LIB) $(STRESS_SRCS))
+STRESS_TSAN_OBJS := $(patsubst %.c,$(TSAN_OBJ)/%.o,$(MM_TOOL_LIB) $(STRESS_SRCS))
+$(STRESS): $(STRESS_OBJS)
+	$(Q)$(HOSTCC) -pthread $(filter-out %.link,$^) -o $@
+$(eval $(call link_list,$(STRESS),$(STRESS_OBJS)))
 
-$(STRESS_ASAN): $(patsubst %.c,$(HOST_OBJ)/%.o,$(MM_TOOL_LIB) $(STRESS_SRCS))
-	$(Q)$(HOSTCC) $(HOSTCFLAGS) -pthread $^ -o $@
+$(STRESS_ASAN): $(STRESS_ASAN_OBJS)
+	$(Q)$(HOSTCC) $(HOSTCFLAGS) -pthread $(filter-out %.link,$^) -o $@
+$(eval $(call link_list,$(STRESS_ASAN),$(STRESS_ASAN_OBJS)))
 
-$(STRESS_TSAN): $(patsubst %.c,$(TSAN_OBJ)/%.o,$(MM_TOOL_LIB) $(STRESS_SRCS))
-	$(Q)$(HOSTCC) -fsanitize=thread -pthread $^ -o $@
+$(STRESS_TSAN): $(STRESS_TSAN_OBJS)
+	$(Q)$(HOSTCC) -fsanitize=thread -pthread $(filter-out %.link,$^) -o $@
+$(eval $(call link_list,$(STRESS_TSAN),$(STRESS_TSAN_OBJS)))
 
 -include $(STRESS_SRCS:%.c=$(HOST_OBJ)/%.d) $(wildcard $(TSAN_OBJ)/*/*.d $(TSAN_OBJ)/*/*/*.d)
 
