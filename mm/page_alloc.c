@@ -474,8 +474,9 @@ static void folio_ref_inc(struct folio *folio)
 
 /*
  * Drops one reference of a folio whose last reference its owner alone drops (a slab's pages): the
- * count goes down only while others remain, in one compare-and-swap, so that of two CPUs putting
- * at once at most one can be refused. The last reference is reported and stays: nothing changes.
+ * count goes down only while others remain, in one compare-and-swap, so that two CPUs putting at
+ * once cannot both take the last one away. The last reference is reported and stays: nothing
+ * changes.
  */
 static void folio_ref_dec_unless_last(struct folio *folio, const char *problem)
 {
@@ -493,8 +494,9 @@ static void folio_ref_dec_unless_last(struct folio *folio, const char *problem)
 /*
  * The decrement and the test are one atomic operation: when two CPUs drop the last two
  * references at once, exactly one of them sees zero and frees. Acquire and release, so that the
- * one that frees sees everything the others wrote to the page before they let go. A block whose
- * owner may not be freed by its last reference is asked about first, before the count changes.
+ * one that frees sees everything the others wrote to the page before they let go. A block that
+ * may have an owner is asked about first (mm/block_owner.h), before the count changes: a slab's
+ * last reference is not put_page()'s to drop.
  */
 static void folio_ref_dec_and_free(struct folio *folio)
 {
