@@ -10,7 +10,10 @@ dir=$(dirname "$out")/$(basename "$out" .iso)-root
 rm -rf "$dir"
 mkdir -p "$dir/boot/grub"
 "$(dirname "$0")/mkgrubcfg.sh" strict "$cmdline" "$dir/boot/grub/grub.cfg"
-cp "$kernel" "$dir/boot/kernel.elf"
+# The image carries the kernel without its DWARF (build/kernel.elf keeps it for gdb): GRUB reads
+# the whole file into memory, and at the smallest machine (MEM=7M) the debug sections alone would
+# leave it no room. The kernel's own symbol table, which %pS and backtraces use, is in its data.
+objcopy --strip-debug "$kernel" "$dir/boot/kernel.elf"
 if ! grub-mkrescue -o "$out" "$dir" 2> "$out.log"; then
 	cat "$out.log" >&2
 	exit 1

@@ -68,7 +68,8 @@ make_esp() {
 	mcopy -i "$esp" "$DEFAULT_EFI" ::/EFI/BOOT/BOOTX64.EFI
 	mcopy -i "$esp" "$WORK/grubx64.efi" ::/EFI/BOOT/GRUBX64.EFI
 	mcopy -i "$esp" "$LOADER" ::/EFI/BOOT/LOADX64.EFI
-	mcopy -i "$esp" "$KERNEL" ::/boot/kernel.elf
+	objcopy --strip-debug "$KERNEL" "$WORK/kernel.elf" # as boot/mkiso.sh: GRUB loads the whole file
+	mcopy -i "$esp" "$WORK/kernel.elf" ::/boot/kernel.elf
 	mcopy -i "$esp" "$CMDLINE_FILE" ::/boot/cmdline.txt
 	mcopy -i "$esp" "$GRUB_CFG" ::/boot/grub/grub.cfg
 	for p in i386-pc x86_64-efi; do

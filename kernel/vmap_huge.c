@@ -83,10 +83,53 @@ static int slot_of(uintptr_t addr)
 	return slot_used(slot) ? (int)slot : -1;
 }
 
+/* The frame a used slot maps: its 2 MiB entry's, or its first 4 KiB entry's once split. Lock held. */
+static phys_addr_t slot_phys(const uint64_t *pd, unsigned int slot)
+{
+	uint64_t e = pd[slot];
+
+	return e & PTE_HUGE ? e & HUGE_ADDR : table_at(e)[0] & PTE_ADDR;
+}
+
+/*
+ * Is the 2 MiB page at phys mapped by a slot already? A second mapping would keep its own rights:
+ * set_memory_ro() through one would leave the other writable. Lock held.
+ */
+static bool phys_mapped(phys_addr_t phys)
+{
+	const uint64_t *pd = nr_mapped ? page_directory() : NULL;
+
+	for (unsigned int slot = 0; pd && slot < HUGE_MAP_SLOTS; slot++)
+		if (slot_used(slot) && slot_phys(pd, slot) == phys)
+			return true;
+	return false;
+}
+
+/*
+ * A free slot for the page at phys, its page tables built: the slot in *slotp and NULL, or why
+ * there is none. Lock held.
+ */
+static const char *take_slot(phys_addr_t phys, unsigned int *slotp)
+{
+	unsigned int slot;
+
+	if (phys_mapped(phys))
+		return "the page is mapped already (one mapping per page)";
+	for (slot = 0; slot < HUGE_MAP_SLOTS && slot_used(slot); slot++)
+		;
+	if (slot == HUGE_MAP_SLOTS)
+		return "HUGE_MAP_AREA is full";
+	if (!nr_mapped && !build_tables())
+		return "no memory for the page tables";
+	*slotp = slot;
+	return NULL;
+}
+
 void *vmap_huge(struct page *page)
 {
 	phys_addr_t phys = PFN_PHYS(page_to_pfn(page));
 	unsigned int slot;
+	const char *why;
 	uint64_t *pd;
 
 	if (!PageHead(page) || compound_order(page) != HUGE_MAP_ORDER || (phys & (HUGE_MAP_SIZE - 1))) {
@@ -94,12 +137,10 @@ void *vmap_huge(struct page *page)
 		return NULL;
 	}
 	spin_lock(&huge_map_lock);
-	for (slot = 0; slot < HUGE_MAP_SLOTS && slot_used(slot); slot++)
-		;
-	if (slot == HUGE_MAP_SLOTS || (!nr_mapped && !build_tables())) {
+	why = take_slot(phys, &slot);
+	if (why) {
 		spin_unlock(&huge_map_lock);
-		printk("vmap_huge: %s\n", slot == HUGE_MAP_SLOTS ? "HUGE_MAP_AREA is full" :
-		       "no memory for the page tables");
+		printk("vmap_huge: pfn %#lx: %s\n", page_to_pfn(page), why);
 		return NULL;
 	}
 	pd = page_directory();
@@ -152,7 +193,8 @@ int vunmap_huge(void *addr)
 /*
  * Replaces the 2 MiB entry *pde, which maps the compound page that the frame at va belongs to,
  * by a page table of 4 KiB entries with the same protection; splits the compound page too unless
- * it is a hugetlb pool page. Returns 0, -ENOMEM or -EBUSY with nothing changed. Lock held.
+ * it is a hugetlb pool page. Returns 0, -ENOMEM, -EBUSY, or -EINVAL (split_huge_page() refused a
+ * page another owner frees, mm/block_owner.h) with nothing changed. Lock held.
  */
 static int split_mapping(uint64_t *pde, uintptr_t va)
 {

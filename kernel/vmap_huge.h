@@ -25,7 +25,9 @@
  * one, the call returns -EBUSY and changes nothing (neither the mapping nor the page). A page of
  * the hugetlb pool is the exception: its mapping is split but the page stays whole, because it
  * belongs to the pool, which counts, hands out and takes back whole 2 MiB pages (its destructor
- * returns the unit to the pool's free list); so its references do not matter either.
+ * returns the unit to the pool's free list); so its references do not matter either. Any other
+ * page with an owner that frees it whole (a large kmalloc's, a slab's, a destructor of its own:
+ * mm/block_owner.h) is not split: set_memory_ro()/rw() return -EINVAL and change nothing.
  *
  * Every change that takes a right away (read-only, unmapped, a 2 MiB entry replaced) is flushed
  * from every CPU's TLB before the call returns (flush_tlb_kernel_range(), kernel/tlb.h).
@@ -47,8 +49,9 @@
 /*
  * Maps the 2 MiB compound page headed by page (order HUGE_MAP_ORDER, from alloc_pages() with
  * __GFP_COMP or from the hugetlb pool) read-write, no-execute, with one 2 MiB entry; returns its
- * address in HUGE_MAP_AREA. NULL (said why) when page is not such a head, or when the area is
- * full or there is no memory for its page tables.
+ * address in HUGE_MAP_AREA. NULL (said why) when page is not such a head, when it is mapped in
+ * the area already (a second mapping would keep its own rights through set_memory_ro()), or when
+ * the area is full or there is no memory for its page tables.
  */
 void *vmap_huge(struct page *page);
 
@@ -64,8 +67,9 @@ int vunmap_huge(void *addr);
  * The range must lie inside one mapping of HUGE_MAP_AREA. A whole 2 MiB mapping is split first
  * (see above) unless it already has the protection asked for, in which case nothing changes.
  * Returns 0; -EINVAL for an unaligned address, a range outside one mapping or numpages < 1;
- * -EBUSY when the compound page cannot be split because others hold references, -ENOMEM when
- * there is no page for the page table: in both cases nothing changed.
+ * -EBUSY when the compound page cannot be split because others hold references, -EINVAL when
+ * another owner frees it whole (see above), -ENOMEM when there is no page for the page table: in
+ * each case nothing changed.
  */
 int set_memory_ro(unsigned long addr, int numpages);
 int set_memory_rw(unsigned long addr, int numpages);

@@ -7,6 +7,7 @@
 
 #include "mm/arch.h"
 #include "mm/bad_page.h"
+#include "mm/block_owner.h"
 #include "mm/memmap.h"
 #include "mm/page_owner.h"
 
@@ -131,12 +132,14 @@ int split_huge_page(struct page *page)
 	struct page *head = compound_head(page);
 	const char *problem = "tail page with an impossible head pointer";
 	unsigned int order;
+	char msg[128];
 
 	if (head == page || compound_head_plausible(page, head))
 		problem = compound_check(head, compound_order(head));
-	if (problem || PageHugeTLB(head)) {
-		printk("split_huge_page: pfn %#lx: %s\n", page_to_pfn(page),
-		       problem ? problem : "hugetlb pool pages are not split");
+	if (!problem)
+		problem = block_owner_problem(head, BLOCK_SPLIT, msg, sizeof(msg));
+	if (problem) {
+		printk("split_huge_page: pfn %#lx: %s\n", page_to_pfn(page), problem);
 		return -EINVAL;
 	}
 	if (page_ref(head) != 1)

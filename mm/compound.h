@@ -58,9 +58,10 @@ const char *compound_check(const struct page *head, unsigned int order);
 /*
  * Splits the compound page that page belongs to (page may be any sub-page) into 2^order
  * independent order-0 pages, each with a reference count of 1, all compound metadata cleared.
- * The caller must hold exactly one reference (the head's count is 1). Returns 0, -EINVAL
- * (reported) if page is not part of a consistent compound page or belongs to the hugetlb pool,
- * or -EBUSY if other references exist.
+ * The caller must hold exactly one reference (the head's count is 1). Returns 0; -EINVAL
+ * (reported, nothing changed) if page is not part of a consistent compound page or has an owner
+ * that frees it whole (mm/block_owner.h: a slab's page, a hugetlb pool page, a destructor other
+ * than the default one, such as a large kmalloc's); or -EBUSY if other references exist.
  */
 int split_huge_page(struct page *page);
 

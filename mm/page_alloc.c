@@ -7,6 +7,7 @@
 
 #include "mm/arch.h"
 #include "mm/bad_page.h"
+#include "mm/block_owner.h"
 #include "mm/buddy.h"
 #include "mm/compound.h"
 #include "mm/folio.h"
@@ -226,15 +227,14 @@ __attribute__((noinline)) struct page *alloc_pages(gfp_t gfp, unsigned int order
 static const char *free_problem(const struct page *page, unsigned int order, char *msg, size_t size)
 {
 	int count = page_ref(page);
+	const char *owned = PageTail(page) ? NULL : block_owner_problem(page, BLOCK_FREE, msg, size);
 
 	if (order > MAX_ORDER)
 		snprintf(msg, size, "freed at order %u, above MAX_ORDER %d", order, MAX_ORDER);
-	else if (PageHugeTLB(page))
-		return "hugetlb pool page freed with __free_pages (drop it with put_page)";
+	else if (owned)
+		return owned;
 	else if (PageTail(page))
 		return "freeing a tail page of a compound page";
-	else if (PageSlab(page))
-		return "freeing a slab's page (PG_slab set): its objects may be in use";
 	else if (PageBuddy(page))
 		snprintf(msg, size, "double free: already the first page of a free order-%lu block",
 			 page->private);
@@ -345,11 +345,20 @@ void __free_pages(struct page *page, unsigned int order)
 
 /* ---- compound pages: the destructor at the last reference ---------------------------------- */
 
-/* Runs the destructor of a large folio whose count reached zero; only a registered one. */
+/*
+ * Runs the destructor of a large folio whose count reached zero: only a registered one, and never
+ * on a block whose owner does not free it through its last reference (a slab's).
+ */
 static void destroy_folio(struct folio *folio)
 {
 	compound_page_dtor *dtor = folio_dtor(folio);
+	char msg[128];
+	const char *owned = block_owner_problem(&folio->page, BLOCK_LAST_PUT, msg, sizeof(msg));
 
+	if (owned) {
+		bad_page(&folio->page, owned);
+		return;
+	}
 	if (!compound_dtor_name(dtor)) {
 		bad_page(&folio->page, dtor ? "compound page has an unknown destructor (not called)"
 					    : "compound page has no destructor");
@@ -377,13 +386,15 @@ void free_compound_page(struct page *head)
 {
 	struct folio *folio = page_as_folio(head);
 	unsigned int order = folio_order(folio);
+	char msg[128];
+	const char *owned = block_owner_problem(&folio->page, BLOCK_LAST_PUT, msg, sizeof(msg));
 
 	if (order > MAX_ORDER) {
 		bad_page(&folio->page, "free_compound_page: a gigantic page cannot go to the buddy allocator");
 		return;
 	}
-	if (PageSlab(&folio->page)) {
-		bad_page(&folio->page, "free_compound_page: a slab's page (PG_slab set): its objects may be in use");
+	if (owned) {
+		bad_page(&folio->page, owned);
 		return;
 	}
 	if (free_compound_prepare(&folio->page, order))
@@ -462,12 +473,41 @@ static void folio_ref_inc(struct folio *folio)
 }
 
 /*
+ * Drops one reference of a folio whose last reference its owner alone drops (a slab's pages): the
+ * count goes down only while others remain, in one compare-and-swap, so that two CPUs putting at
+ * once cannot both take the last one away. The last reference is reported and stays: nothing
+ * changes.
+ */
+static void folio_ref_dec_unless_last(struct folio *folio, const char *problem)
+{
+	int count = folio_ref_count(folio);
+
+	do {
+		if (count <= 1) {
+			bad_page(&folio->page, problem);
+			return;
+		}
+	} while (!__atomic_compare_exchange_n(&folio->page._refcount, &count, count - 1, true,
+					      __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+}
+
+/*
  * The decrement and the test are one atomic operation: when two CPUs drop the last two
  * references at once, exactly one of them sees zero and frees. Acquire and release, so that the
- * one that frees sees everything the others wrote to the page before they let go.
+ * one that frees sees everything the others wrote to the page before they let go. A block that
+ * may have an owner is asked about first (mm/block_owner.h), before the count changes: a slab's
+ * last reference is not put_page()'s to drop.
  */
 static void folio_ref_dec_and_free(struct folio *folio)
 {
+	char msg[128];
+	const char *owned;
+
+	if (unlikely(block_may_be_owned(&folio->page)) &&
+	    (owned = block_owner_problem(&folio->page, BLOCK_LAST_PUT, msg, sizeof(msg)))) {
+		folio_ref_dec_unless_last(folio, owned);
+		return;
+	}
 	if (__atomic_sub_fetch(&folio->page._refcount, 1, __ATOMIC_ACQ_REL))
 		return;
 	if (folio_test_large(folio)) {

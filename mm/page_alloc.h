@@ -35,7 +35,9 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order);
 /*
  * Drops the caller's reference to the block of 2^order frames at page and frees it. The caller
  * must hold the only reference (count 1) on the block's first page and pass the order it was
- * allocated at; a compound page's order is checked by free_compound_prepare(). Anything else is
+ * allocated at; a compound page's order is checked by free_compound_prepare(). A block another
+ * owner gives back itself (a slab's, a hugetlb pool page, a compound page with a destructor other
+ * than the default, such as a large kmalloc's: mm/block_owner.h) is refused. Anything else is
  * reported by bad_page() and nothing is freed.
  */
 void __free_pages(struct page *page, unsigned int order);
@@ -64,12 +66,19 @@ void get_page(struct page *page);
  * Drops a reference (on the head for a compound page). At zero: a compound page's destructor
  * runs, a plain block is freed whole, at the order it was allocated at. Reported when the count
  * is already zero.
+ *
+ * A slab's pages (any order, through the head or a tail) are the slab's to free: a
+ * get_page()/put_page() pair on one is allowed, but a put_page() that would drop the last
+ * reference is reported and changes nothing (the count stays 1; the slab frees the pages when
+ * its last object goes). A large kmalloc's page or a pool page is freed by its last put_page()
+ * as by its owner: the destructor (kmalloc's, the pool's) runs.
  */
 void put_page(struct page *page);
 
 /*
  * The same on a folio (mm/folio.h): its count is its own, with no head to look up. Reported, and
- * nothing changes, when folio is a tail page (page_folio() gives a tail's folio) or not allocated.
+ * nothing changes, when folio is a tail page (page_folio() gives a tail's folio), not allocated,
+ * or a slab's whose last reference folio_put() would drop (as put_page()).
  * At zero, folio_put() runs a large folio's destructor; a folio of order 0 that is the first page
  * of a plain block frees the whole block, as put_page() does.
  */
@@ -78,14 +87,14 @@ void folio_put(struct folio *folio);
 
 /*
  * Called by put_page() when a compound head's count reached zero: runs the unit's destructor once
- * (a registered one, mm/compound_dtor.h). A missing or unknown destructor is reported and the
- * pages are left as they are (leaked, not corrupted).
+ * (a registered one, mm/compound_dtor.h). A missing or unknown destructor, or a slab's page, is
+ * reported and the pages are left as they are (leaked, not corrupted).
  */
 void destroy_compound_page(struct page *head);
 
 /*
- * The default destructor: checks the unit once (a damaged one is reported and left alone),
- * clears its metadata and gives the block back whole.
+ * The default destructor: checks the unit once (a damaged one, or a slab's, is reported and left
+ * alone), clears its metadata and gives the block back whole.
  */
 void free_compound_page(struct page *head);
 

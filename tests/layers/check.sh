@@ -17,7 +17,7 @@ LAYERS=(
 	"list page gfp arch"
 	"zone fw_map memblock"
 	"memmap compound_dtor watermark page_owner"
-	"dump_page"
+	"dump_page block_owner"
 	"bad_page debug poison"
 	"compound"
 	"buddy folio"

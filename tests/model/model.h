@@ -180,7 +180,7 @@ void model_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1,
 /* "DMA32|ZERO|COMP" ... for gfp, into buf. */
 const char *gfp_name(gfp_t gfp, char *buf, size_t size);
 
-#define NR_MISUSE_CASES 10
+#define NR_MISUSE_CASES 11
 
 /* What the operations reached, printed at the end. */
 struct model_stats {

@@ -2,7 +2,8 @@
 /*
  * The model test's misuse of the page allocator: double frees, wrong orders, tail and inner pages,
  * reserved pages, misaligned frees, extra references, hugetlb pages freed the wrong way, get_page()
- * and put_page() on free pages, free_pages() of bad addresses. Each must give exactly one report
+ * and put_page() on free pages, free_pages() of bad addresses, a compound page whose owner frees
+ * it (a destructor of its own) split or freed. Each must give exactly one report
  * (bad_page_reports counts them) and change nothing: not the pages involved, not the free count,
  * not the pool.
  */
@@ -195,6 +196,35 @@ static void huge_page(void)
 	}
 }
 
+/*
+ * A held compound page given a destructor of its own (free_huge_page, registered by mm_init(); the
+ * page is not the pool's and never reaches it): its owner frees it whole, so a split through any
+ * sub-page is refused without a bad_page report, and __free_pages() with one. Then the default
+ * destructor again.
+ */
+static void owned_page(void)
+{
+	struct block *b = block_random_of(BLOCK_COMPOUND, 1);
+	struct page *target;
+	struct snapshot s;
+	int got;
+
+	if (!b)
+		return;
+	target = b->page + rnd_below(1UL << b->order);
+	if (set_compound_page_dtor(b->page, free_huge_page))
+		model_fail("set_compound_page_dtor(pfn %#lx, free_huge_page) refused", b->pfn);
+	note("split_huge_page (owned)", page_to_pfn(target), b->order, (unsigned long)b->refs);
+	snapshot_take(&s, target, b);
+	got = split_huge_page(target);
+	if (got != -EINVAL)
+		model_fail("split_huge_page of a compound page with its own destructor returned %d", got);
+	note("__free_pages (owned)", b->pfn, b->order, (unsigned long)b->refs);
+	__free_pages(b->page, b->order);
+	expect_one_report(&s, "split and __free_pages of a compound page with its own destructor");
+	set_compound_page_dtor(b->page, default_compound_dtor());
+}
+
 /* free_pages() of an address that is not a page-aligned direct-map address of RAM. */
 static void bad_address(void)
 {
@@ -248,6 +278,7 @@ static const struct {
 	{ bad_address, "bad address" },
 	{ free_frame, "free page" },
 	{ misaligned, "misaligned" },
+	{ owned_page, "owned page" },
 };
 
 const char *misuse_name(unsigned int i)

@@ -4,7 +4,8 @@
  * set_memory_ro() on part of it splits the mapping and the page, and writes there fault (the
  * faults are expected and reported) while writes elsewhere do not; -EBUSY with nothing changed
  * while another reference is held; a hugetlb pool page keeps its page whole; set_memory_rw()
- * gives the writes back; and on another CPU, whose TLB holds the old entry, a write faults once
+ * gives the writes back; a large kmalloc's page is mapped but never split (kmalloc frees it
+ * whole); a page is mapped once at most; and on another CPU, whose TLB holds the old entry, a write faults once
  * the page is read-only (the TLB shootdown, kernel/tlb.h). Each case gives back every page and
  * every page-table page it used.
  */
@@ -18,6 +19,7 @@
 #include "kernel/vmap_huge.h"
 #include "kernel/x86.h"
 #include "mm/hugetlb.h"
+#include "mm/slab.h"
 #include "tests/ktest/compound_helpers.h"
 
 #define VEC_PF       14
@@ -306,6 +308,89 @@ static void two_mappings_share_the_area_tables(struct ktest *t)
 	free_huge_compound(b);
 }
 
+static void set_memory_ro_refuses_a_large_kmalloc_page(struct ktest *t)
+{
+	unsigned long pt0 = pt_pages(), reports = slab_reports;
+	struct page *head;
+	char *p, *map;
+
+	if (mm_skip_without_blocks(t, HUGE_MAP_ORDER, 1, GFP_KERNEL))
+		return;
+	p = kmalloc(HUGE_MAP_SIZE, GFP_KERNEL);
+	KT_ASSERT(t, p != NULL, "kmalloc(2 MiB) failed");
+	head = virt_to_page(p);
+	map = vmap_huge(head);
+	KT_EXPECT(t, map != NULL, "vmap_huge of a kmalloc'd 2 MiB page failed");
+	if (map) {
+		/* kmalloc frees the page whole: no split, so no read-only part either. */
+		KT_EXPECT_EQ(t, set_memory_ro((unsigned long)map + RO_FIRST * PAGE_SIZE, RO_COUNT), -EINVAL);
+		KT_EXPECT(t, (huge_map_entry(map) & (PTE_HUGE | PTE_WRITE)) == (PTE_HUGE | PTE_WRITE),
+			  "the mapping changed: %#llx", (unsigned long long)huge_map_entry(map));
+		KT_EXPECT(t, !write_faults(t, sub(map, RO_FIRST + 1), 1), "a write faulted after -EINVAL");
+		KT_EXPECT_EQ(t, vunmap_huge(map), 0);
+	}
+	KT_EXPECT(t, compound_check(head, HUGE_MAP_ORDER) == NULL && page_count(head) == 1,
+		  "the refused split changed the page");
+	KT_EXPECT_EQ(t, ksize(p), HUGE_MAP_SIZE);
+	kfree(p);
+	KT_EXPECT_EQ(t, slab_reports, reports);
+	KT_EXPECT_EQ(t, pt_pages(), pt0);
+}
+
+static void vmap_huge_refuses_a_second_mapping_of_a_page(struct ktest *t)
+{
+	unsigned long pt0 = pt_pages();
+	struct page *head;
+	char *map;
+
+	map = map_huge_compound(t, &head);
+	if (!map)
+		return;
+	KT_EXPECT(t, vmap_huge(head) == NULL, "mapped one page twice");
+	KT_EXPECT_EQ(t, set_memory_ro((unsigned long)map, 1), 0);
+	/* Split, the page is no longer a 2 MiB head; and its first frame is still mapped once only. */
+	KT_EXPECT(t, vmap_huge(head) == NULL, "mapped a split page");
+	KT_EXPECT_EQ(t, vunmap_huge(map), 0);
+	KT_EXPECT_EQ(t, pt_pages(), pt0);
+	free_huge_compound(head);
+	/* Unmapped, a page may be mapped again. */
+	map = map_huge_compound(t, &head);
+	if (!map)
+		return;
+	KT_EXPECT(t, (huge_map_entry(map) & (PTE_HUGE | PTE_WRITE)) == (PTE_HUGE | PTE_WRITE),
+		  "a fresh mapping is not a writable 2 MiB entry");
+	KT_EXPECT_EQ(t, vunmap_huge(map), 0);
+	KT_EXPECT_EQ(t, pt_pages(), pt0);
+	free_huge_compound(head);
+}
+
+static void hugetlb_page_is_mapped_once(struct ktest *t)
+{
+	struct hugetlb_counters c0 = hugetlb_counters(HPAGE_ORDER);
+	unsigned long pt0 = pt_pages(), persistent = c0.total - c0.surplus;
+	struct page *head;
+	char *map;
+
+	if (mm_skip_without_blocks(t, HPAGE_ORDER, persistent + 1, GFP_KERNEL))
+		return;
+	hugetlb_set_pool_size(persistent + 1);
+	head = alloc_huge_page();
+	KT_ASSERT(t, head != NULL, "no huge page from the pool");
+	map = vmap_huge(head);
+	KT_EXPECT(t, map != NULL, "vmap_huge of a pool page failed");
+	if (map) {
+		KT_EXPECT_EQ(t, set_memory_ro((unsigned long)map, 1), 0);
+		/* The pool's page stays a 2 MiB head: a second mapping would stay writable. */
+		KT_EXPECT(t, vmap_huge(head) == NULL, "mapped a pool page twice");
+		KT_EXPECT_EQ(t, vunmap_huge(map), 0);
+	}
+	KT_EXPECT_EQ(t, pt_pages(), pt0);
+	put_page(head);
+	hugetlb_set_pool_size(persistent);
+	KT_EXPECT(t, hugetlb_check() == NULL, "%s", hugetlb_check());
+	KT_EXPECT_EQ(t, hugetlb_counters(HPAGE_ORDER).total, c0.total);
+}
+
 /* ---- the TLB shootdown ------------------------------------------------------------------- */
 
 /* What the boot CPU and the CPU that writes share. */
@@ -427,4 +512,7 @@ KTEST_SUITE(vmap_huge,
 	    KTEST_CASE(hugetlb_page_mapping_splits_but_page_stays_whole),
 	    KTEST_CASE(set_memory_checks_its_range),
 	    KTEST_CASE(two_mappings_share_the_area_tables),
+	    KTEST_MISUSE_CASE(set_memory_ro_refuses_a_large_kmalloc_page),
+	    KTEST_CASE(vmap_huge_refuses_a_second_mapping_of_a_page),
+	    KTEST_CASE(hugetlb_page_is_mapped_once),
 	    KTEST_CASE(read_only_on_one_cpu_faults_on_another));

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Who a block belongs to, besides whoever holds its references, and which calls may touch it.
+ *
+ * Some blocks are handed out by a layer above the page allocator, which alone gives them back:
+ *   - a slab's pages (PG_slab on the first page): the slab frees them when its last object is
+ *     freed (mm/slab.h);
+ *   - a hugetlb pool page (PG_hugetlb on the head): its destructor returns it to the pool;
+ *   - any compound page whose destructor is not the default one (mm/compound_dtor.h), such as a
+ *     large kmalloc's page (destructor kmalloc_large): the destructor is the owner's release.
+ * A caller that frees, splits or drops the last reference of such a block behind its owner's back
+ * would leave the owner with pages it no longer has (a leak, then a double free). Every path that
+ * could do so asks block_owner_problem() first, so that a new owner is one more case here:
+ * __free_pages(), put_page()/folio_put() before the count changes, the destructor dispatch,
+ * free_compound_page() and split_huge_page().
+ */
+#ifndef MM_BLOCK_OWNER_H
+#define MM_BLOCK_OWNER_H
+
+#include "mm/compound_dtor.h"
+#include "mm/page.h"
+
+/* What a caller is about to do with a block. */
+enum block_use {
+	BLOCK_FREE,     /* give it back to the page allocator (__free_pages()) */
+	BLOCK_SPLIT,    /* make its pages independent (split_huge_page()) */
+	BLOCK_LAST_PUT, /* drop its last reference, so that its destructor runs (put_page()) */
+};
+
+/*
+ * What is wrong with use on the block whose first page (a compound head, never a tail) is head,
+ * or NULL when use may go ahead. BLOCK_FREE and BLOCK_SPLIT are refused for every owned block
+ * (slab, hugetlb pool, a destructor other than the default); BLOCK_LAST_PUT only for a slab's
+ * pages, since a compound page's destructor is its owner's own way back (a pool page returns to
+ * the pool, a large kmalloc's page to kmalloc). msg (size bytes, the caller's) holds the message
+ * when it names a destructor. Never changes the page; safe on any CPU at once.
+ */
+const char *block_owner_problem(const struct page *head, enum block_use use, char *msg, size_t size);
+
+/*
+ * A cheap first test for the paths that must stay fast: false when head can have no owner (no
+ * PG_slab, PG_hugetlb or compound mark, in either scheme of mm/page.h), so that
+ * block_owner_problem() need not be asked.
+ */
+static inline bool block_may_be_owned(const struct page *head)
+{
+	return page_flags(head) & (1u << PG_slab | 1u << PG_hugetlb | 1u << PG_head | 1u << PG_compound);
+}
+
+#endif
