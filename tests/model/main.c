@@ -22,9 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "tests/ktest/mm_shape.h"
+#include "tests/ktest/mm_test_rand.h"
 #include "tests/mm/host_mm.h"
 #include "tests/mm/mm_check.h"
 #include "tests/model/model.h"
@@ -40,7 +40,7 @@ static struct {
 	const char *argv0;
 } opt = { DEFAULT_SEED, 10000000, 100000, false, false, "mm-model" };
 
-static uint64_t rng_state;
+static unsigned long rng_state;
 static unsigned long op_number;
 
 /* The last operations, for a failure's report. */

@@ -17,7 +17,7 @@
 static unsigned long done_sending;
 static unsigned long started;
 
-static unsigned long rnd(struct worker *w) { return stress_rand(&w->rng); }
+static unsigned long rnd(struct worker *w) { return mm_test_rand(&w->rng); }
 
 static unsigned long rnd_below(struct worker *w, unsigned long n) { return rnd(w) % n; }
 
