@@ -53,12 +53,7 @@ static struct {
 
 uint64_t rnd(void)
 {
-	uint64_t x = rng_state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return rng_state = x;
+	return mm_test_rand(&rng_state);
 }
 
 void note(const char *name, unsigned long pfn, unsigned int order, unsigned long arg)
@@ -274,8 +269,7 @@ int main(int argc, char **argv)
 {
 	struct mm_shape shape0;
 	static struct fw_map map; /* zeroed: host_default_map() gives it storage */
-	struct timespec t0, t1;
-	double seconds;
+	double t0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	parse_args(argc, argv);
@@ -295,7 +289,7 @@ int main(int argc, char **argv)
 	printf("model: seed %#lx, %lu operations, poisoning %s, %lu free pages (DMA %lu, DMA32 %lu, Normal %lu)\n",
 	       opt.seed, opt.ops, opt.poison ? "on" : "off", boot_free, model.zone_free[ZONE_DMA],
 	       model.zone_free[ZONE_DMA32], model.zone_free[ZONE_NORMAL]);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = host_seconds();
 	for (op_number = 0; op_number < opt.ops; op_number++) {
 		if (op_number % 65536 == 0)
 			new_phase();
@@ -305,9 +299,7 @@ int main(int argc, char **argv)
 			check_all(&map);
 	}
 	teardown(&map, &shape0);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	print_stats(seconds);
+	print_stats(host_seconds() - t0);
 	printf("model: ok: %lu operations matched the model (seed %#lx)\n", opt.ops, opt.seed);
 	return 0;
 }
