@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Helpers shared by the slab self-tests (tests/ktest/slab_*.c): the kmalloc size classes, the
- * free page count with every cache shrunk (empty slabs and per-CPU leftovers are kept on purpose
- * by the allocator, so a count taken without shrinking first would see them as lost), fill
- * patterns that tell objects apart, and a parser for slabinfo lines.
+ * Helpers shared by the slab self-tests (tests/ktest/slab_*.c): the kmalloc size classes (the
+ * list is slab_classes.h), the free page count with every cache shrunk (empty slabs and per-CPU
+ * leftovers are kept on purpose by the allocator, so a count taken without shrinking first would
+ * see them as lost), fill patterns that tell objects apart, and a parser for slabinfo lines.
  */
 #ifndef TESTS_KTEST_SLAB_HELPERS_H
 #define TESTS_KTEST_SLAB_HELPERS_H
@@ -16,11 +16,8 @@
 #include "mm/page_alloc.h"
 #include "mm/slab.h"
 #include "tests/ktest/mm_helpers.h"
+#include "tests/ktest/slab_classes.h"
 #include "tests/ktest/text_capture.h"
-
-/* Every kmalloc size class, smallest first. */
-static const size_t slab_test_classes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192 };
-#define SLAB_TEST_NCLASSES (sizeof(slab_test_classes) / sizeof(slab_test_classes[0]))
 
 /* The class kmalloc(size) must use (size 1..8192). */
 static inline size_t slab_test_class_of(size_t size)
