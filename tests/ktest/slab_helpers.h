@@ -147,17 +147,24 @@ static inline bool slab_test_debug_default(void)
 
 /*
  * A cache with debugging on or off whatever the default: MM_DEBUG builds would otherwise only
- * ever test the debug layout, never the per-CPU lists users ship.
+ * ever test the debug layout, never the per-CPU lists users ship. slab_set_debug() also switches
+ * every empty kmalloc cache, and one that got the new cache's descriptor meanwhile would keep the
+ * other mode; so every kmalloc class holds an object (NULL if none could be had) while it runs.
  */
 static inline struct kmem_cache *slab_test_cache(const char *name, size_t size, size_t align, unsigned int flags,
 						 bool debug)
 {
 	bool was = slab_test_debug_default();
+	void *hold[SLAB_TEST_NCLASSES];
 	struct kmem_cache *c;
 
+	for (size_t i = 0; i < SLAB_TEST_NCLASSES; i++)
+		hold[i] = kmalloc(slab_test_classes[i], GFP_KERNEL | __GFP_NOWARN);
 	slab_set_debug(debug);
 	c = kmem_cache_create(name, size, align, flags | (debug ? SLAB_DEBUG : 0));
 	slab_set_debug(was);
+	for (size_t i = 0; i < SLAB_TEST_NCLASSES; i++)
+		kfree(hold[i]);
 	return c;
 }
 

@@ -210,12 +210,29 @@ static void too_large_kmalloc_fails(struct ktest *t)
 	slab_expect_free_pages(t, before);
 }
 
-/* A cache of size and align: objects aligned, apart, of the promised size and writable. */
+/* Which kmalloc classes are in debug mode, one bit a class. */
+static unsigned int kmalloc_debug_modes(void)
+{
+	unsigned int modes = 0;
+
+	for (size_t i = 0; i < SLAB_TEST_NCLASSES; i++)
+		if (slab_debug_enabled(kmalloc_cache(slab_test_classes[i])))
+			modes |= 1u << i;
+	return modes;
+}
+
+/*
+ * A cache of size and align: objects aligned, apart, of the promised size and writable; making
+ * it in a debug mode other than the default leaves kmalloc's caches in the modes they had.
+ */
 static void check_cache(struct ktest *t, size_t size, size_t align, unsigned int flags)
 {
+	unsigned int kmalloc_modes = kmalloc_debug_modes();
 	struct kmem_cache *c = slab_test_cache("slabtest-odd", size, align, flags & ~SLAB_DEBUG, flags & SLAB_DEBUG);
 	size_t want_align = align > 8 ? align : 8, usable, n = size > 2048 ? 40 : 300;
 
+	KT_EXPECT(t, kmalloc_debug_modes() == kmalloc_modes, "kmalloc classes in debug mode %#x, %#x before the cache",
+		  kmalloc_debug_modes(), kmalloc_modes);
 	if (flags & SLAB_HWCACHE_ALIGN && want_align < 64)
 		want_align = 64;
 	if (!KT_EXPECT(t, c != NULL, "kmem_cache_create(%zu, align %zu, flags %#x) failed", size, align, flags))
@@ -223,7 +240,7 @@ static void check_cache(struct ktest *t, size_t size, size_t align, unsigned int
 	KT_EXPECT(t, slab_debug_enabled(c) == !!(flags & SLAB_DEBUG), "size %zu flags %#x: debug %d", size, flags,
 		  slab_debug_enabled(c));
 	usable = kmem_cache_size(c);
-	KT_EXPECT(t, usable >= size, "kmem_cache_size = %zu for size %zu", usable, size);
+	KT_EXPECT(t, usable == size, "kmem_cache_size = %zu for size %zu", usable, size);
 	for (size_t i = 0; i < n; i++) {
 		objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
 		if (!KT_EXPECT(t, objs[i] != NULL, "size %zu: object %zu not allocated", size, i)) {
