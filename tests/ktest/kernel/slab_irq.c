@@ -9,8 +9,7 @@
 #include "kernel/ktest.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
-#include "kernel/timer.h"
-#include "kernel/x86.h"
+#include "tests/ktest/kernel/timer_helpers.h"
 #include "tests/ktest/slab_trade.h"
 
 #define TOTAL_ROUNDS 16000 /* split between the CPUs: 8 emulated CPUs on a 2-core host stay quick */
@@ -38,18 +37,6 @@ static void worker(void *arg)
 	slab_trade_run(&trade, this_cpu_id() * 7919UL + 1, rounds, GFP_KERNEL);
 }
 
-/* Waits for two more ticks on every CPU: a tick already running may still call the hook. */
-static void wait_for_running_ticks(unsigned int n)
-{
-	uint64_t seen[NR_CPUS_MAX];
-
-	for (unsigned int cpu = 0; cpu < n; cpu++)
-		seen[cpu] = timer_ticks(cpu);
-	for (unsigned int cpu = 0; cpu < n; cpu++)
-		while (timer_ticks(cpu) < seen[cpu] + 2)
-			cpu_relax();
-}
-
 static void every_cpu_and_the_tick_allocate_at_once(struct ktest *t)
 {
 	unsigned long reports = slab_reports;
@@ -60,8 +47,7 @@ static void every_cpu_and_the_tick_allocate_at_once(struct ktest *t)
 	rounds = TOTAL_ROUNDS / n;
 	timer_set_hook(tick);
 	on_each_cpu(worker, NULL);
-	timer_set_hook(NULL);
-	wait_for_running_ticks(n);
+	timer_unhook_and_wait(n);
 	for (unsigned int cpu = 0; cpu < NR_CPUS_MAX; cpu++)
 		if (kept[cpu]) {
 			slab_trade_free(&trade, kept[cpu]);
