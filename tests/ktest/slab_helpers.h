@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Helpers shared by the slab self-tests (tests/ktest/slab_*.c): the kmalloc size classes (the
- * list is slab_classes.h), the free page count with every cache shrunk (empty slabs and per-CPU
+ * list is slab_shared.h), the free page count with every cache shrunk (empty slabs and per-CPU
  * leftovers are kept on purpose by the allocator, so a count taken without shrinking first would
  * see them as lost), fill patterns that tell objects apart, and a parser for slabinfo lines.
  */
@@ -16,7 +16,7 @@
 #include "mm/page_alloc.h"
 #include "mm/slab.h"
 #include "tests/ktest/mm_helpers.h"
-#include "tests/ktest/slab_classes.h"
+#include "tests/ktest/slab_shared.h"
 #include "tests/ktest/text_capture.h"
 
 /* The class kmalloc(size) must use (size 1..8192). */
@@ -132,17 +132,6 @@ static inline void slab_test_sort(void **v, size_t n)
 			v[j] = v[j - 1];
 		v[j] = x;
 	}
-}
-
-/* Is debugging on for caches created now? (A probe cache says; MM_DEBUG builds start with it.) */
-static inline bool slab_test_debug_default(void)
-{
-	struct kmem_cache *probe = kmem_cache_create("slabtest-probe", 32, 0, 0);
-	bool on = probe && slab_debug_enabled(probe);
-
-	if (probe)
-		kmem_cache_destroy(probe);
-	return on;
 }
 
 /*

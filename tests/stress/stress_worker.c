@@ -11,7 +11,7 @@
 #include "mm/hugetlb.h"
 #include "mm/page_alloc.h"
 #include "mm/slab.h"
-#include "tests/ktest/slab_classes.h"
+#include "tests/ktest/slab_shared.h"
 #include "tests/stress/stress_state.h"
 
 /* Workers done with their operations (they send nothing more): release, read with acquire. */
