@@ -143,29 +143,25 @@ static void alloc_or_free(void)
 		op_free();
 }
 
+/* The operations and how often each runs, in thousandths: a draw below `below` runs op. */
+static const struct {
+	unsigned int below;
+	void (*op)(void);
+} mix[] = {
+	{ 700, alloc_or_free }, { 780, op_get }, { 860, op_put },     { 900, op_split },
+	{ 960, op_hugetlb },    { 965, op_hot }, { 970, op_refused }, { 1000, op_misuse },
+};
+
 static void run_one(void)
 {
 	unsigned long r = rnd_below(1000);
+	size_t i = 0;
 
 	if (chance(5))
 		host_mm_set_cpu((unsigned int)rnd_below(host_mm_nr_cpus));
-
-	if (r < 700)
-		alloc_or_free();
-	else if (r < 780)
-		op_get();
-	else if (r < 860)
-		op_put();
-	else if (r < 900)
-		op_split();
-	else if (r < 960)
-		op_hugetlb();
-	else if (r < 965)
-		op_hot();
-	else if (r < 970)
-		op_refused();
-	else
-		op_misuse();
+	while (r >= mix[i].below)
+		i++;
+	mix[i].op();
 }
 
 /* ---- checks ------------------------------------------------------------------------------------ */
