@@ -9,7 +9,7 @@
 #include "kernel/ktest.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
-#include "tests/ktest/kernel/timer_helpers.h"
+#include "tests/ktest/kernel/tick_hook.h"
 #include "tests/ktest/slab_trade.h"
 
 #define TOTAL_ROUNDS 16000 /* split between the CPUs: 8 emulated CPUs on a 2-core host stay quick */

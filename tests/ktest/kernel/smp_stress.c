@@ -17,7 +17,7 @@
 #include "lib/printk.h"
 #include "mm/hot_pages.h"
 #include "mm/poison.h"
-#include "tests/ktest/kernel/timer_helpers.h"
+#include "tests/ktest/kernel/tick_hook.h"
 #include "tests/stress/stress.h"
 
 /*

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Helpers of the kernel suites that hook the timer tick (slab_irq, smp_stress).
+ * For the kernel suites that hook the timer tick (slab_irq, smp_stress): taking the hook off.
  */
-#ifndef TESTS_KTEST_KERNEL_TIMER_HELPERS_H
-#define TESTS_KTEST_KERNEL_TIMER_HELPERS_H
+#ifndef TESTS_KTEST_KERNEL_TICK_HOOK_H
+#define TESTS_KTEST_KERNEL_TICK_HOOK_H
 
 #include "kernel/percpu.h"
 #include "kernel/timer.h"
