@@ -90,7 +90,7 @@ QEMU_STEPS += test-qemu-$(1)
 endef
 $(eval $(call hugepages_step,hugepages-256m,256M,pc,hugepagesz=2M hugepages=100000))
 $(eval $(call hugepages_step,hugepages-5g-q35,5G,q35,hugepagesz=1G hugepages=64 hugepagesz=2M hugepages=100000 \
-	ktest=compound*$(comma)folio$(comma)hugetlb_boot$(comma)mm_buddy$(comma)mm_refcount$(comma)slab$(comma)slab_smoke$(comma)vmap_huge))
+	ktest=compound*$(comma)folio$(comma)hugetlb_boot$(comma)mm_buddy$(comma)mm_refcount$(comma)block_owner$(comma)slab$(comma)vmap_huge))
 TEST_STEPS += $(QEMU_STEPS)
 
 # `make test` builds first (so a build error is one clear failure), then runs every step.

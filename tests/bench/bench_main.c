@@ -21,7 +21,6 @@
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <stdint.h>
@@ -71,23 +70,15 @@ static void bench_map(struct fw_map *map)
 	fw_map_add_range(map, 0x100000000ULL, 8ULL << 30, FW_USABLE);
 }
 
-static double seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* TSC ticks per nanosecond, measured against the monotonic clock. */
 static double tsc_per_ns(void)
 {
-	double t0 = seconds();
+	double t0 = host_seconds();
 	uint64_t c0 = bench_cycles();
 
-	while (seconds() - t0 < 0.05)
+	while (host_seconds() - t0 < 0.05)
 		;
-	return (double)(bench_cycles() - c0) / ((seconds() - t0) * 1e9);
+	return (double)(bench_cycles() - c0) / ((host_seconds() - t0) * 1e9);
 }
 
 /* Boots mm/ on the bench map twice (the second time over memory the host has already mapped). */
@@ -98,7 +89,7 @@ static int setup(void)
 
 	for (int pass = 0; pass < 2; pass++) {
 		const struct mm_init_timing *m = &mm_init_timing;
-		double t = seconds(), ns_all, ns_ours;
+		double t = host_seconds(), ns_all, ns_ours;
 
 		bench_map(&map);
 		host_console_quiet = true;
@@ -106,7 +97,7 @@ static int setup(void)
 		if (host_mm_init_timed(&map, bench_cycles))
 			return -1;
 		host_console_quiet = false;
-		t = seconds() - t;
+		t = host_seconds() - t;
 		ns_all = (double)m->memmap_cycles / ghz / (double)m->memmap_pages;
 		ns_ours = (double)(m->memmap_cycles - host_map_cycles) / ghz / (double)m->memmap_pages;
 		printf("bench: mm_init on a 10 GiB map (%s simulated memory): %.3f s\n",

@@ -10,6 +10,7 @@
 #include "mm/poison.h"
 #include "mm/slab.h"
 #include "tests/bench/page_alloc_bench.h"
+#include "tests/ktest/slab_shared.h"
 
 #define BATCH 1024
 
@@ -134,24 +135,13 @@ static unsigned long linux_batch(size_t size)
 	return size <= 8 ? 340 : size <= 64 ? 512 : size <= 256 ? 1072 : size <= 1024 ? 1812 : 1831;
 }
 
-/* Is debugging on for caches created now? (A probe cache says.) */
-static bool debug_default(void)
-{
-	struct kmem_cache *probe = kmem_cache_create("bench-probe", 32, 0, 0);
-	bool on = probe && slab_debug_enabled(probe);
-
-	if (probe)
-		kmem_cache_destroy(probe);
-	return on;
-}
-
 void slab_bench(void)
 {
 	static const size_t one_sizes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 16384, 65536 };
 	static const size_t batch_sizes[] = { 8, 64, 256, 1024, 4096 };
 	static const size_t cache_sizes[] = { 64, 256 };
 	unsigned long rounds = bench_quick ? 200 : 100000, batches = bench_quick ? 1 : 50;
-	bool poison = mm_debug_poison, debug = debug_default();
+	bool poison = mm_debug_poison, debug = slab_test_debug_default();
 
 	/*
 	 * The path users ship: no red zones or poison. MM_DEBUG builds (the host's, the test

@@ -14,7 +14,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "mm/page_alloc.h"
@@ -41,14 +40,6 @@ static struct {
 	unsigned long head __attribute__((aligned(64)));
 	unsigned long tail __attribute__((aligned(64)));
 } queue;
-
-static double seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void pin(unsigned int cpu)
 {
@@ -151,7 +142,7 @@ static double timed_run(void *(*fn[])(void *), unsigned int n, unsigned int orde
 
 	stop = 0;
 	queue.head = queue.tail = 0;
-	t = seconds();
+	t = host_seconds();
 	for (unsigned int i = 0; i < n; i++) {
 		jobs[i] = (struct job){ .cpu = i, .order = order };
 		pthread_create(&tid[i], NULL, fn[i], &jobs[i]);
@@ -162,7 +153,7 @@ static double timed_run(void *(*fn[])(void *), unsigned int n, unsigned int orde
 		pthread_join(tid[i], NULL);
 		pairs += jobs[i].pairs;
 	}
-	return (double)pairs / (seconds() - t);
+	return (double)pairs / (host_seconds() - t);
 }
 
 static double best_of_runs(void *(*fn[])(void *), unsigned int n, unsigned int order,

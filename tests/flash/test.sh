@@ -7,8 +7,7 @@ set -u
 
 FLASH=${FLASH:-boot/flash.sh}
 WORK=${WORK:-build/flash-test}
-pass=0
-fail=0
+. "$(dirname "$0")/../tap.sh"
 
 # new_tree: an empty machine under $T with an internal SATA disk sda holding / and /boot/efi.
 new_tree() {
@@ -63,28 +62,17 @@ run() {
 
 # expect NAME STATUS TEXT: the last run exited with STATUS (0, or non-zero for "fail") and said TEXT.
 expect() {
-	local ok=1
-	if [ "$2" = 0 ]; then [ "$STATUS" = 0 ] || ok=0; else [ "$STATUS" != 0 ] || ok=0; fi
-	grep -qF -- "$3" <<<"$OUT" || ok=0
-	if [ $ok = 1 ]; then
-		echo "ok - $1"
-		pass=$((pass + 1))
-	else
-		echo "not ok - $1: expected exit ${2/fail/non-zero} and \"$3\", got exit $STATUS:"
-		sed 's/^/    /' <<<"$OUT"
-		fail=$((fail + 1))
-	fi
+	local ok=0
+	if [ "$2" = 0 ]; then [ "$STATUS" = 0 ] || ok=1; else [ "$STATUS" != 0 ] || ok=1; fi
+	grep -qF -- "$3" <<<"$OUT" || ok=1
+	check "$1" $ok "expected exit ${2/fail/non-zero} and \"$3\", got exit $STATUS:"
+	[ $ok = 0 ] || sed 's/^/    /' <<<"$OUT"
 }
 
 # expect_untouched NAME FILE: FILE (a fake device) still holds only zeros.
 expect_untouched() {
-	if cmp -s -n "$IMG_SIZE" "$2" /dev/zero; then
-		echo "ok - $1"
-		pass=$((pass + 1))
-	else
-		echo "not ok - $1: the device was written to"
-		fail=$((fail + 1))
-	fi
+	cmp -s -n "$IMG_SIZE" "$2" /dev/zero
+	check "$1" $? "the device was written to"
 }
 
 mkdir -p "$WORK"
@@ -189,13 +177,8 @@ ln -s ../../sdb "$T/dev/disk/by-id/usb-SanDisk_Cruzer_Blade-0:0"
 run "$T/dev/disk/by-id/usb-SanDisk_Cruzer_Blade-0:0" "yes"
 expect "a good stick is described before writing" 0 "SanDisk Cruzer Blade, 32.0 MiB"
 expect "a good stick, named by a by-id link, is written and verified" 0 "flash: verified: sha256"
-if cmp -s -n "$IMG_SIZE" "$IMG" "$T/dev/sdb" && [ "$(stat -c %s "$T/dev/sdb")" = $((65536 * 512)) ]; then
-	echo "ok - the stick holds the image and keeps its size"
-	pass=$((pass + 1))
-else
-	echo "not ok - the stick does not hold the image, or its size changed"
-	fail=$((fail + 1))
-fi
+cmp -s -n "$IMG_SIZE" "$IMG" "$T/dev/sdb" && [ "$(stat -c %s "$T/dev/sdb")" = $((65536 * 512)) ]
+check "the stick holds the image and keeps its size" $? "the stick does not hold the image, or its size changed"
 
 new_tree yes-skips-question
 add_stick sdb 65536
@@ -241,13 +224,7 @@ mv "$IMG.saved" "$IMG.cmdline"
 OUT=$(make --no-print-directory -n flash DEV=/dev/null CMDLINE=other-than-built 2>&1)
 STATUS=$?
 expect "make flash plans no build, only boot/flash.sh" 0 "boot/flash.sh build/usb.img"
-if grep -qE 'mkusb|mkiso|cmdline.txt|^cp ' <<<"$OUT"; then
-	echo "not ok - make flash CMDLINE=... would build: $OUT"
-	fail=$((fail + 1))
-else
-	echo "ok - make flash CMDLINE=... would build nothing"
-	pass=$((pass + 1))
-fi
+! grep -qE 'mkusb|mkiso|cmdline.txt|^cp ' <<<"$OUT"
+check "make flash CMDLINE=... would build nothing" $? "it would build: $OUT"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+tap_total

@@ -28,6 +28,20 @@ test-fuzz-$(1): $$(FUZZ_DIR)/fuzz_$(1) $(2)
 TEST_STEPS += test-fuzz-$(1)
 endef
 
+# $(call fuzz_seeds,NAME,SRCS,HEADERS,INPUTS): the seeds of fuzz-NAME, written into
+# $(FUZZ_DIR)/seeds/NAME by a small program, tests/fuzz/NAME_seeds.c built with SRCS (and rebuilt
+# when HEADERS change), given INPUTS (files) after the directory.
+define fuzz_seeds
+$$(FUZZ_DIR)/$(1)_seeds: tests/fuzz/$(1)_seeds.c $(2) $(3) | deps
+	@mkdir -p $$(@D)
+	@echo "  HOSTCC  $$@"
+	$$(Q)$$(HOSTCC) $$(filter-out -MMD -MP,$$(HOSTCFLAGS)) tests/fuzz/$(1)_seeds.c $(2) -o $$@
+
+$$(FUZZ_DIR)/seeds/$(1)/.stamp: $$(FUZZ_DIR)/$(1)_seeds $(4)
+	@rm -rf $$(@D) && mkdir -p $$(@D)
+	$$(Q)$$< $$(@D) $(4) && touch $$@
+endef
+
 # ---- multiboot2 parser ---------------------------------------------------------------------
 FUZZ_MB2_SRCS := tests/fuzz/fuzz_mb2.c kernel/multiboot2.c kernel/bootinfo_print.c lib/printk.c
 FUZZ_MB2_SEEDS := $(FUZZ_DIR)/seeds/mb2
@@ -35,14 +49,7 @@ FUZZ_MB2_SEEDS := $(FUZZ_DIR)/seeds/mb2
 $(eval $(call fuzz_binary,mb2,$(FUZZ_MB2_SRCS),$(wildcard kernel/*.h lib/*.h)))
 
 # The seeds are the sample structures of the parser's self-tests, written by a small program.
-$(FUZZ_DIR)/mb2_seeds: tests/fuzz/mb2_seeds.c tests/ktest/mb2_samples.c $(wildcard tests/ktest/*.h kernel/*.h lib/*.h) | deps
-	@mkdir -p $(@D)
-	@echo "  HOSTCC  $@"
-	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) tests/fuzz/mb2_seeds.c tests/ktest/mb2_samples.c -o $@
-
-$(FUZZ_MB2_SEEDS)/.stamp: $(FUZZ_DIR)/mb2_seeds
-	@rm -rf $(@D) && mkdir -p $(@D)
-	$(Q)$< $(@D) && touch $@
+$(eval $(call fuzz_seeds,mb2,tests/ktest/mb2_samples.c,$(wildcard tests/ktest/*.h kernel/*.h lib/*.h)))
 
 $(eval $(call fuzz_runs,mb2,$(FUZZ_MB2_SEEDS)/.stamp,$(FUZZ_MB2_SEEDS)))
 
@@ -54,14 +61,7 @@ $(eval $(call fuzz_binary,elf,$(FUZZ_ELF_SRCS),$(wildcard boot/efi/*.h lib/*.h))
 
 # The seeds: the start of the real kernel, its headers with the segments packed small, and
 # hand-made headers, written by a small program (nothing binary is kept in the tree).
-$(FUZZ_DIR)/elf_seeds: tests/fuzz/elf_seeds.c boot/efi/elf_load.h | deps
-	@mkdir -p $(@D)
-	@echo "  HOSTCC  $@"
-	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) tests/fuzz/elf_seeds.c -o $@
-
-$(FUZZ_ELF_SEEDS)/.stamp: $(FUZZ_DIR)/elf_seeds $(KERNEL)
-	@rm -rf $(@D) && mkdir -p $(@D)
-	$(Q)$< $(@D) $(KERNEL) && touch $@
+$(eval $(call fuzz_seeds,elf,,boot/efi/elf_load.h,$(KERNEL)))
 
 $(eval $(call fuzz_runs,elf,$(FUZZ_ELF_SEEDS)/.stamp,$(FUZZ_ELF_SEEDS)))
 
@@ -73,14 +73,7 @@ FUZZ_MBI_FIXTURES := tests/fixtures/memmaps/qemu-q35-ovmf-256m.txt tests/fixture
 $(eval $(call fuzz_binary,mbi,$(FUZZ_MBI_SRCS),$(wildcard boot/efi/*.h kernel/*.h lib/*.h)))
 
 # The seeds: loader inputs made by a small program, and the EFI memory maps of the fixtures.
-$(FUZZ_DIR)/mbi_seeds: tests/fuzz/mbi_seeds.c kernel/bootinfo.h | deps
-	@mkdir -p $(@D)
-	@echo "  HOSTCC  $@"
-	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) tests/fuzz/mbi_seeds.c -o $@
-
-$(FUZZ_MBI_SEEDS)/.stamp: $(FUZZ_DIR)/mbi_seeds $(FUZZ_MBI_FIXTURES)
-	@rm -rf $(@D) && mkdir -p $(@D)
-	$(Q)$< $(@D) $(FUZZ_MBI_FIXTURES) && touch $@
+$(eval $(call fuzz_seeds,mbi,,kernel/bootinfo.h,$(FUZZ_MBI_FIXTURES)))
 
 $(eval $(call fuzz_runs,mbi,$(FUZZ_MBI_SEEDS)/.stamp,$(FUZZ_MBI_SEEDS)))
 
@@ -113,13 +106,6 @@ FUZZ_ACPI_SEEDS := $(FUZZ_DIR)/seeds/acpi
 
 $(eval $(call fuzz_binary,acpi,$(FUZZ_ACPI_SRCS),$(wildcard kernel/*.h lib/*.h tests/ktest/acpi_samples.h tests/fuzz/*.h)))
 
-$(FUZZ_DIR)/acpi_seeds: tests/fuzz/acpi_seeds.c tests/ktest/acpi_samples.c $(wildcard tests/ktest/*.h kernel/*.h lib/*.h) | deps
-	@mkdir -p $(@D)
-	@echo "  HOSTCC  $@"
-	$(Q)$(HOSTCC) $(filter-out -MMD -MP,$(HOSTCFLAGS)) tests/fuzz/acpi_seeds.c tests/ktest/acpi_samples.c -o $@
-
-$(FUZZ_ACPI_SEEDS)/.stamp: $(FUZZ_DIR)/acpi_seeds
-	@rm -rf $(@D) && mkdir -p $(@D)
-	$(Q)$< $(@D) && touch $@
+$(eval $(call fuzz_seeds,acpi,tests/ktest/acpi_samples.c,$(wildcard tests/ktest/*.h kernel/*.h lib/*.h)))
 
 $(eval $(call fuzz_runs,acpi,$(FUZZ_ACPI_SEEDS)/.stamp,$(FUZZ_ACPI_SEEDS)))

@@ -64,13 +64,30 @@ static void seed_write(const char *dir, const char *name, struct seed *s)
 	errors += fuzz_write_seed(dir, name, s->bytes, s->len);
 }
 
+/* The seeds of one loadable segment: accepted, then refused ones. */
+static const struct one_segment_seed {
+	const char *name;
+	uint64_t entry;
+	uint32_t flags;
+	uint64_t paddr, filesz, memsz;
+} one_segment[] = {
+	{ "minimal", 0x100000, PF_R | PF_X, 0x100000, 16, 16 },
+	{ "ends-at-4g", 0xfffff000, PF_R | PF_X, 0xfffff000, 8, 0x1000 }, /* the highest segment allowed */
+	{ "entry-in-data", 0x400000, PF_R | PF_W, 0x400000, 0x20, 0x20 }, /* refused */
+	{ "below-1m", 0x8000, PF_R | PF_X, 0x8000, 0x20, 0x20 },          /* refused */
+};
+
 static void hand_made(const char *dir)
 {
 	static struct seed s;
 
-	seed_begin(&s, 0x100000, 1);
-	seed_segment(&s, 0, PT_LOAD, PF_R | PF_X, 0x100000, 16, 16);
-	seed_write(dir, "minimal", &s);
+	for (size_t i = 0; i < sizeof(one_segment) / sizeof(one_segment[0]); i++) {
+		const struct one_segment_seed *o = &one_segment[i];
+
+		seed_begin(&s, o->entry, 1);
+		seed_segment(&s, 0, PT_LOAD, o->flags, o->paddr, o->filesz, o->memsz);
+		seed_write(dir, o->name, &s);
+	}
 
 	/* Code and data sharing a page, then .bss-only, and a note that is not loaded. */
 	seed_begin(&s, 0x200010, 4);
@@ -80,22 +97,11 @@ static void hand_made(const char *dir)
 	seed_segment(&s, 3, PT_NOTE, PF_R, 0, 8, 8);
 	seed_write(dir, "shared-page-bss-note", &s);
 
-	/* The highest segment allowed: it ends exactly at 4 GiB. */
-	seed_begin(&s, 0xfffff000, 1);
-	seed_segment(&s, 0, PT_LOAD, PF_R | PF_X, 0xfffff000, 8, 0x1000);
-	seed_write(dir, "ends-at-4g", &s);
-
-	/* Refused: overlapping segments; entry in a data segment; a segment below 1 MiB. */
+	/* Refused: overlapping segments. */
 	seed_begin(&s, 0x300000, 2);
 	seed_segment(&s, 0, PT_LOAD, PF_R | PF_X, 0x300000, 0x20, 0x2000);
 	seed_segment(&s, 1, PT_LOAD, PF_R | PF_W, 0x301000, 0x20, 0x20);
 	seed_write(dir, "overlap", &s);
-	seed_begin(&s, 0x400000, 1);
-	seed_segment(&s, 0, PT_LOAD, PF_R | PF_W, 0x400000, 0x20, 0x20);
-	seed_write(dir, "entry-in-data", &s);
-	seed_begin(&s, 0x8000, 1);
-	seed_segment(&s, 0, PT_LOAD, PF_R | PF_X, 0x8000, 0x20, 0x20);
-	seed_write(dir, "below-1m", &s);
 
 	/* A larger program header entry (64 bytes), as the format allows. */
 	seed_begin(&s, 0x100000, 1);

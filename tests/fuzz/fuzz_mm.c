@@ -405,15 +405,21 @@ static bool tail_or_inner_page(struct held *h, uint8_t b)
 	return true;
 }
 
+/* get_page() when b is odd, else put_page(): the misuse cases below must refuse either. */
+static void get_or_put(struct page *page, uint8_t b)
+{
+	if (b & 1)
+		get_page(page);
+	else
+		put_page(page);
+}
+
 static bool reference_on_free_page(struct held *h, uint8_t b)
 {
 	(void)h;
 	if (!last_freed_is_free())
 		return false;
-	if (b & 1)
-		get_page(last_freed);
-	else
-		put_page(last_freed);
+	get_or_put(last_freed, b);
 	return true;
 }
 
@@ -425,10 +431,7 @@ static bool reference_on_inner_page(struct held *h, uint8_t b)
 	if (!h || h->kind != PLAIN || !h->order)
 		return false;
 	inner = h->page + 1 + b % ((1UL << h->order) - 1);
-	if (b & 1)
-		get_page(inner);
-	else
-		put_page(inner);
+	get_or_put(inner, b);
 	return true;
 }
 

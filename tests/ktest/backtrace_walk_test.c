@@ -32,6 +32,12 @@ static void three_frames(struct fake_stack *s)
 	frame(s, 20, 0, 0x3333);
 }
 
+/* backtrace_walk() from the frame at word 2, within the whole of s. */
+static int walk(struct fake_stack *s, uintptr_t *pcs, int max, enum backtrace_end *end)
+{
+	return backtrace_walk(at(s, 2), lo(s), hi(s), pcs, max, end);
+}
+
 static void backtrace_walk_follows_the_chain_to_its_end(struct ktest *t)
 {
 	struct fake_stack s;
@@ -39,7 +45,7 @@ static void backtrace_walk_follows_the_chain_to_its_end(struct ktest *t)
 	enum backtrace_end end = BACKTRACE_DEPTH;
 
 	three_frames(&s);
-	KT_EXPECT_EQ(t, backtrace_walk(at(&s, 2), lo(&s), hi(&s), pcs, 8, &end), 3);
+	KT_EXPECT_EQ(t, walk(&s, pcs, 8, &end), 3);
 	KT_EXPECT_EQ(t, pcs[0], 0x1111);
 	KT_EXPECT_EQ(t, pcs[1], 0x2222);
 	KT_EXPECT_EQ(t, pcs[2], 0x3333);
@@ -56,7 +62,7 @@ static void backtrace_walk_stops_at_a_null_return_address(struct ktest *t)
 
 	three_frames(&s);
 	s.w[11] = 0;
-	KT_EXPECT_EQ(t, backtrace_walk(at(&s, 2), lo(&s), hi(&s), pcs, 8, &end), 1);
+	KT_EXPECT_EQ(t, walk(&s, pcs, 8, &end), 1);
 	KT_EXPECT_EQ(t, end, BACKTRACE_OUTERMOST);
 }
 
@@ -67,11 +73,11 @@ static void backtrace_walk_stops_at_max_frames(struct ktest *t)
 	enum backtrace_end end = BACKTRACE_OUTERMOST;
 
 	three_frames(&s);
-	KT_EXPECT_EQ(t, backtrace_walk(at(&s, 2), lo(&s), hi(&s), pcs, 2, &end), 2);
+	KT_EXPECT_EQ(t, walk(&s, pcs, 2, &end), 2);
 	KT_EXPECT_EQ(t, end, BACKTRACE_DEPTH);
-	KT_EXPECT_EQ(t, backtrace_walk(at(&s, 2), lo(&s), hi(&s), pcs, 3, &end), 3);
+	KT_EXPECT_EQ(t, walk(&s, pcs, 3, &end), 3);
 	KT_EXPECT_EQ(t, end, BACKTRACE_OUTERMOST); /* exactly max frames is not "more" */
-	KT_EXPECT_EQ(t, backtrace_walk(at(&s, 2), lo(&s), hi(&s), pcs, 0, NULL), 0);
+	KT_EXPECT_EQ(t, walk(&s, pcs, 0, NULL), 0);
 }
 
 static void backtrace_walk_stops_at_an_unaligned_frame_pointer(struct ktest *t)
@@ -82,7 +88,7 @@ static void backtrace_walk_stops_at_an_unaligned_frame_pointer(struct ktest *t)
 
 	three_frames(&s);
 	s.w[10] = at(&s, 20) + 4;
-	KT_EXPECT_EQ(t, backtrace_walk(at(&s, 2), lo(&s), hi(&s), pcs, 8, &end), 2);
+	KT_EXPECT_EQ(t, walk(&s, pcs, 8, &end), 2);
 	KT_EXPECT_EQ(t, end, BACKTRACE_UNALIGNED);
 }
 
@@ -108,7 +114,7 @@ static void backtrace_walk_stays_on_the_stack_and_goes_up(struct ktest *t)
 		three_frames(&s);
 		s.w[10] = cases[i].link;
 		end = BACKTRACE_OUTERMOST;
-		KT_EXPECT(t, backtrace_walk(at(&s, 2), lo(&s), hi(&s), pcs, 8, &end) == cases[i].frames,
+		KT_EXPECT(t, walk(&s, pcs, 8, &end) == cases[i].frames,
 			  "%s: not %d frames", cases[i].what, cases[i].frames);
 		KT_EXPECT(t, end == want, "%s: the walk ended with %d, want %d", cases[i].what, end, want);
 	}

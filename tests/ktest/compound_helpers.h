@@ -2,7 +2,7 @@
 /*
  * Helpers shared by the compound-page and hugetlb self-tests: the buddy allocator's free-page
  * count, and a check that a unit carries no compound metadata. The random number generator is
- * mm_test_rand() from mm_helpers.h.
+ * mm_test_rand() from mm_test_rand.h (through mm_helpers.h).
  */
 #ifndef TESTS_KTEST_COMPOUND_HELPERS_H
 #define TESTS_KTEST_COMPOUND_HELPERS_H

@@ -154,6 +154,21 @@ static void plain_block_is_an_order_0_folio_freed_whole(struct ktest *t)
 	KT_EXPECT_EQ(t, test_free_pages(), before);
 }
 
+/*
+ * The folio of head's page i, expected to be a hugetlb folio of order headed by head (every
+ * sub-page leads there) whose destructor gives it back to the pool.
+ */
+static struct folio *expect_hugetlb_folio(struct ktest *t, struct page *head, unsigned int order, unsigned long i)
+{
+	struct folio *folio = page_folio(&head[i]);
+
+	expect_subpages_lead_to_head(t, head, order);
+	expect_large_folio(t, folio, head, order);
+	KT_EXPECT(t, folio_test_hugetlb(folio), "flags %#x", (unsigned int)folio->flags);
+	KT_EXPECT(t, folio_dtor(folio) == free_huge_page, "destructor is free_huge_page");
+	return folio;
+}
+
 static void hugetlb_pool_page_is_a_hugetlb_folio(struct ktest *t)
 {
 	struct hugetlb_counters c = hugetlb_counters(HPAGE_ORDER);
@@ -169,11 +184,7 @@ static void hugetlb_pool_page_is_a_hugetlb_folio(struct ktest *t)
 		hugetlb_set_overcommit(c.overcommit);
 		return;
 	}
-	folio = page_folio(&head[(1UL << HPAGE_ORDER) - 1]);
-	expect_subpages_lead_to_head(t, head, HPAGE_ORDER);
-	expect_large_folio(t, folio, head, HPAGE_ORDER);
-	KT_EXPECT(t, folio_test_hugetlb(folio), "flags %#x", (unsigned int)folio->flags);
-	KT_EXPECT(t, folio_dtor(folio) == free_huge_page, "destructor is free_huge_page");
+	folio = expect_hugetlb_folio(t, head, HPAGE_ORDER, (1UL << HPAGE_ORDER) - 1);
 	folio_get(page_folio(&head[100]));
 	folio_put(folio);
 	KT_EXPECT_EQ(t, hugetlb_counters(HPAGE_ORDER).in_use, c.in_use + 1);
@@ -199,12 +210,8 @@ static void gigantic_pool_page_is_a_hugetlb_folio(struct ktest *t)
 	}
 	head = alloc_gigantic_page();
 	KT_ASSERT(t, head != NULL, "alloc_gigantic_page failed with %lu free", g.free);
-	folio = page_folio(&head[12345]);
-	expect_subpages_lead_to_head(t, head, GIGANTIC_ORDER);
-	expect_large_folio(t, folio, head, GIGANTIC_ORDER);
+	folio = expect_hugetlb_folio(t, head, GIGANTIC_ORDER, 12345);
 	KT_EXPECT_EQ(t, folio_size(folio), GIGANTIC_SIZE);
-	KT_EXPECT(t, folio_test_hugetlb(folio), "flags %#x", (unsigned int)folio->flags);
-	KT_EXPECT(t, folio_dtor(folio) == free_huge_page, "destructor is free_huge_page");
 	folio_put(folio);
 	KT_EXPECT_EQ(t, hugetlb_counters(GIGANTIC_ORDER).free, g.free);
 	KT_EXPECT(t, hugetlb_check() == NULL, "%s", hugetlb_check());

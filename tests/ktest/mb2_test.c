@@ -49,6 +49,23 @@ static void end_expect_error(struct ktest *t, int line, const char *want)
 }
 #define END_EXPECT_ERROR(t, want) end_expect_error(t, __LINE__, want)
 
+/* A structure with one tag that build(type, a, b) makes, and the error message it must get. */
+struct bad_tag {
+	uint32_t type, a, b;
+	const char *want;
+};
+
+/* Each row of rows (n of them) built by build and ended: expects the row's error message. */
+static void expect_bad_tags(struct ktest *t, int line, void (*build)(uint32_t type, uint32_t a, uint32_t b),
+			    const struct bad_tag *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		build(rows[i].type, rows[i].a, rows[i].b);
+		end_expect_error(t, line, rows[i].want);
+	}
+}
+#define EXPECT_BAD_TAGS(t, build, rows) expect_bad_tags(t, __LINE__, build, rows, sizeof(rows) / sizeof(rows[0]))
+
 static void expect_str(struct ktest *t, const char *got, const char *want)
 {
 	KT_EXPECT(t, got && !strcmp(got, want), "got \"%s\", want \"%s\"", got, want);
@@ -322,22 +339,27 @@ static void build_mmap(uint32_t type, uint32_t entry_size, uint32_t payload)
 		m->entry_size = entry_size;
 }
 
+/* Rows of build_mmap() (type, entry_size, payload bytes) and the error each must get. */
 static void mb2_rejects_bad_mmap_entry_size(struct ktest *t)
 {
-	build_mmap(MB2_TAG_MMAP, 20, 40);
-	END_EXPECT_ERROR(t, "tag 6 at offset 0x8: entry_size 20 is less than 24");
-	build_mmap(MB2_TAG_MMAP, 0, 48);
-	END_EXPECT_ERROR(t, "tag 6 at offset 0x8: entry_size 0 is less than 24");
-	build_mmap(MB2_TAG_MMAP, 28, 56);
-	END_EXPECT_ERROR(t, "tag 6 at offset 0x8: entry_size 28 is not a multiple of 8");
+	static const struct bad_tag rows[] = {
+		{ MB2_TAG_MMAP, 20, 40, "tag 6 at offset 0x8: entry_size 20 is less than 24" },
+		{ MB2_TAG_MMAP, 0, 48, "tag 6 at offset 0x8: entry_size 0 is less than 24" },
+		{ MB2_TAG_MMAP, 28, 56, "tag 6 at offset 0x8: entry_size 28 is not a multiple of 8" },
+	};
+
+	EXPECT_BAD_TAGS(t, build_mmap, rows);
 }
 
 static void mb2_rejects_mmap_entries_that_do_not_fit(struct ktest *t)
 {
-	build_mmap(MB2_TAG_MMAP, 24, 40);
-	END_EXPECT_ERROR(t, "tag 6 at offset 0x8: 40 bytes of entries are not a whole number of entry_size 24");
-	build_mmap(MB2_TAG_MMAP, 0x80000000u, 24);
-	END_EXPECT_ERROR(t, "tag 6 at offset 0x8: 24 bytes of entries are not a whole number of entry_size 2147483648");
+	static const struct bad_tag rows[] = {
+		{ MB2_TAG_MMAP, 24, 40, "tag 6 at offset 0x8: 40 bytes of entries are not a whole number of entry_size 24" },
+		{ MB2_TAG_MMAP, 0x80000000u, 24,
+		  "tag 6 at offset 0x8: 24 bytes of entries are not a whole number of entry_size 2147483648" },
+	};
+
+	EXPECT_BAD_TAGS(t, build_mmap, rows);
 }
 
 static void mb2_accepts_larger_mmap_entries(struct ktest *t)
@@ -366,12 +388,14 @@ static void mb2_rejects_short_map_tags(struct ktest *t)
 
 static void mb2_rejects_bad_efi_descriptor_size(struct ktest *t)
 {
-	build_mmap(MB2_TAG_EFI_MMAP, 32, 64);
-	END_EXPECT_ERROR(t, "tag 17 at offset 0x8: descriptor size 32 is less than 40");
-	build_mmap(MB2_TAG_EFI_MMAP, 44, 88);
-	END_EXPECT_ERROR(t, "tag 17 at offset 0x8: descriptor size 44 is not a multiple of 8");
-	build_mmap(MB2_TAG_EFI_MMAP, 48, 72);
-	END_EXPECT_ERROR(t, "tag 17 at offset 0x8: 72 bytes of entries are not a whole number of descriptor size 48");
+	static const struct bad_tag rows[] = {
+		{ MB2_TAG_EFI_MMAP, 32, 64, "tag 17 at offset 0x8: descriptor size 32 is less than 40" },
+		{ MB2_TAG_EFI_MMAP, 44, 88, "tag 17 at offset 0x8: descriptor size 44 is not a multiple of 8" },
+		{ MB2_TAG_EFI_MMAP, 48, 72,
+		  "tag 17 at offset 0x8: 72 bytes of entries are not a whole number of descriptor size 48" },
+	};
+
+	EXPECT_BAD_TAGS(t, build_mmap, rows);
 }
 
 /* ---- strings, modules, framebuffer, system table ------------------------------------------- */
@@ -385,16 +409,19 @@ static void build_unterminated(uint32_t type, uint32_t fixed, uint32_t n)
 		memset(p + fixed, 'a', n);
 }
 
+/* Rows of build_unterminated(): type, the payload's fixed part, the string's bytes, the error. */
 static void mb2_rejects_unterminated_strings(struct ktest *t)
 {
-	build_unterminated(MB2_TAG_CMDLINE, 8, 8);
-	END_EXPECT_ERROR(t, "tag 1 at offset 0x8: the command line is not NUL-terminated within its 8 bytes");
-	build_unterminated(MB2_TAG_CMDLINE, 8, 0);
-	END_EXPECT_ERROR(t, "tag 1 at offset 0x8: the command line is not NUL-terminated within its 0 bytes");
-	build_unterminated(MB2_TAG_LOADER_NAME, 8, 5);
-	END_EXPECT_ERROR(t, "tag 2 at offset 0x8: the boot loader name is not NUL-terminated within its 5 bytes");
-	build_unterminated(MB2_TAG_MODULE, 16, 8);
-	END_EXPECT_ERROR(t, "tag 3 at offset 0x8: the module command line is not NUL-terminated within its 8 bytes");
+	static const struct bad_tag rows[] = {
+		{ MB2_TAG_CMDLINE, 8, 8, "tag 1 at offset 0x8: the command line is not NUL-terminated within its 8 bytes" },
+		{ MB2_TAG_CMDLINE, 8, 0, "tag 1 at offset 0x8: the command line is not NUL-terminated within its 0 bytes" },
+		{ MB2_TAG_LOADER_NAME, 8, 5,
+		  "tag 2 at offset 0x8: the boot loader name is not NUL-terminated within its 5 bytes" },
+		{ MB2_TAG_MODULE, 16, 8,
+		  "tag 3 at offset 0x8: the module command line is not NUL-terminated within its 8 bytes" },
+	};
+
+	EXPECT_BAD_TAGS(t, build_unterminated, rows);
 }
 
 static void mb2_rejects_bad_modules(struct ktest *t)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Helpers shared by the mm self-tests (tests/ktest/mm_*.c): a seeded random number generator,
+ * Helpers shared by the mm self-tests (tests/ktest/mm_*.c): the seeded random number generator,
  * the check that the free lists have their shape again (the snapshot is tests/ktest/mm_shape.h),
  * a list of held blocks, a way to switch poisoning off around tests that move a lot of memory,
  * and the checks that let a case skip when the memory free now cannot give the blocks it needs
@@ -18,17 +18,7 @@
 #include "mm/page_alloc.h"
 #include "mm/poison.h"
 #include "tests/ktest/mm_shape.h"
-
-/* xorshift64: the same sequence in the kernel and on the host for a given seed. */
-static inline unsigned long mm_test_rand(unsigned long *state)
-{
-	unsigned long x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *state = x;
-}
+#include "tests/ktest/mm_test_rand.h"
 
 /* Expects the free lists to have shape *before again (mm_shape_take), naming the first difference. */
 static inline bool mm_expect_shape(struct ktest *t, const struct mm_shape *before)

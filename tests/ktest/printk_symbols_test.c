@@ -44,27 +44,46 @@ static void expect_sym(struct ktest *t, int line, const char *want, const char *
 		  strlen(want));
 }
 
-static void percent_ps_names_the_symbol_offset_and_size(struct ktest *t)
+/* What fmt of addr must print through fake_symbolizer(). */
+struct sym_row {
+	const char *want, *fmt;
+	uintptr_t addr;
+};
+
+/* Every row through fake_symbolizer(); the symbolizer registered before is put back. */
+#define EXPECT_SYMS(t, rows) expect_syms(t, __LINE__, rows, sizeof(rows) / sizeof(rows[0]))
+static void expect_syms(struct ktest *t, int line, const struct sym_row *rows, size_t n)
 {
 	printk_symbolizer_fn *old = printk_set_symbolizer(fake_symbolizer);
 
-	EXPECT_SYM(t, "alpha+0x0/0x40", "%pS", 0x1000);
-	EXPECT_SYM(t, "alpha+0x1c/0x40", "%pS", 0x101c);
-	EXPECT_SYM(t, "alpha+0x3f/0x40", "%pS", 0x103f);
-	EXPECT_SYM(t, "beta+0x0/0x20", "%pS", 0x1040);
-	EXPECT_SYM(t, "RIP gamma+0xf/0x10.", "RIP %pS.", 0x200f);
+	for (size_t i = 0; i < n; i++)
+		expect_sym(t, line, rows[i].want, rows[i].fmt, rows[i].addr);
 	printk_set_symbolizer(old);
+}
+
+static void percent_ps_names_the_symbol_offset_and_size(struct ktest *t)
+{
+	static const struct sym_row rows[] = {
+		{ "alpha+0x0/0x40", "%pS", 0x1000 },
+		{ "alpha+0x1c/0x40", "%pS", 0x101c },
+		{ "alpha+0x3f/0x40", "%pS", 0x103f },
+		{ "beta+0x0/0x20", "%pS", 0x1040 },
+		{ "RIP gamma+0xf/0x10.", "RIP %pS.", 0x200f },
+	};
+
+	EXPECT_SYMS(t, rows);
 }
 
 static void percent_ps_prints_hex_where_no_symbol_covers(struct ktest *t)
 {
-	printk_symbolizer_fn *old = printk_set_symbolizer(fake_symbolizer);
+	static const struct sym_row rows[] = {
+		{ "0x0000000000001060", "%pS", 0x1060 }, /* just past beta */
+		{ "0x0000000000000fff", "%pS", 0xfff },
+		{ "0xffffffff80000000", "%pS", 0xffffffff80000000ULL },
+		{ "0x0000000000000000", "%pS", 0 },
+	};
 
-	EXPECT_SYM(t, "0x0000000000001060", "%pS", 0x1060); /* just past beta */
-	EXPECT_SYM(t, "0x0000000000000fff", "%pS", 0xfff);
-	EXPECT_SYM(t, "0xffffffff80000000", "%pS", 0xffffffff80000000ULL);
-	EXPECT_SYM(t, "0x0000000000000000", "%pS", 0);
-	printk_set_symbolizer(old);
+	EXPECT_SYMS(t, rows);
 }
 
 static void percent_ps_without_a_symbolizer_prints_hex(struct ktest *t)
@@ -79,36 +98,39 @@ static void percent_ps_without_a_symbolizer_prints_hex(struct ktest *t)
 /* A return address just past a function's end names that function: its last call did not return. */
 static void percent_pb_names_the_function_that_made_the_call(struct ktest *t)
 {
-	printk_symbolizer_fn *old = printk_set_symbolizer(fake_symbolizer);
+	static const struct sym_row rows[] = {
+		{ "alpha+0x40/0x40", "%pB", 0x1040 },
+		{ "beta+0x1/0x20", "%pB", 0x1041 },
+		{ "beta+0x20/0x20", "%pB", 0x1060 },
+		{ "0x0000000000002000", "%pB", 0x2000 }, /* the byte before is in the gap */
+		{ "0x0000000000000000", "%pB", 0 },
+	};
 
-	EXPECT_SYM(t, "alpha+0x40/0x40", "%pB", 0x1040);
-	EXPECT_SYM(t, "beta+0x1/0x20", "%pB", 0x1041);
-	EXPECT_SYM(t, "beta+0x20/0x20", "%pB", 0x1060);
-	EXPECT_SYM(t, "0x0000000000002000", "%pB", 0x2000); /* the byte before is in the gap */
-	EXPECT_SYM(t, "0x0000000000000000", "%pB", 0);
-	printk_set_symbolizer(old);
+	EXPECT_SYMS(t, rows);
 }
 
 static void percent_ps_honours_width_and_precision(struct ktest *t)
 {
-	printk_symbolizer_fn *old = printk_set_symbolizer(fake_symbolizer);
+	static const struct sym_row rows[] = {
+		{ "[   beta+0x0/0x20]", "[%16pS]", 0x1040 },
+		{ "[beta+0x0/0x20   ]", "[%-16pS]", 0x1040 },
+		{ "[beta]", "[%.4pS]", 0x1040 },
+		{ "[    0x0000000000001800]", "[%22pS]", 0x1800 },
+	};
 
-	EXPECT_SYM(t, "[   beta+0x0/0x20]", "[%16pS]", 0x1040);
-	EXPECT_SYM(t, "[beta+0x0/0x20   ]", "[%-16pS]", 0x1040);
-	EXPECT_SYM(t, "[beta]", "[%.4pS]", 0x1040);
-	EXPECT_SYM(t, "[    0x0000000000001800]", "[%22pS]", 0x1800);
-	printk_set_symbolizer(old);
+	EXPECT_SYMS(t, rows);
 }
 
 /* Only S and B follow %p as part of it: any other letter is text, as before. */
 static void percent_p_with_other_letters_is_unchanged(struct ktest *t)
 {
-	printk_symbolizer_fn *old = printk_set_symbolizer(fake_symbolizer);
+	static const struct sym_row rows[] = {
+		{ "0x0000000000001000s", "%ps", 0x1000 },
+		{ "0x0000000000001000x", "%px", 0x1000 },
+		{ "alpha+0x0/0x40S", "%pSS", 0x1000 },
+	};
 
-	EXPECT_SYM(t, "0x0000000000001000s", "%ps", 0x1000);
-	EXPECT_SYM(t, "0x0000000000001000x", "%px", 0x1000);
-	EXPECT_SYM(t, "alpha+0x0/0x40S", "%pSS", 0x1000);
-	printk_set_symbolizer(old);
+	EXPECT_SYMS(t, rows);
 }
 
 static void percent_ps_cuts_a_long_name_and_truncates_like_snprintf(struct ktest *t)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Helpers shared by the slab self-tests (tests/ktest/slab_*.c): the kmalloc size classes, the
- * free page count with every cache shrunk (empty slabs and per-CPU leftovers are kept on purpose
- * by the allocator, so a count taken without shrinking first would see them as lost), fill
- * patterns that tell objects apart, and a parser for slabinfo lines.
+ * Helpers shared by the slab self-tests (tests/ktest/slab_*.c): the kmalloc size classes (the
+ * list is slab_shared.h), the free page count with every cache shrunk (empty slabs and per-CPU
+ * leftovers are kept on purpose by the allocator, so a count taken without shrinking first would
+ * see them as lost), fill patterns that tell objects apart, and a parser for slabinfo lines.
  */
 #ifndef TESTS_KTEST_SLAB_HELPERS_H
 #define TESTS_KTEST_SLAB_HELPERS_H
@@ -16,11 +16,8 @@
 #include "mm/page_alloc.h"
 #include "mm/slab.h"
 #include "tests/ktest/mm_helpers.h"
+#include "tests/ktest/slab_shared.h"
 #include "tests/ktest/text_capture.h"
-
-/* Every kmalloc size class, smallest first. */
-static const size_t slab_test_classes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192 };
-#define SLAB_TEST_NCLASSES (sizeof(slab_test_classes) / sizeof(slab_test_classes[0]))
 
 /* The class kmalloc(size) must use (size 1..8192). */
 static inline size_t slab_test_class_of(size_t size)
@@ -137,30 +134,26 @@ static inline void slab_test_sort(void **v, size_t n)
 	}
 }
 
-/* Is debugging on for caches created now? (A probe cache says; MM_DEBUG builds start with it.) */
-static inline bool slab_test_debug_default(void)
-{
-	struct kmem_cache *probe = kmem_cache_create("slabtest-probe", 32, 0, 0);
-	bool on = probe && slab_debug_enabled(probe);
-
-	if (probe)
-		kmem_cache_destroy(probe);
-	return on;
-}
-
 /*
  * A cache with debugging on or off whatever the default: MM_DEBUG builds would otherwise only
- * ever test the debug layout, never the per-CPU lists users ship.
+ * ever test the debug layout, never the per-CPU lists users ship. slab_set_debug() also switches
+ * every empty kmalloc cache, and one that got the new cache's descriptor meanwhile would keep the
+ * other mode; so every kmalloc class holds an object (NULL if none could be had) while it runs.
  */
 static inline struct kmem_cache *slab_test_cache(const char *name, size_t size, size_t align, unsigned int flags,
 						 bool debug)
 {
 	bool was = slab_test_debug_default();
+	void *hold[SLAB_TEST_NCLASSES];
 	struct kmem_cache *c;
 
+	for (size_t i = 0; i < SLAB_TEST_NCLASSES; i++)
+		hold[i] = kmalloc(slab_test_classes[i], GFP_KERNEL | __GFP_NOWARN);
 	slab_set_debug(debug);
 	c = kmem_cache_create(name, size, align, flags | (debug ? SLAB_DEBUG : 0));
 	slab_set_debug(was);
+	for (size_t i = 0; i < SLAB_TEST_NCLASSES; i++)
+		kfree(hold[i]);
 	return c;
 }
 

@@ -3,8 +3,10 @@
  * Self-tests of the slab allocator and kmalloc (mm/slab.h): every size class with its alignment,
  * ksize and the whole object writable; kzalloc over a dirtied object; kmalloc(0) and the no-op
  * frees; large kmalloc as compound pages; caches of odd sizes and alignments, and the ones
- * refused; many objects distinct and apart; the slab's head page; slabinfo's numbers; and the
- * free page count back at its start once a workload is freed and the caches shrunk.
+ * refused; many objects distinct and apart; large blocks kept for reuse; the slab's head page (and
+ * the page allocator refusing a page still marked PG_slab); slabinfo's numbers; at most two empty
+ * slabs kept; and the free page count back at its start once a workload is freed and the caches
+ * shrunk.
  */
 #include "tests/ktest/slab_helpers.h"
 
@@ -45,12 +47,14 @@ static void every_class_is_aligned_sized_and_writable(struct ktest *t)
 		misaligned = 0;
 		check_one(t, s, GFP_KERNEL);
 		check_one(t, prev + 1, GFP_KERNEL); /* the smallest size the class serves */
+		check_one(t, (prev + 1 + s) / 2, GFP_KERNEL); /* one in the middle */
 		check_one(t, s - 1 ? s - 1 : 1, GFP_ATOMIC);
-		KT_EXPECT(t, !misaligned, "class %zu: %u of 3 objects not aligned to %zu (debug %s)", s, misaligned,
+		KT_EXPECT(t, !misaligned, "class %zu: %u of 4 objects not aligned to %zu (debug %s)", s, misaligned,
 			  slab_test_class_align(s), c && slab_debug_enabled(c) ? "on" : "off");
 		prev = s;
 	}
 	KT_EXPECT(t, kmalloc_cache(KMALLOC_MAX_CACHE_SIZE + 1) == NULL, "a cache above %d", KMALLOC_MAX_CACHE_SIZE);
+	KT_EXPECT(t, kmalloc_cache(0) == NULL, "a cache for size 0");
 	slab_expect_free_pages(t, before);
 }
 
@@ -109,22 +113,29 @@ static void objects_of_all_classes_do_not_overlap(struct ktest *t)
 	slab_expect_free_pages(t, before);
 }
 
-/* A dirtied object freed and handed out again by kzalloc (and by __GFP_ZERO) comes back zeroed. */
+/*
+ * A dirtied object freed and handed out again by kzalloc (GFP_KERNEL or GFP_ATOMIC) or by
+ * __GFP_ZERO comes back zeroed, and nothing is reported.
+ */
 static void kzalloc_zeroes_a_reused_dirty_object(struct ktest *t)
 {
+	static const char *const ways[] = { "kzalloc", "kmalloc __GFP_ZERO", "kzalloc GFP_ATOMIC" };
+	unsigned long reports = slab_reports;
+
 	for (size_t k = 0; k < SLAB_TEST_NCLASSES; k++) {
 		size_t s = slab_test_classes[k];
 		void *p, *q;
 
-		for (int way = 0; way < 2; way++) {
+		for (int way = 0; way < 3; way++) {
 			p = kmalloc(s, GFP_KERNEL);
 			KT_ASSERT(t, p != NULL, "kmalloc(%zu) failed", s);
 			memset(p, 0xa5, s);
 			kfree(p);
-			q = way ? kmalloc(s, GFP_KERNEL | __GFP_ZERO) : kzalloc(s, GFP_KERNEL);
-			KT_ASSERT(t, q != NULL, "%s(%zu) failed", way ? "kmalloc __GFP_ZERO" : "kzalloc", s);
-			KT_EXPECT(t, slab_test_zeroed(q, s), "%s(%zu) = %p (%s the dirtied object): not zeroed",
-				  way ? "kmalloc __GFP_ZERO" : "kzalloc", s, q, p == q ? "reusing" : "not reusing");
+			q = way == 0 ? kzalloc(s, GFP_KERNEL) : way == 1 ? kmalloc(s, GFP_KERNEL | __GFP_ZERO)
+								  : kzalloc(s, GFP_ATOMIC);
+			KT_ASSERT(t, q != NULL, "%s(%zu) failed", ways[way], s);
+			KT_EXPECT(t, slab_test_zeroed(q, s), "%s(%zu) = %p (%s the dirtied object): not zeroed", ways[way], s,
+				  q, p == q ? "reusing" : "not reusing");
 			kfree(q);
 		}
 	}
@@ -156,6 +167,7 @@ static void kzalloc_zeroes_a_reused_dirty_object(struct ktest *t)
 		KT_EXPECT(t, slab_test_zeroed(q, ksize(q)), "kzalloc(%zu): not zeroed", s);
 		kfree(q);
 	}
+	KT_EXPECT_EQ(t, slab_reports - reports, 0);
 }
 
 static void zero_size_and_null_are_special(struct ktest *t)
@@ -176,8 +188,8 @@ static void zero_size_and_null_are_special(struct ktest *t)
 /* Above 8 KiB kmalloc hands out a compound page of its own; kfree gives it back. */
 static void large_kmalloc_is_a_compound_page(struct ktest *t)
 {
-	static const size_t sizes[] = { 8193, 12288, 16384, 65536, 65537, 1UL << 20 };
-	unsigned long before = slab_test_free_pages();
+	static const size_t sizes[] = { 8193, 12288, 16384, 65536, 65537, 200000, 1UL << 20 };
+	unsigned long before = slab_test_free_pages(), reports = slab_reports;
 
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		size_t s = sizes[i];
@@ -201,6 +213,37 @@ static void large_kmalloc_is_a_compound_page(struct ktest *t)
 		KT_EXPECT(t, slab_test_free_pages() == before, "kfree(kmalloc(%zu)) left %ld pages out", s,
 			  (long)(before - slab_test_free_pages()));
 	}
+	KT_EXPECT_EQ(t, slab_reports - reports, 0);
+}
+
+/*
+ * Without page poisoning, a freed 16 KiB or 64 KiB block is kept by its CPU for the next one of
+ * its size, handed out again zeroed by kzalloc; freed twice while kept, it is reported once.
+ */
+static void large_blocks_are_kept_for_reuse(struct ktest *t)
+{
+	bool poison = mm_debug_poison;
+	unsigned long before = slab_test_free_pages(), reports = slab_reports;
+
+	mm_debug_poison = false;
+	for (size_t size = 16384; size <= 65536; size *= 4) {
+		unsigned char *a = kmalloc(size, GFP_KERNEL), *b;
+
+		KT_ASSERT(t, a != NULL, "kmalloc(%zu)", size);
+		kfree(a);
+		KT_EXPECT(t, nr_free_pages() < before, "a freed %zu-byte block is kept", size);
+		b = kzalloc(size, GFP_KERNEL);
+		KT_EXPECT(t, b == a, "kmalloc(%zu) again: %p, first %p", size, b, a);
+		KT_EXPECT(t, b && b[0] == 0 && b[size - 1] == 0, "kzalloc(%zu) of a kept block is zeroed", size);
+		KT_EXPECT_EQ(t, ksize(b), size);
+		kfree(b);
+		kfree(b);
+		KT_EXPECT_EQ(t, slab_reports, reports + 1); /* a kept block freed again */
+		reports = slab_reports;
+	}
+	mm_debug_poison = poison;
+	slab_expect_free_pages(t, before);
+	KT_EXPECT_EQ(t, slab_reports, reports);
 }
 
 static void too_large_kmalloc_fails(struct ktest *t)
@@ -213,12 +256,29 @@ static void too_large_kmalloc_fails(struct ktest *t)
 	slab_expect_free_pages(t, before);
 }
 
-/* A cache of size and align: objects aligned, apart, of the promised size and writable. */
+/* Which kmalloc classes are in debug mode, one bit a class. */
+static unsigned int kmalloc_debug_modes(void)
+{
+	unsigned int modes = 0;
+
+	for (size_t i = 0; i < SLAB_TEST_NCLASSES; i++)
+		if (slab_debug_enabled(kmalloc_cache(slab_test_classes[i])))
+			modes |= 1u << i;
+	return modes;
+}
+
+/*
+ * A cache of size and align: objects aligned, apart, of the promised size and writable; making
+ * it in a debug mode other than the default leaves kmalloc's caches in the modes they had.
+ */
 static void check_cache(struct ktest *t, size_t size, size_t align, unsigned int flags)
 {
+	unsigned int kmalloc_modes = kmalloc_debug_modes();
 	struct kmem_cache *c = slab_test_cache("slabtest-odd", size, align, flags & ~SLAB_DEBUG, flags & SLAB_DEBUG);
 	size_t want_align = align > 8 ? align : 8, usable, n = size > 2048 ? 40 : 300;
 
+	KT_EXPECT(t, kmalloc_debug_modes() == kmalloc_modes, "kmalloc classes in debug mode %#x, %#x before the cache",
+		  kmalloc_debug_modes(), kmalloc_modes);
 	if (flags & SLAB_HWCACHE_ALIGN && want_align < 64)
 		want_align = 64;
 	if (!KT_EXPECT(t, c != NULL, "kmem_cache_create(%zu, align %zu, flags %#x) failed", size, align, flags))
@@ -226,7 +286,7 @@ static void check_cache(struct ktest *t, size_t size, size_t align, unsigned int
 	KT_EXPECT(t, slab_debug_enabled(c) == !!(flags & SLAB_DEBUG), "size %zu flags %#x: debug %d", size, flags,
 		  slab_debug_enabled(c));
 	usable = kmem_cache_size(c);
-	KT_EXPECT(t, usable >= size, "kmem_cache_size = %zu for size %zu", usable, size);
+	KT_EXPECT(t, usable == size, "kmem_cache_size = %zu for size %zu", usable, size);
 	for (size_t i = 0; i < n; i++) {
 		objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
 		if (!KT_EXPECT(t, objs[i] != NULL, "size %zu: object %zu not allocated", size, i)) {
@@ -414,6 +474,29 @@ static void shrink_returns_empty_slabs(struct ktest *t)
 	KT_EXPECT_EQ(t, nr_slab_pages(), slab_start);
 }
 
+/* Freeing every object leaves at most 2 empty slabs in the cache; the others go back at once. */
+static void at_most_two_empty_slabs_are_kept(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("slabtest-keep", 100, 0, SLAB_DEBUG); /* no CPU lists */
+	unsigned long slab_before, kept;
+
+	KT_ASSERT(t, c != NULL, "kmem_cache_create failed");
+	slab_before = nr_slab_pages();
+	for (size_t i = 0; i < 400; i++) {
+		objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		KT_ASSERT(t, objs[i] != NULL, "object %zu", i);
+	}
+	KT_EXPECT(t, nr_slab_pages() - slab_before >= 10, "400 objects of 100 bytes in %lu pages",
+		  nr_slab_pages() - slab_before);
+	for (size_t i = 0; i < 400; i++)
+		kmem_cache_free(c, objs[i]);
+	kept = nr_slab_pages() - slab_before;
+	KT_EXPECT(t, kept >= 1 && kept <= 2, "%lu slab pages kept", kept);
+	KT_EXPECT_EQ(t, kmem_cache_shrink(c), kept); /* a shrink gives those back */
+	KT_EXPECT_EQ(t, nr_slab_pages(), slab_before);
+	kmem_cache_destroy(c);
+}
+
 /* slabinfo_line's six fields, with known allocations: one slab and one object more. */
 static void slabinfo_counts_known_allocations(struct ktest *t)
 {
@@ -426,6 +509,8 @@ static void slabinfo_counts_known_allocations(struct ktest *t)
 	KT_ASSERT(t, c != NULL, "kmem_cache_create failed");
 	slab_before = nr_slab_pages(); /* the descriptor itself may have taken a kmalloc slab */
 	KT_ASSERT(t, slab_test_info_of(t, c, &info), "no slabinfo line");
+	slabinfo_line(NULL, line, sizeof(line));
+	KT_EXPECT(t, line[0] == '#', "slabinfo header \"%s\"", line);
 	KT_EXPECT(t, strcmp(info.name, "slabtest-info") == 0, "slabinfo name \"%s\"", info.name);
 	KT_EXPECT_EQ(t, info.active, 0);
 	KT_EXPECT_EQ(t, info.total, 0);
@@ -591,6 +676,22 @@ static void debug_switch_spares_caches_in_use(struct ktest *t)
 	slab_expect_free_pages(t, before);
 }
 
+/* The page allocator refuses a page that is still marked as a slab's, and takes it once cleared. */
+static void a_page_marked_slab_is_not_freed(struct ktest *t)
+{
+	unsigned long reports = bad_page_reports;
+	struct page *page = alloc_pages(GFP_KERNEL, 0);
+
+	KT_ASSERT(t, page != NULL, "alloc_pages");
+	page_flag_set(page, PG_slab);
+	__free_pages(page, 0);
+	KT_EXPECT_EQ(t, bad_page_reports, reports + 1);
+	KT_EXPECT_EQ(t, page_ref(page), 1);
+	page_flag_clear(page, PG_slab);
+	__free_pages(page, 0);
+	KT_EXPECT_EQ(t, bad_page_reports, reports + 1);
+}
+
 /* A slab cache's objects work after another cache of the same size is destroyed. */
 static void caches_of_the_same_size_are_independent(struct ktest *t)
 {
@@ -620,6 +721,7 @@ KTEST_SUITE(slab,
 	    KTEST_CASE(kzalloc_zeroes_a_reused_dirty_object),
 	    KTEST_CASE(zero_size_and_null_are_special),
 	    KTEST_CASE(large_kmalloc_is_a_compound_page),
+	    KTEST_MISUSE_CASE(large_blocks_are_kept_for_reuse),
 	    KTEST_CASE(too_large_kmalloc_fails),
 	    KTEST_CASE(caches_of_odd_sizes_and_alignments),
 	    KTEST_CASE(per_cpu_lists_hand_out_distinct_objects),
@@ -627,8 +729,10 @@ KTEST_SUITE(slab,
 	    KTEST_CASE(slab_head_page_names_its_cache),
 	    KTEST_CASE(free_pages_come_back_after_a_workload),
 	    KTEST_CASE(shrink_returns_empty_slabs),
+	    KTEST_CASE(at_most_two_empty_slabs_are_kept),
 	    KTEST_CASE(slabinfo_counts_known_allocations),
 	    KTEST_CASE(slabinfo_of_kmalloc_caches),
 	    KTEST_CASE(caches_of_the_same_size_are_independent),
+	    KTEST_MISUSE_CASE(a_page_marked_slab_is_not_freed),
 	    KTEST_CASE(allocations_fail_cleanly_without_memory),
 	    KTEST_CASE(debug_switch_spares_caches_in_use));

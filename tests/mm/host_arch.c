@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/printk.h"
@@ -328,4 +329,12 @@ void host_default_map(struct fw_map *map)
 	fw_map_add_range(map, 0x7fe0000, 0x20000, FW_RESERVED);
 	fw_map_add_range(map, 0xfffc0000, 0x40000, FW_RESERVED);
 	fw_map_add_range(map, 0x100000000ULL, 512ULL << 20, FW_USABLE);
+}
+
+double host_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }

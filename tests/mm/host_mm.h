@@ -75,4 +75,7 @@ void host_default_map(struct fw_map *map);
 /* Gives map storage on the host's heap for cap entries (what it had before is freed). */
 void host_fw_map_init(struct fw_map *map, unsigned int cap);
 
+/* Seconds on the host's monotonic clock, for the host tools' timings (bench, stress, model). */
+double host_seconds(void);
+
 #endif

@@ -3,44 +3,22 @@
  * Host tests of the slab allocator's per-CPU lists, the calling thread playing one CPU after
  * another (host_mm_set_cpu()): objects allocated on one CPU and freed on another, a shrink run on
  * a third that empties both CPUs' lists, and the slabs all back to the page allocator at the end;
- * then threads playing every CPU at once, trading objects through a shared table.
+ * then threads playing every CPU at once, trading objects through a shared table
+ * (tests/ktest/slab_trade.h, which the kernel's slab_irq suite runs on real CPUs).
  */
 #include <pthread.h>
 
-#include "kernel/ktest.h"
-#include "mm/hot_pages.h"
-#include "mm/page_alloc.h"
-#include "mm/slab.h"
+#include "tests/ktest/slab_trade.h"
 #include "tests/mm/host_mm.h"
 
 #define N 2000
 
-/* A cache without debug (the host build starts with it on): the per-CPU lists are in use. */
-static struct kmem_cache *plain_cache(size_t size)
-{
-	bool was = slab_debug_enabled(kmalloc_cache(8));
-	void *hold = kmalloc(2048, GFP_KERNEL); /* the descriptor's class keeps its mode: it holds this */
-	struct kmem_cache *c;
-
-	slab_set_debug(false);
-	c = kmem_cache_create("cpus-test", size, 0, 0);
-	slab_set_debug(was);
-	kfree(hold);
-	return c;
-}
-
-static unsigned long free_now(void)
-{
-	kmem_cache_shrink_all();
-	drain_hot_pages();
-	return nr_free_pages();
-}
-
 static void objects_freed_on_another_cpu_come_back(struct ktest *t)
 {
 	static void *obj[N];
-	unsigned long free = free_now(), reports = slab_reports;
-	struct kmem_cache *c = plain_cache(48);
+	unsigned long free = slab_test_free_pages(), reports = slab_reports;
+	/* Without debug (the host build starts with it on): the per-CPU lists are in use. */
+	struct kmem_cache *c = slab_test_cache("cpus-test", 48, 0, 0, false);
 	char line[128];
 
 	KT_ASSERT(t, c != NULL, "kmem_cache_create");
@@ -71,13 +49,13 @@ static void objects_freed_on_another_cpu_come_back(struct ktest *t)
 	host_mm_set_cpu(0);
 	kmem_cache_destroy(c);
 	KT_EXPECT_EQ(t, slab_reports, reports);
-	KT_EXPECT_EQ(t, free_now(), free);
+	KT_EXPECT_EQ(t, slab_test_free_pages(), free);
 }
 
 static void kmalloc_freed_on_another_cpu(struct ktest *t)
 {
 	static void *obj[N];
-	unsigned long free = free_now(), reports = slab_reports;
+	unsigned long free = slab_test_free_pages(), reports = slab_reports;
 
 	for (int i = 0; i < N; i++) {
 		host_mm_set_cpu((unsigned int)i % HOST_MM_CPUS);
@@ -90,72 +68,35 @@ static void kmalloc_freed_on_another_cpu(struct ktest *t)
 	}
 	host_mm_set_cpu(0);
 	KT_EXPECT_EQ(t, slab_reports, reports);
-	KT_EXPECT_EQ(t, free_now(), free);
+	KT_EXPECT_EQ(t, slab_test_free_pages(), free);
 }
 
 #define ROUNDS 20000
-#define TRADE 64
-#define MAGIC 0x5a5a1234dead0000UL
 
-static struct kmem_cache *shared;
-static void *trade[TRADE];
-static unsigned long bad_stamps, failures;
+static struct slab_trade trade;
 
-static void check_and_free(void *p)
-{
-	if (*(unsigned long *)p != ((uintptr_t)p ^ MAGIC))
-		__atomic_fetch_add(&bad_stamps, 1, __ATOMIC_RELAXED);
-	kfree(p);
-}
-
+/* Half the threads allocate as interrupt handlers would (GFP_ATOMIC), half with GFP_KERNEL. */
 static void *thread_cpu(void *arg)
 {
-	unsigned long seed = (uintptr_t)arg * 7919UL + 1;
+	unsigned int cpu = (unsigned int)(uintptr_t)arg;
 
-	host_mm_set_cpu((unsigned int)(uintptr_t)arg);
-	for (unsigned long i = 0; i < ROUNDS; i++) {
-		void *p = i % 3 ? kmem_cache_alloc(shared, GFP_KERNEL) : kmalloc(16 + (i * 40) % 3000, GFP_ATOMIC);
-
-		if (!p) {
-			__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED);
-			continue;
-		}
-		*(unsigned long *)p = (uintptr_t)p ^ MAGIC;
-		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
-		if (i & 1) {
-			void *old = __atomic_exchange_n(&trade[(seed >> 33) % TRADE], p, __ATOMIC_ACQ_REL);
-
-			if (old)
-				check_and_free(old);
-		} else {
-			check_and_free(p);
-		}
-	}
+	host_mm_set_cpu(cpu);
+	slab_trade_run(&trade, cpu * 7919UL + 1, ROUNDS, cpu & 1 ? GFP_ATOMIC : GFP_KERNEL);
 	return NULL;
 }
 
 static void threads_playing_every_cpu_trade_objects(struct ktest *t)
 {
-	unsigned long free = free_now(), reports = slab_reports;
+	unsigned long free = slab_test_free_pages(), reports = slab_reports;
 	pthread_t th[HOST_MM_CPUS];
 
-	shared = plain_cache(72);
-	KT_ASSERT(t, shared != NULL, "kmem_cache_create");
-	bad_stamps = failures = 0;
+	KT_ASSERT(t, slab_trade_start(&trade, "cpus-trade"), "kmem_cache_create");
 	for (uintptr_t i = 0; i < HOST_MM_CPUS; i++)
 		KT_ASSERT(t, pthread_create(&th[i], NULL, thread_cpu, (void *)i) == 0, "pthread_create");
 	for (unsigned int i = 0; i < HOST_MM_CPUS; i++)
 		pthread_join(th[i], NULL);
-	for (unsigned int i = 0; i < TRADE; i++)
-		if (trade[i]) {
-			check_and_free(trade[i]);
-			trade[i] = NULL;
-		}
-	kmem_cache_destroy(shared);
-	KT_EXPECT_EQ(t, bad_stamps, 0);
-	KT_EXPECT_EQ(t, failures, 0);
-	KT_EXPECT_EQ(t, slab_reports, reports);
-	KT_EXPECT_EQ(t, free_now(), free);
+	slab_trade_finish(t, &trade, reports);
+	KT_EXPECT_EQ(t, slab_test_free_pages(), free);
 }
 
 KTEST_SUITE(slab_cpus_host, KTEST_CASE(objects_freed_on_another_cpu_come_back),

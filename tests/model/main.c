@@ -22,9 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "tests/ktest/mm_shape.h"
+#include "tests/ktest/mm_test_rand.h"
 #include "tests/mm/host_mm.h"
 #include "tests/mm/mm_check.h"
 #include "tests/model/model.h"
@@ -40,7 +40,7 @@ static struct {
 	const char *argv0;
 } opt = { DEFAULT_SEED, 10000000, 100000, false, false, "mm-model" };
 
-static uint64_t rng_state;
+static unsigned long rng_state;
 static unsigned long op_number;
 
 /* The last operations, for a failure's report. */
@@ -53,12 +53,7 @@ static struct {
 
 uint64_t rnd(void)
 {
-	uint64_t x = rng_state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return rng_state = x;
+	return mm_test_rand(&rng_state);
 }
 
 void note(const char *name, unsigned long pfn, unsigned int order, unsigned long arg)
@@ -148,29 +143,25 @@ static void alloc_or_free(void)
 		op_free();
 }
 
+/* The operations and how often each runs, in thousandths: a draw below `below` runs op. */
+static const struct {
+	unsigned int below;
+	void (*op)(void);
+} mix[] = {
+	{ 700, alloc_or_free }, { 780, op_get }, { 860, op_put },     { 900, op_split },
+	{ 960, op_hugetlb },    { 965, op_hot }, { 970, op_refused }, { 1000, op_misuse },
+};
+
 static void run_one(void)
 {
 	unsigned long r = rnd_below(1000);
+	size_t i = 0;
 
 	if (chance(5))
 		host_mm_set_cpu((unsigned int)rnd_below(host_mm_nr_cpus));
-
-	if (r < 700)
-		alloc_or_free();
-	else if (r < 780)
-		op_get();
-	else if (r < 860)
-		op_put();
-	else if (r < 900)
-		op_split();
-	else if (r < 960)
-		op_hugetlb();
-	else if (r < 965)
-		op_hot();
-	else if (r < 970)
-		op_refused();
-	else
-		op_misuse();
+	while (r >= mix[i].below)
+		i++;
+	mix[i].op();
 }
 
 /* ---- checks ------------------------------------------------------------------------------------ */
@@ -274,8 +265,7 @@ int main(int argc, char **argv)
 {
 	struct mm_shape shape0;
 	static struct fw_map map; /* zeroed: host_default_map() gives it storage */
-	struct timespec t0, t1;
-	double seconds;
+	double t0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	parse_args(argc, argv);
@@ -295,7 +285,7 @@ int main(int argc, char **argv)
 	printf("model: seed %#lx, %lu operations, poisoning %s, %lu free pages (DMA %lu, DMA32 %lu, Normal %lu)\n",
 	       opt.seed, opt.ops, opt.poison ? "on" : "off", boot_free, model.zone_free[ZONE_DMA],
 	       model.zone_free[ZONE_DMA32], model.zone_free[ZONE_NORMAL]);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = host_seconds();
 	for (op_number = 0; op_number < opt.ops; op_number++) {
 		if (op_number % 65536 == 0)
 			new_phase();
@@ -305,9 +295,7 @@ int main(int argc, char **argv)
 			check_all(&map);
 	}
 	teardown(&map, &shape0);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	print_stats(seconds);
+	print_stats(host_seconds() - t0);
 	printf("model: ok: %lu operations matched the model (seed %#lx)\n", opt.ops, opt.seed);
 	return 0;
 }

@@ -153,7 +153,7 @@ struct block *block_random_of(enum block_kind kind, unsigned int min_order);
 
 /* ---- running and failing (main.c) ------------------------------------------------------------- */
 
-/* The test's random number generator (xorshift64, the seed from the command line). */
+/* The test's random number generator (mm_test_rand(), the seed from the command line). */
 uint64_t rnd(void);
 
 /* A random number in [0, n). */

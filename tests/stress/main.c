@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mm/hot_pages.h"
 #include "mm/poison.h"
@@ -44,14 +43,6 @@ static void *thread_main(void *arg)
 	host_mm_set_cpu(id);
 	stress_worker(id);
 	return NULL;
-}
-
-static double seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static void usage(const char *argv0)
@@ -137,9 +128,9 @@ int main(int argc, char **argv)
 	mm_debug_poison = opt.poison;
 	printf("stress: %u threads on %u CPUs, %lu operations each, seed %#llx%s%s\n", opt.threads, opt.cpus,
 	       opt.ops, opt.seed, opt.poison ? ", page poisoning" : "", opt.page_owner ? ", page_owner" : "");
-	t = seconds();
+	t = host_seconds();
 	failures = run(&totals);
-	t = seconds() - t;
+	t = host_seconds() - t;
 	printf("stress: %lu operations in %.1f s\n", totals.ops, t);
 	if (failures)
 		printf("stress: reproduce with: %s --threads %u --ops %lu --seed %#llx --cpus %u%s%s\n", argv[0],

@@ -25,7 +25,7 @@ static void irq_free(unsigned int cpu, const struct block *b)
 /* Every other tick: a kmalloc(GFP_ATOMIC) object of 8 bytes to 2 KiB instead of pages. */
 static bool irq_object(unsigned int cpu, struct irq_slot *s, struct block *b)
 {
-	uint32_t size = 8u << (stress_rand(&s->rng) % 9);
+	uint32_t size = 8u << (mm_test_rand(&s->rng) % 9);
 
 	*b = (struct block){ .seq = ++s->seq, .owner = (uint16_t)(STRESS_IRQ_OWNER + cpu), .kind = BLOCK_IRQ_KMALLOC,
 			     .size = size };
@@ -56,13 +56,13 @@ void stress_irq_tick(unsigned int cpu)
 	if (s->seq & 1) {
 		if (!irq_object(cpu, s, &b))
 			return;
-		if (stress_rand(&s->rng) & 1)
+		if (mm_test_rand(&s->rng) & 1)
 			s->kept = b;
 		else
 			irq_free(cpu, &b);
 		return;
 	}
-	order = (unsigned int)(stress_rand(&s->rng) % (HOT_MAX_ORDER + 1));
+	order = (unsigned int)(mm_test_rand(&s->rng) % (HOT_MAX_ORDER + 1));
 	page = alloc_pages(STRESS_IRQ_GFP, order);
 	s->allocs++;
 	if (!page) {
@@ -72,7 +72,7 @@ void stress_irq_tick(unsigned int cpu)
 	b = (struct block){ .page = page, .seq = ++s->seq, .owner = (uint16_t)(STRESS_IRQ_OWNER + cpu),
 			    .order = (uint8_t)order, .kind = BLOCK_IRQ };
 	stamp_write(&b);
-	if (stress_rand(&s->rng) & 1)
+	if (mm_test_rand(&s->rng) & 1)
 		s->kept = b;
 	else
 		irq_free(cpu, &b);

@@ -16,6 +16,7 @@
 #include "mm/page_alloc.h"
 #include "mm/poison.h"
 #include "mm/slab.h"
+#include "tests/ktest/slab_shared.h"
 #include "tests/ktest/mm_shape.h"
 #include "tests/stress/stress_state.h"
 
@@ -107,17 +108,6 @@ void stress_shared_dtor(struct page *head)
 	free_compound_page(head);
 }
 
-/* Is debugging on for caches created now? (A probe cache says.) */
-static bool slab_debug_default(void)
-{
-	struct kmem_cache *probe = kmem_cache_create("stress-probe", 32, 0, 0);
-	bool on = probe && slab_debug_enabled(probe);
-
-	if (probe)
-		kmem_cache_destroy(probe);
-	return on;
-}
-
 int stress_prepare(const struct stress_config *cfg)
 {
 	if (!cfg->workers || cfg->workers > STRESS_MAX_WORKERS) {
@@ -149,7 +139,7 @@ int stress_prepare(const struct stress_config *cfg)
 	start.bad_pages = bad_page_reports;
 	start.poison_errors = poison_errors;
 	start.slab_reports = slab_reports;
-	start.slab_debug = slab_debug_default();
+	start.slab_debug = slab_test_debug_default();
 	slab_set_debug(false); /* the kmalloc caches too, if they hold nothing */
 	kmem_cache_shrink_all(); /* what the slabs keep is not in the shape, now or at the end */
 	mm_shape_take(&start.shape);

@@ -7,6 +7,7 @@
 #define TESTS_STRESS_STRESS_STATE_H
 
 #include "mm/gfp.h"
+#include "tests/ktest/mm_test_rand.h"
 #include "tests/stress/block.h"
 #include "tests/stress/mailbox.h"
 #include "tests/stress/stress.h"
@@ -17,7 +18,7 @@
 struct worker {
 	unsigned int id;
 	bool finishing;    /* past its operations: keeps nothing it receives */
-	unsigned long rng; /* xorshift64 state */
+	unsigned long rng; /* mm_test_rand() state */
 	unsigned long op;  /* operations done */
 	uint64_t seq;      /* the last stamp's sequence number */
 	struct block held[HELD_MAX];
@@ -70,17 +71,6 @@ void stress_fail(unsigned int who, unsigned long op, const char *fmt, ...)
 
 /* Checks b's stamps; on a mismatch reports what the first page holds and returns false. */
 bool stress_check_stamp(unsigned int who, unsigned long op, const struct block *b, const char *when);
-
-/* xorshift64. */
-static inline unsigned long stress_rand(unsigned long *state)
-{
-	unsigned long x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *state = x;
-}
 
 /* A worker's or a CPU's generator from the run's seed: distinct, never 0. */
 static inline unsigned long stress_seed(uint64_t seed, unsigned int n)

@@ -11,13 +11,14 @@
 #include "mm/hugetlb.h"
 #include "mm/page_alloc.h"
 #include "mm/slab.h"
+#include "tests/ktest/slab_shared.h"
 #include "tests/stress/stress_state.h"
 
 /* Workers done with their operations (they send nothing more): release, read with acquire. */
 static unsigned long done_sending;
 static unsigned long started;
 
-static unsigned long rnd(struct worker *w) { return stress_rand(&w->rng); }
+static unsigned long rnd(struct worker *w) { return mm_test_rand(&w->rng); }
 
 static unsigned long rnd_below(struct worker *w, unsigned long n) { return rnd(w) % n; }
 
@@ -182,13 +183,13 @@ static void op_free(struct worker *w)
  */
 static uint32_t random_object_size(struct worker *w)
 {
-	static const uint32_t classes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192 };
 	unsigned long r = rnd(w), k = r >> 8;
+	uint32_t class = (uint32_t)slab_test_classes[k % SLAB_TEST_NCLASSES];
 
 	if ((r & 63) == 0)
 		return 8193 + (uint32_t)(k % (56 * 1024));
 	if ((r & 3) == 0)
-		return classes[k % 13] + (uint32_t)((k >> 4) & 1) * (classes[k % 13] < 8192);
+		return class + (uint32_t)((k >> 4) & 1) * (class < KMALLOC_MAX_CACHE_SIZE);
 	if ((r & 3) == 1)
 		return 8 + (uint32_t)(k % 8185);
 	return 8 + (uint32_t)(k % 249);

@@ -12,6 +12,7 @@
 #include "kernel/traps.h"
 #include "lib/printk.h"
 #include "lib/string.h"
+#include "tests/ktest/text_capture.h"
 
 #define VEC_BP 3
 
@@ -74,17 +75,6 @@ static void every_cpu_walks_its_stack_to_the_first_frame(struct ktest *t)
 	}
 }
 
-/* What the console receives while a case captures it. */
-static char report[2048];
-static size_t report_len;
-
-static void capture_write(const char *s, size_t len)
-{
-	for (size_t i = 0; i < len && report_len < sizeof(report) - 1; i++)
-		report[report_len++] = s[i];
-	report[report_len] = '\0';
-}
-
 /*
  * The breakpoint's RIP is in this function, and its frame links to its caller. GCC gives a leaf
  * function that needs no stack no frame, even with -fno-omit-frame-pointer; asking for the frame's
@@ -98,26 +88,23 @@ __attribute__((noinline)) static void *breakpoint_in_a_known_function(void)
 
 static void exception_report_names_the_function_and_its_callers(struct ktest *t)
 {
-	static struct console capture = { .name = "capture", .write = capture_write };
 	const char *rip = "RIP 0008:breakpoint_in_a_known_function+0x";
 	const char *caller = " exception_report_names_the_function_and_its_callers+0x";
 	struct trap_record seen = { 0 };
 
-	report_len = 0;
-	report[0] = '\0';
-	register_console(&capture);
+	capture_console_start();
 	trap_expect(VEC_BP, &seen);
 	KT_EXPECT(t, breakpoint_in_a_known_function() != NULL, "no frame");
 	KT_EXPECT(t, trap_expect_done(), "no #BP was delivered");
-	unregister_console(&capture);
+	capture_console_stop();
 
 	expect_named(t, seen.rip, "breakpoint_in_a_known_function", "RIP");
 	KT_ASSERT(t, seen.trace_len >= 2, "the recorded trace has %d frames", seen.trace_len);
 	expect_named(t, seen.trace[0], "exception_report_names_the_function_and_its_callers",
 		     "the first frame of the recorded trace");
-	KT_EXPECT(t, strstr(report, rip), "the report has no \"%s\"", rip);
-	KT_EXPECT(t, strstr(report, "Call Trace:"), "the report has no \"Call Trace:\"");
-	KT_EXPECT(t, strstr(report, caller), "the report has no \"%s\"", caller);
+	KT_EXPECT(t, strstr(captured.text, rip), "the report has no \"%s\"", rip);
+	KT_EXPECT(t, strstr(captured.text, "Call Trace:"), "the report has no \"Call Trace:\"");
+	KT_EXPECT(t, strstr(captured.text, caller), "the report has no \"%s\"", caller);
 }
 
 KTEST_SUITE(backtrace,

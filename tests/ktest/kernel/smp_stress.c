@@ -17,6 +17,7 @@
 #include "lib/printk.h"
 #include "mm/hot_pages.h"
 #include "mm/poison.h"
+#include "tests/ktest/kernel/tick_hook.h"
 #include "tests/stress/stress.h"
 
 /*
@@ -56,21 +57,6 @@ static void timer_hook(unsigned int cpu)
 	stress_irq_tick(cpu);
 }
 
-/*
- * After timer_set_hook(NULL), a tick already running may still call the old hook: once every CPU
- * has taken two more ticks, none does.
- */
-static void wait_for_ticks(void)
-{
-	uint64_t seen[STRESS_MAX_WORKERS];
-
-	for (unsigned int cpu = 0; cpu < nr_workers; cpu++)
-		seen[cpu] = timer_ticks(cpu);
-	for (unsigned int cpu = 0; cpu < nr_workers; cpu++)
-		while (timer_ticks(cpu) < seen[cpu] + 2)
-			cpu_relax();
-}
-
 static void every_cpu_allocates_and_frees_at_once(struct ktest *t)
 {
 	struct stress_config cfg = { .seed = SEED };
@@ -85,8 +71,7 @@ static void every_cpu_allocates_and_frees_at_once(struct ktest *t)
 	mm_debug_poison = false;
 	timer_set_hook(timer_hook);
 	on_each_cpu(worker_on_this_cpu, NULL);
-	timer_set_hook(NULL);
-	wait_for_ticks();
+	timer_unhook_and_wait(nr_workers);
 	stress_irq_release();
 	mm_debug_poison = poison;
 	drain_hot_pages();
