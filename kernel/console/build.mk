@@ -7,7 +7,7 @@ CONSOLE_FONT_C := $(B)/gen/console_font.c
 CONSOLE_SRCS := kernel/console/psf.c kernel/console/vga_text.c kernel/console/fb_console.c \
                 kernel/console/screen_lines.c $(CONSOLE_FONT_C)
 KERNEL_SRCS += $(CONSOLE_SRCS) kernel/console/screen.c
-HOST_SRCS   += $(CONSOLE_SRCS) # for the self-test suite tests/ktest/console_test.c
+HOST_SRCS   += $(CONSOLE_SRCS) # for the self-test suite tests/ktest/screen_console.c
 
 $(CONSOLE_FONT_C): kernel/console/build.mk | deps
 	@mkdir -p $(dir $@)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of the hugetlb boot path: the command-line options hugepagesz= and hugepages= (their
- * warnings are tested with the rest of the command line in cmdline_test.c), hugetlb_request(),
+ * warnings are tested with the rest of the command line in cmdline.c), hugetlb_request(),
  * hugetlb_init() filling the 2 MiB pool, and the 1 GiB gigantic pages reserved at boot (run when
  * the kernel was booted with hugepagesz=1G hugepages=N and had the memory for them).
  */
