@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The buddy free lists: O(1) list operations, splitting on allocation, merging on free.
- * See mm/buddy.h for how a free block is marked. Every function here runs under the zone's lock.
+ * The buddy free lists: O(1) list operations, splitting on allocation, merging on free, and the
+ * mobility fallback. See mm/buddy.h for how a free block is marked. Every function here runs
+ * under the zone's lock.
  */
 #include "mm/buddy.h"
 
 #include "mm/debug.h"
 #include "mm/list.h"
 #include "mm/memmap.h"
+#include "mm/pageblock.h"
 
 /* Counters other CPUs read without the lock (buddyinfo, free page counts): atomic stores. */
 static inline void set_counter(unsigned long *c, unsigned long v)
@@ -15,22 +17,24 @@ static inline void set_counter(unsigned long *c, unsigned long v)
 	__atomic_store_n(c, v, __ATOMIC_RELAXED);
 }
 
-static inline void area_add(struct zone *zone, struct page *page, unsigned int order)
+static inline void area_add(struct zone *zone, struct page *page, unsigned int order, unsigned int mt)
 {
 	struct free_area *area = &zone->free_area[order];
 
 	MM_BUG_ON(order > MAX_ORDER, page, "order %u above MAX_ORDER", order);
 	MM_BUG_ON(page_to_pfn(page) & ((1UL << order) - 1), page, "block not aligned to its order %u", order);
 	MM_BUG_ON(PageBuddy(page), page, "already on a free list (order %lu)", page->private);
+	MM_BUG_ON(mt != get_pageblock_migratetype(page), page, "a free block on list %u in a pageblock of type %u",
+		  mt, get_pageblock_migratetype(page));
 
-	list_add(&page->lru, &area->free_list);
+	list_add(&page->lru, &area->free_list[mt]);
 	page->private = order;
 	page_flag_set(page, PG_buddy); /* after private: a merge that sees PG_buddy reads the order */
 	set_counter(&area->nr_free, area->nr_free + 1);
-	zone->free_orders |= 1u << order;
+	zone->free_orders[mt] |= 1u << order;
 }
 
-static inline void area_del(struct zone *zone, struct page *page, unsigned int order)
+static inline void area_del(struct zone *zone, struct page *page, unsigned int order, unsigned int mt)
 {
 	struct free_area *area = &zone->free_area[order];
 
@@ -41,32 +45,204 @@ static inline void area_del(struct zone *zone, struct page *page, unsigned int o
 	list_del(&page->lru);
 	page_flag_clear(page, PG_buddy);
 	set_counter(&area->nr_free, area->nr_free - 1);
-	if (area->nr_free == 0)
-		zone->free_orders &= ~(1u << order);
+	if (list_empty(&area->free_list[mt]))
+		zone->free_orders[mt] &= ~(1u << order);
 }
 
-struct page *buddy_take(struct zone *zone, unsigned int order)
+/* Moves a free block from the list of type from to that of type to, same order. */
+static void area_move(struct zone *zone, struct page *page, unsigned int order, unsigned int from, unsigned int to)
 {
-	unsigned int avail = zone->free_orders >> order, o;
+	struct free_area *area = &zone->free_area[order];
+
+	list_del(&page->lru);
+	if (list_empty(&area->free_list[from]))
+		zone->free_orders[from] &= ~(1u << order);
+	list_add(&page->lru, &area->free_list[to]);
+	zone->free_orders[to] |= 1u << order;
+}
+
+/*
+ * The block of 2^high frames at page is off the lists; keeps its first 2^low frames and puts
+ * the halves split off on the lists of their pageblocks' types.
+ */
+static void expand(struct zone *zone, struct page *page, unsigned int low, unsigned int high)
+{
+	while (high > low) {
+		struct page *half = page + (1UL << --high);
+
+		area_add(zone, half, high, get_pageblock_migratetype(half));
+	}
+}
+
+/* Sets the type of every pageblock of the block of 2^order frames at page. */
+static void set_block_pageblocks(struct page *page, unsigned int order, unsigned int mt)
+{
+	for (unsigned long i = 0; i < (1UL << order); i += PAGEBLOCK_NR_PAGES)
+		set_pageblock_migratetype(page + i, mt);
+}
+
+/* The first frame of the pageblock of zone holding pfn, and one past its last, clipped to zone. */
+static void pageblock_span(const struct zone *zone, unsigned long pfn, unsigned long *start, unsigned long *end)
+{
+	*start = MAX(pfn & ~(PAGEBLOCK_NR_PAGES - 1), zone->start_pfn);
+	*end = MIN((pfn | (PAGEBLOCK_NR_PAGES - 1)) + 1, zone->end_pfn);
+}
+
+/* The frames of the free buddy blocks in the pageblock holding pfn. */
+static unsigned long pageblock_free_pages(const struct zone *zone, unsigned long pfn)
+{
+	unsigned long start, end, free = 0;
+
+	pageblock_span(zone, pfn, &start, &end);
+	for (pfn = start; pfn < end;) {
+		struct page *page = pfn_to_page(pfn);
+
+		if (!pfn_valid(pfn)) {
+			pfn += MEMMAP_CHUNK_PAGES - (pfn & (MEMMAP_CHUNK_PAGES - 1));
+		} else if (PageBuddy(page)) {
+			free += 1UL << page->private;
+			pfn += 1UL << page->private;
+		} else {
+			pfn++;
+		}
+	}
+	return free;
+}
+
+unsigned long buddy_move_pageblock(struct zone *zone, unsigned long pfn, unsigned int mt)
+{
+	unsigned long start, end, moved = 0;
+	unsigned int from = get_pageblock_migratetype(pfn_to_page(pfn));
+
+	pageblock_span(zone, pfn, &start, &end);
+	set_pageblock_migratetype(pfn_to_page(pfn), mt);
+	for (pfn = start; pfn < end;) {
+		struct page *page = pfn_to_page(pfn);
+
+		if (!pfn_valid(pfn)) {
+			pfn += MEMMAP_CHUNK_PAGES - (pfn & (MEMMAP_CHUNK_PAGES - 1));
+		} else if (PageBuddy(page)) {
+			area_move(zone, page, (unsigned int)page->private, from, mt);
+			moved += 1UL << page->private;
+			pfn += 1UL << page->private;
+		} else {
+			pfn++;
+		}
+	}
+	return moved;
+}
+
+/* The smallest free block of order or more on mt's lists, split down to order; NULL if none. */
+static struct page *take_smallest(struct zone *zone, unsigned int order, unsigned int mt)
+{
+	unsigned int avail = zone->free_orders[mt] >> order, o;
 	struct page *page;
 
 	if (!avail)
 		return NULL;
 	o = order + (unsigned int)__builtin_ctz(avail);
-	page = lru_to_page(zone->free_area[o].free_list.next);
-	area_del(zone, page, o);
-	while (o > order) {
-		o--;
-		area_add(zone, page + (1UL << o), o);
-	}
-	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages - (1UL << order));
+	page = lru_to_page(zone->free_area[o].free_list[mt].next);
+	area_del(zone, page, o, mt);
+	expand(zone, page, order, o);
 	return page;
+}
+
+/*
+ * Where an allocation of each type looks when its own pageblocks have no free block, in order
+ * (the reclaimable and unmovable ones first look at each other's: both stay put once allocated).
+ * Isolated pageblocks are never a fallback.
+ */
+static const uint8_t fallbacks[MIGRATE_PCPTYPES][MIGRATE_PCPTYPES - 1] = {
+	[MIGRATE_UNMOVABLE] = { MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE },
+	[MIGRATE_MOVABLE] = { MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE },
+	[MIGRATE_RECLAIMABLE] = { MIGRATE_UNMOVABLE, MIGRATE_MOVABLE },
+};
+
+/*
+ * May an allocation of type mt and order take over a whole pageblock of another type? Unmovable
+ * and reclaimable ones may: if they did not, each fallback would put one more pinned page in a
+ * movable pageblock. A small movable one may not: a movable page in another type's pageblock can
+ * be moved out later, so it takes the smallest block there and leaves the pageblock alone.
+ */
+static bool may_claim(unsigned int order, unsigned int mt)
+{
+	return mt != MIGRATE_MOVABLE || order >= PAGEBLOCK_ORDER / 2;
+}
+
+/* Counts a pageblock claimed for another type. */
+static void count_claim(struct zone *zone)
+{
+	set_counter(&zone->pageblock_claims, zone->pageblock_claims + 1);
+}
+
+/*
+ * No free block of order or more of type mt: takes one from the fallback types. A claiming
+ * allocation looks at the largest block first (the likeliest to leave a whole pageblock to claim),
+ * a movable one at the smallest (it breaks up the least). A block of a pageblock or more gives
+ * the claimer the pageblocks the allocation covers (the halves split off keep their type); a
+ * smaller one gives it its whole pageblock when at least half of it is free.
+ */
+static struct page *take_fallback(struct zone *zone, unsigned int order, unsigned int mt)
+{
+	bool claims = may_claim(order, mt);
+
+	for (unsigned int i = 0; i < MIGRATE_PCPTYPES - 1; i++) {
+		unsigned int ft = fallbacks[mt][i], avail = zone->free_orders[ft] >> order, o;
+		struct page *page;
+
+		if (!avail)
+			continue;
+		o = order + (claims ? 31u - (unsigned int)__builtin_clz(avail) : (unsigned int)__builtin_ctz(avail));
+		page = lru_to_page(zone->free_area[o].free_list[ft].next);
+		set_counter(&zone->alloc_fallbacks, zone->alloc_fallbacks + 1);
+		if (claims && o < PAGEBLOCK_ORDER &&
+		    pageblock_free_pages(zone, page_to_pfn(page)) >= PAGEBLOCK_NR_PAGES / 2) {
+			buddy_move_pageblock(zone, page_to_pfn(page), mt);
+			count_claim(zone);
+			return take_smallest(zone, order, mt);
+		}
+		area_del(zone, page, o, ft);
+		if (claims && o >= PAGEBLOCK_ORDER) {
+			set_block_pageblocks(page, MAX(order, PAGEBLOCK_ORDER), mt);
+			count_claim(zone);
+		}
+		expand(zone, page, order, o);
+		return page;
+	}
+	return NULL;
+}
+
+struct page *buddy_take(struct zone *zone, unsigned int order, unsigned int mt)
+{
+	struct page *page = take_smallest(zone, order, mt);
+
+	if (!page)
+		page = take_fallback(zone, order, mt);
+	if (page)
+		set_counter(&zone->buddy_free_pages, zone->buddy_free_pages - (1UL << order));
+	return page;
+}
+
+/*
+ * May a free block of type mt merge with its free buddy of a pageblock or more (so in other
+ * pageblocks), whose type is stored in *bmt? Not across an isolated pageblock's edge. When they
+ * may and the types differ, the caller gives the buddy's pageblocks type mt: a free block has one.
+ */
+static bool may_merge_pageblocks(const struct page *buddy, unsigned int mt, unsigned int *bmt)
+{
+	*bmt = get_pageblock_migratetype(buddy);
+	if (*bmt == mt)
+		return true;
+	if (*bmt == MIGRATE_ISOLATE || mt == MIGRATE_ISOLATE)
+		return false;
+	return true;
 }
 
 void buddy_give(struct page *page, unsigned int order)
 {
 	struct zone *zone = &zones[page_zonenum(page)];
 	unsigned long pfn = page_to_pfn(page);
+	unsigned int mt = get_pageblock_migratetype(page), bmt = mt;
 
 	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages + (1UL << order));
 	for (; order < MAX_ORDER; order++) {
@@ -83,17 +259,21 @@ void buddy_give(struct page *page, unsigned int order)
 		 */
 		if (!PageBuddy(buddy) || buddy->private != order)
 			break;
-		area_del(zone, buddy, order);
+		if (order >= PAGEBLOCK_ORDER && !may_merge_pageblocks(buddy, mt, &bmt))
+			break;
+		area_del(zone, buddy, order, bmt);
+		if (bmt != mt)
+			set_block_pageblocks(buddy, order, mt);
 		if (buddy_pfn < pfn) {
 			page = buddy;
 			pfn = buddy_pfn;
 		}
 	}
-	area_add(zone, page, order);
+	area_add(zone, page, order, mt);
 }
 
 void buddy_add_block(struct zone *zone, struct page *page, unsigned int order)
 {
 	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages + (1UL << order));
-	area_add(zone, page, order);
+	area_add(zone, page, order, get_pageblock_migratetype(page));
 }

@@ -4,7 +4,8 @@
  * zone, splitting a larger one if needed, and giving a block back, merging it with its buddy.
  *
  * A free block of 2^order frames starts at a frame number that is a multiple of 2^order; its
- * first struct page has PG_buddy, private = order, and lru links in its zone's free_area[order].
+ * first struct page has PG_buddy, private = order, and lru links in its zone's free_area[order],
+ * on the list of its pageblock's mobility type (mm/pageblock.h).
  * The other pages of the block are not touched, so splitting and merging cost O(1) per level
  * whatever the block size. The buddy of the block at pfn is the block at pfn ^ 2^order; the two
  * merge when the buddy's first page is PG_buddy with the same order.
@@ -17,15 +18,30 @@
 #include "mm/zone.h"
 
 /*
- * Takes a block of exactly 2^order frames from zone (splitting the smallest larger block when no
- * block of that order is free; the halves not taken go on the lower lists). Returns its first
- * page with PG_buddy cleared, or NULL when the zone has no block of order or more.
+ * Takes a block of exactly 2^order frames for an allocation of mobility type mt (0..2) from zone:
+ * the smallest free block of order or more in a pageblock of type mt, split (the halves not taken
+ * go on the lower lists). When mt has none, falls back to the other types, in a fixed order
+ * (unmovable: reclaimable, movable; movable: reclaimable, unmovable; reclaimable: unmovable,
+ * movable; never isolated pageblocks), counted in zone->alloc_fallbacks. An unmovable or
+ * reclaimable allocation (or a movable one of order PAGEBLOCK_ORDER / 2 or more) takes the
+ * largest such block and claims its pageblock for mt (counted in zone->pageblock_claims) when the
+ * block is a whole pageblock or more, or when half the pageblock or more is free: every free
+ * block there moves to mt's lists. Returns the first page with PG_buddy cleared, or NULL when
+ * the zone has no block of order or more outside isolated pageblocks.
  */
-struct page *buddy_take(struct zone *zone, unsigned int order);
+struct page *buddy_take(struct zone *zone, unsigned int order, unsigned int mt);
+
+/*
+ * Sets the type of the pageblock holding pfn (in zone) to mt and moves its free blocks to mt's
+ * lists. Returns the frames moved.
+ */
+unsigned long buddy_move_pageblock(struct zone *zone, unsigned long pfn, unsigned int mt);
 
 /*
  * Gives the block of 2^order frames at page back to its zone, merging it with its buddy as long
- * as the buddy is free and whole. The caller has checked the block (see __free_pages()).
+ * as the buddy is free and whole. The block goes on the list of its pageblock's type; a merge
+ * across pageblocks gives the buddy's the block's type, and never crosses an isolated one's edge.
+ * The caller has checked the block (see __free_pages()).
  */
 void buddy_give(struct page *page, unsigned int order);
 

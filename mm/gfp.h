@@ -18,6 +18,18 @@
 #define __GFP_HIGH   0x20u /* may take a zone below its min watermark, down to 0 (mm/watermark.h) */
 
 /*
+ * Mobility (mm/pageblock.h): what the owner can do with the block later. Without either bit the
+ * block is unmovable (kernel objects whose address is known). __GFP_MOVABLE: its contents could
+ * be moved elsewhere (user pages, page cache, vmalloc'd pages); __GFP_RECLAIMABLE: it can be
+ * freed on demand (slab caches that shrink). Both at once is refused. Blocks of one kind are kept
+ * together in 2 MiB pageblocks, so that the movable ones do not scatter unmovable pages across
+ * all of memory.
+ */
+#define __GFP_MOVABLE     0x40u
+#define __GFP_RECLAIMABLE 0x80u
+#define GFP_MOBILITY_SHIFT 6 /* gfp_migratetype(): the two bits are the type (mm/pageblock.h) */
+
+/*
  * An ordinary allocation from any zone: it fails rather than take a zone's buddy lists below the
  * zone's min watermark, leaving that reserve to those who cannot wait.
  */
@@ -31,7 +43,21 @@
  */
 #define GFP_ATOMIC __GFP_HIGH
 
+/* Pages a user could map (movable: migration may move them), and huge pages of the same kind. */
+#define GFP_HIGHUSER_MOVABLE __GFP_MOVABLE
+#define GFP_TRANSHUGE (__GFP_MOVABLE | __GFP_COMP | __GFP_NOWARN)
+
 #define __GFP_ZONEMASK (__GFP_DMA | __GFP_DMA32)
-#define __GFP_ALL (__GFP_ZONEMASK | __GFP_ZERO | __GFP_NOWARN | __GFP_COMP | __GFP_HIGH)
+#define __GFP_MOBILITY (__GFP_MOVABLE | __GFP_RECLAIMABLE)
+#define __GFP_ALL (__GFP_ZONEMASK | __GFP_ZERO | __GFP_NOWARN | __GFP_COMP | __GFP_HIGH | __GFP_MOBILITY)
+
+/*
+ * The mobility type (enum migratetype, mm/pageblock.h) of an allocation with gfp: 0 unmovable,
+ * 1 movable, 2 reclaimable; 3 (both bits) is no type, refused by alloc_pages().
+ */
+static inline unsigned int gfp_migratetype(gfp_t gfp)
+{
+	return (gfp & __GFP_MOBILITY) >> GFP_MOBILITY_SHIFT;
+}
 
 #endif

@@ -35,7 +35,8 @@ int pcp_init(unsigned int nr_cpus)
 
 			pcp->cpu = cpu;
 			for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++)
-				list_init(&pcp->lists[o]);
+				for (unsigned int t = 0; t < MIGRATE_TYPES; t++)
+					list_init(&pcp->lists[o][t]);
 		}
 	return 0;
 }
@@ -77,14 +78,15 @@ static void set_block_order(struct page *page, unsigned int order)
 	set_page_flags(page, (page_flags(page) & ~PAGE_ORDER_MASK) | order << PAGE_ORDER_SHIFT);
 }
 
-struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, gfp_t gfp)
+struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, unsigned int mt,
+			gfp_t gfp)
 {
 	unsigned long flags = zone_lock(zone);
 	struct page *page = NULL;
 
 	/* The first block is the one handed out; the others go on the list, in address order. */
 	for (unsigned int n = 0; n < pcp->batch[order] && zone_watermark_ok(zone, order, gfp); n++) {
-		struct page *block = buddy_take(zone, order);
+		struct page *block = buddy_take(zone, order, mt);
 
 		if (!block)
 			break;
@@ -92,26 +94,43 @@ struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned i
 			page = block;
 			continue;
 		}
-		set_block_order(block, order);
-		list_add(&block->lru, pcp->lists[order].prev); /* at the tail: colder than what is there */
+		set_block_order_type(block, order, mt);
+		list_add(&block->lru, pcp->lists[order][mt].prev); /* at the tail: colder than what is there */
 		pcp_set_count(pcp, order, pcp->count[order] + 1);
 	}
 	zone_unlock(zone, flags);
 	return page;
 }
 
+/*
+ * The list of order the next block to flush comes from: the types in turn, starting after
+ * *last, skipping empty lists. One of them holds a block (count[order] is not 0).
+ */
+static struct list_head *next_flush_list(struct per_cpu_pages *pcp, unsigned int order, unsigned int *last)
+{
+	for (unsigned int i = 1; i <= MIGRATE_TYPES; i++) {
+		unsigned int t = (*last + i) % MIGRATE_TYPES;
+
+		if (!list_empty(&pcp->lists[order][t])) {
+			*last = t;
+			return &pcp->lists[order][t];
+		}
+	}
+	MM_BUG_ON(true, NULL, "per-CPU lists of order %u: count %u but every list empty", order, pcp->count[order]);
+	return NULL;
+}
+
 void pcp_flush(struct per_cpu_pages *pcp, unsigned int order, unsigned int n)
 {
-	struct list_head *list = &pcp->lists[order];
-	struct zone *zone;
+	struct zone *zone = &zones[(unsigned int)(pcp - pcp_area) % MAX_NR_ZONES];
+	unsigned int last = MIGRATE_TYPES - 1;
 	unsigned long flags;
 
 	if (!pcp->count[order])
 		return;
-	zone = &zones[page_zonenum(lru_to_page(list->prev))];
 	flags = zone_lock(zone);
 	for (; n && pcp->count[order]; n--) {
-		struct page *coldest = lru_to_page(list->prev);
+		struct page *coldest = lru_to_page(next_flush_list(pcp, order, &last)->prev);
 
 		list_del(&coldest->lru);
 		pcp_set_count(pcp, order, pcp->count[order] - 1); /* before buddy_give() counts it */
@@ -127,7 +146,7 @@ void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned
 		set_block_order(page, 0);
 		buddy_give_locked(page, order);
 	} else {
-		pcp_push(pcp, page, order, pcp->count[order]);
+		pcp_push(pcp, page, order, page_pcptype(page), pcp->count[order]);
 		pcp_flush(pcp, order, pcp->batch[order]);
 	}
 	pcp_unlock(pcp, irq);

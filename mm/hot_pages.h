@@ -95,13 +95,18 @@ extern uint16_t pcp_high_on[MAX_NR_ZONES][HOT_MAX_ORDER + 1];
 unsigned long pcp_free_pages(const struct per_cpu_pages *pcp);
 
 /*
- * pcp's lock held: takes up to batch blocks of order from zone's buddy lists (one hold of the
- * zone lock) while the zone stays at or above the watermark gfp may go down to, and hands out one
- * of them; NULL when none could be had.
+ * pcp's lock held: takes up to batch blocks of order for mobility type mt from zone's buddy lists
+ * (buddy_take(), one hold of the zone lock) while the zone stays at or above the watermark gfp
+ * may go down to, and hands out one of them, the others on pcp's list of order and mt; NULL when
+ * none could be had.
  */
-struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, gfp_t gfp);
+struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, unsigned int mt,
+			gfp_t gfp);
 
-/* pcp's lock held: gives the n coldest blocks of pcp's order list to the buddy lists. */
+/*
+ * pcp's lock held: gives the n coldest blocks of pcp's lists of order to the buddy lists, taking
+ * from the types' lists in turn.
+ */
 void pcp_flush(struct per_cpu_pages *pcp, unsigned int order, unsigned int n);
 
 /*
@@ -118,34 +123,55 @@ static inline void pcp_set_count(struct per_cpu_pages *pcp, unsigned int order, 
 	__atomic_store_n(&pcp->count[order], n, __ATOMIC_RELAXED);
 }
 
-/* pcp's lock held: the most recently freed block of order (count 0), or NULL when there is none. */
-static inline __attribute__((always_inline)) struct page *pcp_take(struct per_cpu_pages *pcp, unsigned int order)
+/* The mobility type of the per-CPU list a block is on or came from (its flags' PAGE_PCPTYPE_MASK). */
+static inline unsigned int page_pcptype(const struct page *page)
 {
-	struct list_head *first = pcp->lists[order].next;
+	return page_flags(page) >> PAGE_PCPTYPE_SHIFT;
+}
+
+/* Sets a block's order field and per-CPU list type (a block on a per-CPU list carries both). */
+static inline void set_block_order_type(struct page *page, unsigned int order, unsigned int mt)
+{
+	set_page_flags(page, (page_flags(page) & ~(PAGE_ORDER_MASK | PAGE_PCPTYPE_MASK)) | order << PAGE_ORDER_SHIFT |
+				     mt << PAGE_PCPTYPE_SHIFT);
+}
+
+/*
+ * pcp's lock held: the most recently freed block of order on the list of mobility type mt
+ * (count 0), or NULL when there is none (always for mt 3, whose list stays empty).
+ */
+static inline __attribute__((always_inline)) struct page *pcp_take(struct per_cpu_pages *pcp, unsigned int order,
+								    unsigned int mt)
+{
+	struct list_head *head = &pcp->lists[order][mt], *first = head->next;
 	unsigned int count = pcp->count[order];
 
-	if (!count)
+	if (first == head)
 		return NULL;
 	MM_BUG_ON(!arch_irqs_disabled(), NULL, "a per-CPU list used with interrupts on");
 	MM_BUG_ON(PageBuddy(lru_to_page(first)) || alloc_order_of(lru_to_page(first)) != order,
 		  lru_to_page(first), "a hot block of order %u marked PG_buddy or with another order", order);
+	MM_BUG_ON(page_pcptype(lru_to_page(first)) != mt, lru_to_page(first), "a block on list %u marked type %u", mt,
+		  page_pcptype(lru_to_page(first)));
 	list_del(first);
 	pcp_set_count(pcp, order, count - 1);
 	return lru_to_page(first);
 }
 
 /*
- * pcp's lock held: puts a checked block, its order in its flags, on pcp's list of order, which
- * holds count blocks, fewer than its high.
+ * pcp's lock held: puts a checked block, its order and mobility type mt (0..2) in its flags, on
+ * pcp's list of order and mt; the lists of order hold count blocks, fewer than their high.
  */
 static inline __attribute__((always_inline)) void pcp_push(struct per_cpu_pages *pcp, struct page *page, unsigned int order,
-						    unsigned int count)
+						    unsigned int mt, unsigned int count)
 {
 	MM_BUG_ON(page_to_pfn(page) & ((1UL << order) - 1), page, "block not aligned to its order %u", order);
 	MM_BUG_ON(alloc_order_of(page) != order, page, "a block of order %u marked order %u", order, alloc_order_of(page));
 	MM_BUG_ON(pcp->cpu != arch_cpu_id(), page, "freeing to CPU %u's list on CPU %u", pcp->cpu, arch_cpu_id());
 	MM_BUG_ON(!arch_irqs_disabled(), page, "a per-CPU list used with interrupts on");
-	list_add(&page->lru, &pcp->lists[order]);
+	MM_BUG_ON(mt >= MIGRATE_PCPTYPES || page_pcptype(page) != mt, page, "a block of type %u pushed on list %u",
+		  page_pcptype(page), mt);
+	list_add(&page->lru, &pcp->lists[order][mt]);
 	pcp_set_count(pcp, order, count + 1);
 }
 

@@ -14,6 +14,7 @@
 #include "mm/mm_stats.h"
 #include "mm/page_alloc.h"
 #include "mm/page_owner.h"
+#include "mm/pageblock.h"
 #include "mm/poison.h"
 #include "mm/slab.h"
 #include "mm/watermark.h"
@@ -187,6 +188,8 @@ int mm_init(const struct mm_init_params *p)
 	memblock_set_current_limit(UINT64_MAX);
 	zones_from_memblock();
 	err = pcp_init(p->nr_cpus);
+	if (!err)
+		err = pageblock_init();
 	if (err)
 		return err;
 	t0 = now(p);

@@ -20,7 +20,9 @@ struct page {
 	 * Bits 0..23: PG_* flags below. Bits 24..25: the zone (ZONE_DMA, ZONE_DMA32, ZONE_NORMAL),
 	 * fixed when the memmap is built. Bits 26..29: on the first page of an allocated block that is
 	 * not a compound page, the order it was allocated at, so that __free_pages() can refuse a
-	 * wrong order. Bits 30..31: unused.
+	 * wrong order. Bits 30..31: the mobility type of the per-CPU list the block is on, or was
+	 * last taken from (PAGE_PCPTYPE_MASK; see struct per_cpu_pages, mm/zone.h): mm/'s own, as the
+	 * order field is.
 	 */
 	uint32_t flags;
 
@@ -104,6 +106,8 @@ enum pageflags {
 #define ZONES_MASK 3u
 #define PAGE_ORDER_SHIFT 26
 #define PAGE_ORDER_MASK (0xfu << PAGE_ORDER_SHIFT)
+#define PAGE_PCPTYPE_SHIFT 30
+#define PAGE_PCPTYPE_MASK (3u << PAGE_PCPTYPE_SHIFT)
 
 /*
  * flags and _refcount are read by CPUs that do not own the page: the buddy merge looks at a

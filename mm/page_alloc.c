@@ -13,6 +13,7 @@
 #include "mm/folio.h"
 #include "mm/hot_pages.h"
 #include "mm/page_owner.h"
+#include "mm/pageblock.h"
 #include "mm/poison.h"
 #include "mm/watermark.h"
 
@@ -25,7 +26,7 @@
 	 1u << PG_hugetlb | 1u << PG_slab | PAGE_ORDER_MASK)
 
 /* The gfp bits the fast path handles itself; any other sends the call to the slow path. */
-#define FAST_GFP (__GFP_ZONEMASK | __GFP_NOWARN | __GFP_HIGH)
+#define FAST_GFP (__GFP_ZONEMASK | __GFP_NOWARN | __GFP_HIGH | __GFP_MOBILITY)
 
 /*
  * Where an allocation starts, by gfp's zone bits: the highest zone they allow that has memory.
@@ -78,7 +79,8 @@ static inline bool poisoned_pages_remain(void)
 /*
  * A block from the buddy lists has no order in its flags, one from a per-CPU list has its own:
  * a plain block leaves with its order there, a compound page with none (its order is in its
- * first tail).
+ * first tail). Either leaves with its mobility type as its per-CPU list type, which a free by
+ * the fast path uses.
  */
 static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 {
@@ -88,7 +90,7 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 		unpoison_pages(page, 1UL << order);
 	if (gfp & __GFP_ZERO)
 		memset(page_address(page), 0, PAGE_SIZE << order);
-	set_page_flags(page, page_flags(page) & ~PAGE_ORDER_MASK);
+	set_block_order_type(page, 0, gfp_migratetype(gfp));
 	if (order && (!(gfp & __GFP_COMP) || prep_compound_page(page, order)))
 		set_page_flags(page, page_flags(page) | order << PAGE_ORDER_SHIFT);
 }
@@ -102,7 +104,7 @@ static void warn_alloc_failed(gfp_t gfp, unsigned int order)
 /* zone's lock held: a block from its buddy lists if gfp may take the zone that low, else NULL. */
 static struct page *buddy_take_checked(struct zone *zone, unsigned int order, gfp_t gfp)
 {
-	return zone_watermark_ok(zone, order, gfp) ? buddy_take(zone, order) : NULL;
+	return zone_watermark_ok(zone, order, gfp) ? buddy_take(zone, order, gfp_migratetype(gfp)) : NULL;
 }
 
 /*
@@ -124,9 +126,9 @@ static struct page *take_from_zone(struct zone *zone, unsigned int order, gfp_t 
 	flags = arch_irq_save(); /* first: the CPU number holds only while interrupts are off */
 	pcp = cpu_pcp(arch_cpu_id(), (unsigned long)(zone - zones));
 	arch_spin_lock(&pcp->lock);
-	page = pcp_take(pcp, order);
+	page = pcp_take(pcp, order, gfp_migratetype(gfp));
 	if (!page && pcp->high[order]) {
-		page = pcp_refill(pcp, zone, order, gfp);
+		page = pcp_refill(pcp, zone, order, gfp_migratetype(gfp), gfp);
 	} else if (!page) { /* the lists are off (high 0): the plain buddy allocator */
 		arch_spin_lock(&zone->lock);
 		page = buddy_take_checked(zone, order, gfp);
@@ -154,9 +156,9 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, 
 {
 	struct page *page;
 
-	if (unlikely(order > MAX_ORDER || (gfp & ~__GFP_ALL))) {
-		printk("alloc_pages: refused: order %u (MAX_ORDER is %d), gfp %#x (known bits %#x)\n",
-		       order, MAX_ORDER, gfp, __GFP_ALL);
+	if (unlikely(order > MAX_ORDER || (gfp & ~__GFP_ALL) || gfp_migratetype(gfp) >= MIGRATE_PCPTYPES)) {
+		printk("alloc_pages: refused: order %u (MAX_ORDER is %d), gfp %#x (known bits %#x, "
+		       "__GFP_MOVABLE and __GFP_RECLAIMABLE exclusive)\n", order, MAX_ORDER, gfp, __GFP_ALL);
 		return NULL;
 	}
 	page = take_block(gfp, order);
@@ -187,7 +189,7 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t
 	flags = arch_irq_save();
 	pcp = cpu_pcp_at(arch_cpu_id(), first_pcp_offset_of[gfp & __GFP_ZONEMASK]);
 	arch_spin_lock(&pcp->lock);
-	page = pcp_take(pcp, order);
+	page = pcp_take(pcp, order, gfp_migratetype(gfp)); /* both mobility bits: an empty list */
 	pcp_unlock(pcp, flags);
 	if (unlikely(!page))
 		return alloc_pages_slow(gfp, order);
@@ -268,11 +270,13 @@ static __attribute__((noinline, cold)) bool free_checks_fail(struct page *page, 
 
 /*
  * Gives back a block every check has passed (and whose compound metadata, if any, is cleared).
- * Orders the per-CPU lists hold go on this CPU's list for the block's zone, whichever CPU
- * allocated it; larger blocks to the buddy lists.
+ * Orders the per-CPU lists hold go on this CPU's list for the block's zone and its pageblock's
+ * type, whichever CPU allocated it; larger blocks, and blocks of isolated pageblocks, to the
+ * buddy lists.
  */
 static void free_block(struct page *page, unsigned int order)
 {
+	unsigned int mt = get_pageblock_migratetype(page);
 	struct per_cpu_pages *pcp;
 	unsigned long irq;
 
@@ -281,18 +285,18 @@ static void free_block(struct page *page, unsigned int order)
 		page_owner_free(page_to_pfn(page));
 	if (unlikely(__atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED)))
 		poison_pages(page, 1UL << order);
-	if (order > HOT_MAX_ORDER) {
+	if (order > HOT_MAX_ORDER || mt >= MIGRATE_PCPTYPES) {
 		set_page_flags(page, page_flags(page) & ~PAGE_ORDER_MASK);
 		buddy_give_locked(page, order);
 		return;
 	}
-	/* A compound head's order field is 0: a block on a per-CPU list carries its order. */
-	set_page_flags(page, (page_flags(page) & ~PAGE_ORDER_MASK) | order << PAGE_ORDER_SHIFT);
+	/* A compound head's order field is 0: a block on a per-CPU list carries its order and type. */
+	set_block_order_type(page, order, mt);
 	irq = arch_irq_save();
 	pcp = cpu_pcp(arch_cpu_id(), page_zonenum(page));
 	arch_spin_lock(&pcp->lock);
 	if (pcp->count[order] < pcp->high[order]) {
-		pcp_push(pcp, page, order, pcp->count[order]);
+		pcp_push(pcp, page, order, mt, pcp->count[order]);
 		pcp_unlock(pcp, irq);
 	} else {
 		pcp_give_slow_unlock(pcp, page, order, irq);
@@ -330,7 +334,7 @@ void __free_pages(struct page *page, unsigned int order)
 		free_pages_slow(page, order);
 		return;
 	}
-	set_page_ref(page, 0); /* its flags keep its order: see struct per_cpu_pages */
+	set_page_ref(page, 0); /* its flags keep its order and list type: see struct per_cpu_pages */
 	irq = arch_irq_save();
 	pcp = cpu_pcp_at(arch_cpu_id(), (flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));
 	arch_spin_lock(&pcp->lock);
@@ -339,7 +343,7 @@ void __free_pages(struct page *page, unsigned int order)
 		pcp_give_slow_unlock(pcp, page, order, irq); /* a tail call: nothing saved for it */
 		return;
 	}
-	pcp_push(pcp, page, order, count);
+	pcp_push(pcp, page, order, flags >> PAGE_PCPTYPE_SHIFT, count);
 	pcp_unlock(pcp, irq);
 }
 

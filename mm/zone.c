@@ -23,6 +23,7 @@ void zones_reset(void)
 
 		*zone = (struct zone){ .name = zone_name(z) }; /* all-zero: the lock is unlocked */
 		for (int o = 0; o < NR_ORDERS; o++)
-			list_init(&zone->free_area[o].free_list);
+			for (int t = 0; t < MIGRATE_TYPES; t++)
+				list_init(&zone->free_area[o].free_list[t]);
 	}
 }

@@ -16,6 +16,7 @@
 
 #include "mm/arch.h"
 #include "mm/page.h"
+#include "mm/pageblock_types.h"
 
 /* Largest buddy order: blocks of 2^MAX_ORDER pages (4 MiB). */
 #define MAX_ORDER 10
@@ -28,10 +29,14 @@ extern unsigned long zone_dma_end_pfn, zone_dma32_end_pfn;
 #define ZONE_DMA_END_PFN zone_dma_end_pfn
 #define ZONE_DMA32_END_PFN zone_dma32_end_pfn
 
-/* The free blocks of one order in one zone. */
+/*
+ * The free blocks of one order in one zone, one list per mobility type: a block is on the list of
+ * the type of its pageblock (mm/pageblock.h); a block of a pageblock or more has pageblocks all of
+ * that one type.
+ */
 struct free_area {
-	struct list_head free_list; /* first pages of the free blocks (PG_buddy, private = order) */
-	unsigned long nr_free;      /* blocks on free_list */
+	struct list_head free_list[MIGRATE_TYPES]; /* first pages of the free blocks (PG_buddy, private = order) */
+	unsigned long nr_free;                     /* blocks on all the lists */
 };
 
 /*
@@ -42,8 +47,15 @@ struct free_area {
  * count 0 and no PG_buddy (so the buddy merge never takes it), and keeps its order in its first
  * page's flags (PAGE_ORDER_MASK, as an allocated plain block has it: neither the alloc nor the
  * free fast path then touches the flags); its lru links it into the list.
+ * There is a list per order and per mobility type an allocation can ask for (unmovable, movable,
+ * reclaimable: types 0..2 of mm/pageblock.h; the fourth slot, MIGRATE_ISOLATE's, stays empty, so
+ * that a gfp asking for both movable and reclaimable finds nothing and takes the slow path, which
+ * refuses it). A block on the list of type t has t in its flags (PAGE_PCPTYPE_MASK), so that the
+ * free fast path knows the list without reading the pageblock; the buddy lists, when the block
+ * goes back, go by its pageblock's type.
  * A list over high gives its batch coldest blocks back to the buddy lists in one hold of the zone
- * lock; an empty one takes batch blocks from them in one hold. set_hot_pages(false)
+ * lock; an empty one takes batch blocks from them in one hold. high, batch and count are per
+ * order, for all the types together. set_hot_pages(false)
  * (mm/hot_pages.h) turns them off, leaving the plain buddy allocator.
  */
 #define HOT_MAX_ORDER 3
@@ -55,21 +67,22 @@ struct free_area {
  * One CPU's lists for one zone, one per order. lock protects everything here; its CPU takes it
  * on the fast path and any CPU may take it to drain the lists (so no interrupt between CPUs is
  * needed), always with interrupts off. Aligned to cache lines: two CPUs' lists never share one.
+ * Aligned to its size, a power of two (PCP_SHIFT).
  * The counts and limits are arrays of their own (not a structure per order) so that the fast path
  * reaches count[order] and high[order] by a scaled index, with no multiply.
  */
 struct per_cpu_pages {
 	arch_spinlock_t lock;
 	unsigned int cpu;                          /* the CPU these are (checked by MM_BUG_ON) */
-	unsigned int count[HOT_MAX_ORDER + 1];     /* blocks on lists[order] */
+	unsigned int count[HOT_MAX_ORDER + 1];     /* blocks on lists[order][*] */
 	uint16_t high[HOT_MAX_ORDER + 1];          /* at this many, batch blocks go back; 0: lists off */
 	uint16_t batch[HOT_MAX_ORDER + 1];         /* blocks moved at once to or from the buddy lists */
-	struct list_head lists[HOT_MAX_ORDER + 1]; /* most recently freed first */
-} __attribute__((aligned(2 * CACHE_LINE_BYTES)));
+	struct list_head lists[HOT_MAX_ORDER + 1][MIGRATE_TYPES]; /* most recently freed first */
+} __attribute__((aligned(8 * CACHE_LINE_BYTES)));
 
 /* A power of two, so that the fast path finds a zone's lists with a shift. */
-#define PCP_SHIFT 7
-_Static_assert(sizeof(struct per_cpu_pages) == 1u << PCP_SHIFT, "struct per_cpu_pages is two cache lines");
+#define PCP_SHIFT 9
+_Static_assert(sizeof(struct per_cpu_pages) == 1u << PCP_SHIFT, "struct per_cpu_pages is eight cache lines");
 
 /* Zone watermarks, in free pages of the zone's buddy lists (mm/watermark.h). */
 enum zone_watermark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
@@ -79,7 +92,9 @@ enum zone_watermark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
  * for the code it interrupted), in this order only: a CPU's per_cpu_pages lock, then a zone's
  * lock; never two per_cpu_pages locks at once, never a zone lock then a per_cpu_pages lock.
  *
- * zone->lock protects free_area[] (lists and nr_free), free_orders and buddy_free_pages. The
+ * zone->lock protects free_area[] (lists and nr_free), free_orders, buddy_free_pages, the
+ * pageblock types (written under it; read without it by relaxed byte loads) and the mobility
+ * counters. The
  * counters that other CPUs read without the lock (nr_free, buddy_free_pages) are written with
  * __atomic stores and read with __atomic loads. The spans, managed pages and watermarks are set
  * by mm_init() before any other CPU runs and are read-only afterwards.
@@ -92,11 +107,26 @@ struct zone {
 	unsigned long managed_pages;      /* frames handed to the buddy allocator */
 	unsigned long buddy_free_pages;   /* frames in the buddy free lists (not the per-CPU lists) */
 	unsigned long watermark[NR_WMARK];
-	unsigned int free_orders;         /* bit o set while free_area[o] is not empty */
+	unsigned int free_orders[MIGRATE_TYPES]; /* bit o set while free_area[o].free_list[t] is not empty */
 	struct free_area free_area[NR_ORDERS];
+	/* The pageblock types (mm/pageblock.h): one byte per pageblock, from pageblock number first_pageblock. */
+	uint8_t *pageblock_type;
+	unsigned long first_pageblock, nr_pageblocks;
+	/* vmstat-style counters: fallbacks that took a block of another type, and pageblocks claimed. */
+	unsigned long alloc_fallbacks, pageblock_claims;
 };
 
 extern struct zone zones[MAX_NR_ZONES];
+
+/* zone's lock held: bit o set while zone has a free block of order o, of any type. */
+static inline unsigned int zone_free_orders(const struct zone *zone)
+{
+	unsigned int orders = 0;
+
+	for (unsigned int t = 0; t < MIGRATE_TYPES; t++)
+		orders |= zone->free_orders[t];
+	return orders;
+}
 
 /* "DMA", "DMA32" or "Normal"; "?" for a zone number that cannot be (a corrupt page's). */
 const char *zone_name(unsigned int z);

@@ -147,7 +147,7 @@ static void exhaust_and_restore(struct ktest *t, unsigned int order)
 	if (order == 0)
 		KT_EXPECT_EQ(t, nr_free_pages(), 0);
 	else
-		KT_EXPECT(t, !((zones[0].free_orders | zones[1].free_orders | zones[2].free_orders) >> order),
+		KT_EXPECT(t, !((zone_free_orders(&zones[0]) | zone_free_orders(&zones[1]) | zone_free_orders(&zones[2])) >> order),
 			  "a block of order %u is still free", order);
 	KT_EXPECT_EQ(t, held.pages + nr_free_pages(), free0);
 	KT_EXPECT(t, alloc_pages(GFP_ATOMIC | __GFP_NOWARN, order) == NULL, "allocation after exhaustion");
@@ -333,7 +333,7 @@ static void hot_lists_off_merge_every_free_and_on_keep_it_hot(struct ktest *t)
 
 		__free_pages(page, 0);
 		/* The refill took a batch; the freed page is the most recently freed of this CPU's. */
-		KT_EXPECT(t, pcp->count[0] >= 1 && lru_to_page(pcp->lists[0].next) == page,
+		KT_EXPECT(t, pcp->count[0] >= 1 && lru_to_page(pcp->lists[0][MIGRATE_UNMOVABLE].next) == page,
 			  "the freed page is not first on this CPU's list (%u blocks there)", pcp->count[0]);
 	}
 	drain_hot_pages();

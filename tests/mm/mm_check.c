@@ -11,6 +11,7 @@
 #include "mm/bad_page.h"
 #include "mm/hot_pages.h"
 #include "mm/memblock.h"
+#include "mm/pageblock.h"
 #include "tests/ktest/mm_shape.h"
 
 static char problem[256];
@@ -163,48 +164,94 @@ static const char *check_block(const struct fw_map *map, const struct page *page
 	return NULL;
 }
 
-/* Walks one free list; adds its pages to *pages. NULL or the problem. */
+/*
+ * Walks zone z's free list of order o and type mt; adds its blocks to *count. Every block must be
+ * in a pageblock of type mt (and, a pageblock or more, all its pageblocks). NULL or the problem.
+ */
+static const char *check_type_list(const struct fw_map *map, int z, int o, unsigned int mt, struct frame_set *bm,
+				   unsigned long *count)
+{
+	const struct free_area *area = &zones[z].free_area[o];
+	const struct list_head *head = &area->free_list[mt];
+	unsigned long listed = 0;
+
+	for (const struct list_head *l = head->next; l != head; l = l->next) {
+		const struct page *page = lru_to_page(l);
+		const char *p;
+
+		if (l->next->prev != l || ++*count > area->nr_free)
+			return FAIL("zone %s order %d: broken links or more blocks than nr_free %lu",
+				    zones[z].name, o, area->nr_free);
+		if ((p = check_block(map, page, z, o, bm, false)))
+			return p;
+		for (unsigned long i = 0; i < (1UL << o); i += PAGEBLOCK_NR_PAGES)
+			if (get_pageblock_migratetype(page + i) != mt)
+				return FAIL("free block at pfn %#lx order %d on the %s list: pageblock at pfn %#lx is %s",
+					    page_to_pfn(page), o, migratetype_name(mt), page_to_pfn(page + i),
+					    migratetype_name(get_pageblock_migratetype(page + i)));
+		listed++;
+	}
+	if (!listed != !(zones[z].free_orders[mt] & (1u << o)))
+		return FAIL("zone %s order %d type %s: %lu blocks listed, free_orders %#x", zones[z].name, o,
+			    migratetype_name(mt), listed, zones[z].free_orders[mt]);
+	return NULL;
+}
+
+/* Walks the free lists of one order; adds their pages to *pages. NULL or the problem. */
 static const char *check_list(const struct fw_map *map, int z, int o, struct frame_set *bm,
 			      unsigned long *pages)
 {
 	const struct free_area *area = &zones[z].free_area[o];
 	unsigned long count = 0;
+	const char *p;
 
-	for (const struct list_head *l = area->free_list.next; l != &area->free_list; l = l->next) {
-		const struct page *page = lru_to_page(l);
-		const char *p;
-
-		if (l->next->prev != l || ++count > area->nr_free)
-			return FAIL("zone %s order %d: broken links or more blocks than nr_free %lu",
-				    zones[z].name, o, area->nr_free);
-		if ((p = check_block(map, page, z, o, bm, false)))
+	for (unsigned int mt = 0; mt < MIGRATE_TYPES; mt++)
+		if ((p = check_type_list(map, z, o, mt, bm, &count)))
 			return p;
-	}
-	if (count != area->nr_free || !count != !(zones[z].free_orders & (1u << o)))
-		return FAIL("zone %s order %d: %lu blocks listed, nr_free %lu, free_orders %#x",
-			    zones[z].name, o, count, area->nr_free, zones[z].free_orders);
+	if (count != area->nr_free)
+		return FAIL("zone %s order %d: %lu blocks listed, nr_free %lu", zones[z].name, o, count,
+			    area->nr_free);
 	*pages += count << o;
 	return NULL;
 }
 
-/* Walks one CPU's list of zone z, order o; adds its pages to *pages. NULL or the problem. */
-static const char *check_hot_list(const struct fw_map *map, unsigned int cpu, int z, int o,
-				  struct frame_set *bm, unsigned long *pages)
+/*
+ * Walks one CPU's list of zone z, order o, type mt (whose blocks carry mt as their list type);
+ * adds its blocks to *count. NULL or the problem.
+ */
+static const char *check_hot_type_list(const struct fw_map *map, unsigned int cpu, int z, int o, unsigned int mt,
+				       struct frame_set *bm, unsigned long *count)
 {
 	const struct per_cpu_pages *pcp = cpu_pcp(cpu, (unsigned int)z);
-	const struct list_head *list = &pcp->lists[o];
-	unsigned long count = 0;
+	const struct list_head *list = &pcp->lists[o][mt];
 
 	for (const struct list_head *l = list->next; l != list; l = l->next) {
 		const struct page *page = lru_to_page(l);
 		const char *p;
 
-		if (l->next->prev != l || ++count > pcp->count[o])
+		if (l->next->prev != l || ++*count > pcp->count[o])
 			return FAIL("zone %s CPU %u hot list %d: broken links or more than %u blocks",
 				    zones[z].name, cpu, o, pcp->count[o]);
 		if ((p = check_block(map, page, z, o, bm, true)))
 			return p;
+		if (mt >= MIGRATE_PCPTYPES || page_pcptype(page) != mt)
+			return FAIL("zone %s CPU %u hot list %d %s: a block at pfn %#lx marked type %u",
+				    zones[z].name, cpu, o, migratetype_name(mt), page_to_pfn(page), page_pcptype(page));
 	}
+	return NULL;
+}
+
+/* Walks one CPU's lists of zone z, order o; adds their pages to *pages. NULL or the problem. */
+static const char *check_hot_list(const struct fw_map *map, unsigned int cpu, int z, int o,
+				  struct frame_set *bm, unsigned long *pages)
+{
+	const struct per_cpu_pages *pcp = cpu_pcp(cpu, (unsigned int)z);
+	unsigned long count = 0;
+	const char *p;
+
+	for (unsigned int mt = 0; mt < MIGRATE_TYPES; mt++)
+		if ((p = check_hot_type_list(map, cpu, z, o, mt, bm, &count)))
+			return p;
 	if (count != pcp->count[o])
 		return FAIL("zone %s CPU %u hot list %d: %lu blocks listed, count %u", zones[z].name, cpu, o,
 			    count, pcp->count[o]);

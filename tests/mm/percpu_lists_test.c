@@ -33,9 +33,9 @@ static void a_block_freed_on_another_cpu_goes_to_that_cpus_list(struct ktest *t)
 	host_mm_set_cpu(1);
 	__free_pages(page, 1);
 	host_mm_set_cpu(0);
-	KT_EXPECT(t, pcp_of(1, page)->count[1] >= 1 && lru_to_page(pcp_of(1, page)->lists[1].next) == page,
+	KT_EXPECT(t, pcp_of(1, page)->count[1] >= 1 && lru_to_page(pcp_of(1, page)->lists[1][MIGRATE_UNMOVABLE].next) == page,
 		  "the block is not first on CPU 1's order-1 list (%u blocks there)", pcp_of(1, page)->count[1]);
-	KT_EXPECT(t, pcp_of(0, page)->count[1] == 0 || lru_to_page(pcp_of(0, page)->lists[1].next) != page,
+	KT_EXPECT(t, pcp_of(0, page)->count[1] == 0 || lru_to_page(pcp_of(0, page)->lists[1][MIGRATE_UNMOVABLE].next) != page,
 		  "the block went to CPU 0's list");
 	drain_hot_pages();
 }

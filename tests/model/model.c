@@ -196,10 +196,12 @@ static const char *collect_free_frames(unsigned long *bm)
 
 	for (int z = 0; z < MAX_NR_ZONES && !p; z++) {
 		for (unsigned int o = 0; o <= MAX_ORDER && !p; o++)
-			p = collect_list(bm, &zones[z].free_area[o].free_list, o);
+			for (unsigned int t = 0; t < MIGRATE_TYPES && !p; t++)
+				p = collect_list(bm, &zones[z].free_area[o].free_list[t], o);
 		for (unsigned int cpu = 0; cpu < pcp_nr_cpus && !p; cpu++)
 			for (unsigned int o = 0; o <= HOT_MAX_ORDER && !p; o++)
-				p = collect_list(bm, &cpu_pcp(cpu, (unsigned int)z)->lists[o], o);
+				for (unsigned int t = 0; t < MIGRATE_TYPES && !p; t++)
+					p = collect_list(bm, &cpu_pcp(cpu, (unsigned int)z)->lists[o][t], o);
 	}
 	return p;
 }

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Pageblock types: their side arrays, isolating a pageblock, and the pagetypeinfo report.
+ * The fallback between types is the buddy allocator's (mm/buddy.c).
+ */
+#include "mm/pageblock.h"
+
+#include "mm/arch.h"
+#include "mm/buddy.h"
+#include "mm/memblock.h"
+
+/* Sets zone's pageblock numbers: the first, and how many its span touches. */
+static void zone_pageblock_span(struct zone *zone)
+{
+	zone->first_pageblock = zone->start_pfn >> PAGEBLOCK_ORDER;
+	zone->nr_pageblocks = zone->present_pages
+				      ? ((zone->end_pfn - 1) >> PAGEBLOCK_ORDER) - zone->first_pageblock + 1
+				      : 0;
+}
+
+/* One allocation for every zone's array (a page or a few: a byte per 2 MiB). */
+int pageblock_init(void)
+{
+	unsigned long bytes = 0;
+	phys_addr_t phys;
+	uint8_t *types;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		zone_pageblock_span(&zones[z]);
+		bytes += zones[z].nr_pageblocks;
+	}
+	phys = memblock_alloc_named(ALIGN_UP(bytes, PAGE_SIZE), PAGE_SIZE, UINT64_MAX, "pageblock types");
+	if (!phys) {
+		printk("mm: no memory for the types of %lu pageblocks\n", bytes);
+		return -ENOMEM;
+	}
+	types = phys_to_virt(phys);
+	memset(types, MIGRATE_MOVABLE, bytes);
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		zones[z].pageblock_type = zones[z].nr_pageblocks ? types : NULL;
+		types += zones[z].nr_pageblocks;
+	}
+	return 0;
+}
+
+const char *migratetype_name(unsigned int mt)
+{
+	static const char *const names[MIGRATE_TYPES] = { "Unmovable", "Movable", "Reclaimable", "Isolate" };
+
+	return mt < MIGRATE_TYPES ? names[mt] : "?";
+}
+
+unsigned long zone_pageblocks_of_type(struct zone *zone, unsigned int mt)
+{
+	unsigned long n = 0;
+
+	for (unsigned long i = 0; i < zone->nr_pageblocks; i++)
+		n += __atomic_load_n(&zone->pageblock_type[i], __ATOMIC_RELAXED) == mt;
+	return n;
+}
+
+/* The zone whose managed frames include pfn, or NULL (reported, as fn's refusal). */
+static struct zone *managed_zone_of(unsigned long pfn, const char *fn)
+{
+	struct zone *zone = &zones[pfn_zone(pfn)];
+
+	if (!pfn_valid(pfn) || !zone->pageblock_type || pfn < zone->start_pfn || pfn >= zone->end_pfn) {
+		printk("%s: refused: pfn %#lx is in no zone's pageblocks\n", fn, pfn);
+		return NULL;
+	}
+	return zone;
+}
+
+/* Gives the pageblock holding pfn type mt, its free blocks with it; -EINVAL when no zone has it. */
+static int set_pageblock_type_locked(unsigned long pfn, unsigned int mt, const char *fn)
+{
+	struct zone *zone = managed_zone_of(pfn, fn);
+	unsigned long flags;
+
+	if (!zone)
+		return -EINVAL;
+	flags = zone_lock(zone);
+	buddy_move_pageblock(zone, pfn, mt);
+	zone_unlock(zone, flags);
+	return 0;
+}
+
+int isolate_pageblock(unsigned long pfn)
+{
+	return set_pageblock_type_locked(pfn, MIGRATE_ISOLATE, "isolate_pageblock");
+}
+
+int unisolate_pageblock(unsigned long pfn, unsigned int mt)
+{
+	struct zone *zone = managed_zone_of(pfn, "unisolate_pageblock");
+
+	if (zone && (mt >= MIGRATE_PCPTYPES || get_pageblock_migratetype(pfn_to_page(pfn)) != MIGRATE_ISOLATE)) {
+		printk("unisolate_pageblock: refused: pfn %#lx's pageblock is %s, type %u asked\n", pfn,
+		       migratetype_name(get_pageblock_migratetype(pfn_to_page(pfn))), mt);
+		return -EINVAL;
+	}
+	return zone ? set_pageblock_type_locked(pfn, mt, "unisolate_pageblock") : -EINVAL;
+}
+
+/* The blocks of order on zone's list of type mt (the zone's lock held). */
+static unsigned long list_blocks(const struct zone *zone, unsigned int order, unsigned int mt)
+{
+	const struct list_head *head = &zone->free_area[order].free_list[mt];
+	unsigned long n = 0;
+
+	for (const struct list_head *l = head->next; l != head; l = l->next)
+		n++;
+	return n;
+}
+
+/* snprintf() at offset len of buf, which may already be full. */
+#define APPEND(buf, size, len, ...) \
+	((len) += snprintf((buf) + MIN((size_t)(len), (size)), (size) - MIN((size_t)(len), (size)), __VA_ARGS__))
+
+int pagetypeinfo_free_line(struct zone *zone, unsigned int mt, char *buf, size_t size)
+{
+	int len = snprintf(buf, size, "Node 0, zone %8s, type %12s", zone->name, migratetype_name(mt));
+	unsigned long flags = zone_lock(zone);
+
+	for (unsigned int o = 0; o < NR_ORDERS; o++)
+		APPEND(buf, size, len, " %6lu", list_blocks(zone, o, mt));
+	zone_unlock(zone, flags);
+	return len;
+}
+
+int pagetypeinfo_blocks_line(struct zone *zone, char *buf, size_t size)
+{
+	int len = snprintf(buf, size, "Node 0, zone %8s", zone->name);
+
+	for (unsigned int mt = 0; mt < MIGRATE_TYPES; mt++)
+		APPEND(buf, size, len, " %12lu", zone_pageblocks_of_type(zone, mt));
+	return len;
+}
+
+void show_pagetypeinfo(void)
+{
+	char line[200];
+	int len = 0;
+
+	printk("Page block order: %d\nPages per block:  %lu\n\n", PAGEBLOCK_ORDER, PAGEBLOCK_NR_PAGES);
+	printk("Free pages count per migrate type at order       0      1      2      3      4      5      6"
+	       "      7      8      9     10\n");
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		for (unsigned int mt = 0; mt < MIGRATE_TYPES && zones[z].present_pages; mt++) {
+			pagetypeinfo_free_line(&zones[z], mt, line, sizeof(line));
+			printk("%s\n", line);
+		}
+	for (unsigned int mt = 0; mt < MIGRATE_TYPES; mt++)
+		APPEND(line, sizeof(line), len, " %12s", migratetype_name(mt));
+	printk("\nNumber of blocks type     %s\n", line);
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		if (zones[z].present_pages) {
+			pagetypeinfo_blocks_line(&zones[z], line, sizeof(line));
+			printk("%s\n", line);
+		}
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		if (zones[z].present_pages)
+			printk("alloc_fallbacks_%s %lu\npageblock_claims_%s %lu\n", zones[z].name,
+			       __atomic_load_n(&zones[z].alloc_fallbacks, __ATOMIC_RELAXED), zones[z].name,
+			       __atomic_load_n(&zones[z].pageblock_claims, __ATOMIC_RELAXED));
+}
