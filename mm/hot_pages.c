@@ -8,6 +8,7 @@
 #include "mm/hot_pages.h"
 
 #include "mm/memblock.h"
+#include "mm/pageblock.h"
 #include "mm/watermark.h"
 
 bool hot_lists_on = true;
@@ -42,14 +43,15 @@ int pcp_init(unsigned int nr_cpus)
 }
 
 /*
- * A list holds at most HOT_HIGH_BLOCKS blocks and at most 1/16 of its zone shared among the CPUs;
- * it moves an eighth of that at a time (at least one block, at most HOT_BATCH_BLOCKS).
+ * A list holds at most HOT_HIGH_BLOCKS blocks and at most 2^-HOT_ZONE_SHARE_SHIFT of its zone
+ * shared among the CPUs (a zone too small for that has none: high 0); it moves an eighth of that
+ * at a time (at least one block, at most HOT_BATCH_BLOCKS).
  */
 void hot_set_limits(void)
 {
 	for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
 		for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++) {
-			unsigned long share = zones[z].managed_pages >> (o + 4);
+			unsigned long share = zones[z].managed_pages >> (o + HOT_ZONE_SHARE_SHIFT);
 
 			pcp_high_on[z][o] = (uint16_t)MIN(HOT_HIGH_BLOCKS, share / pcp_nr_cpus);
 		}
@@ -84,19 +86,27 @@ struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned i
 	unsigned long flags = zone_lock(zone);
 	struct page *page = NULL;
 
-	/* The first block is the one handed out; the others go on the list, in address order. */
+	/*
+	 * The first block is the one handed out; the others go on the list of their pageblock's
+	 * type, in address order. A block from another type's pageblock (a fallback) ends the
+	 * batch: the allocations after it should find their own type's blocks first.
+	 */
 	for (unsigned int n = 0; n < pcp->batch[order] && zone_watermark_ok(zone, order, gfp); n++) {
 		struct page *block = buddy_take(zone, order, mt);
+		unsigned int bt;
 
 		if (!block)
 			break;
+		bt = get_pageblock_migratetype(block);
 		if (!page) {
 			page = block;
-			continue;
+		} else {
+			set_block_order_type(block, order, bt);
+			list_add(&block->lru, pcp->lists[order][bt].prev); /* at the tail: colder than what is there */
+			pcp_set_count(pcp, order, pcp->count[order] + 1);
 		}
-		set_block_order_type(block, order, mt);
-		list_add(&block->lru, pcp->lists[order][mt].prev); /* at the tail: colder than what is there */
-		pcp_set_count(pcp, order, pcp->count[order] + 1);
+		if (bt != mt)
+			break;
 	}
 	zone_unlock(zone, flags);
 	return page;

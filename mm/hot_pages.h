@@ -97,8 +97,8 @@ unsigned long pcp_free_pages(const struct per_cpu_pages *pcp);
 /*
  * pcp's lock held: takes up to batch blocks of order for mobility type mt from zone's buddy lists
  * (buddy_take(), one hold of the zone lock) while the zone stays at or above the watermark gfp
- * may go down to, and hands out one of them, the others on pcp's list of order and mt; NULL when
- * none could be had.
+ * may go down to, and hands out one of them, the others on pcp's lists of order, each on its
+ * pageblock's type's (a fallback block ends the batch); NULL when none could be had.
  */
 struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, unsigned int mt,
 			gfp_t gfp);

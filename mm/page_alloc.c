@@ -77,9 +77,21 @@ static inline bool poisoned_pages_remain(void)
 }
 
 /*
+ * The per-CPU list a block taken from the buddy lists goes back to when the fast path frees it:
+ * its pageblock's type (an isolated pageblock's blocks are never handed out, but one may be
+ * isolated meanwhile: then the allocation's type).
+ */
+static unsigned int new_block_pcptype(const struct page *page, gfp_t gfp)
+{
+	unsigned int mt = get_pageblock_migratetype(page);
+
+	return mt < MIGRATE_PCPTYPES ? mt : gfp_migratetype(gfp);
+}
+
+/*
  * A block from the buddy lists has no order in its flags, one from a per-CPU list has its own:
  * a plain block leaves with its order there, a compound page with none (its order is in its
- * first tail). Either leaves with its mobility type as its per-CPU list type, which a free by
+ * first tail). Either leaves with its per-CPU list type (new_block_pcptype()), which a free by
  * the fast path uses.
  */
 static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
@@ -90,7 +102,7 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 		unpoison_pages(page, 1UL << order);
 	if (gfp & __GFP_ZERO)
 		memset(page_address(page), 0, PAGE_SIZE << order);
-	set_block_order_type(page, 0, gfp_migratetype(gfp));
+	set_block_order_type(page, 0, new_block_pcptype(page, gfp));
 	if (order && (!(gfp & __GFP_COMP) || prep_compound_page(page, order)))
 		set_page_flags(page, page_flags(page) | order << PAGE_ORDER_SHIFT);
 }

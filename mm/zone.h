@@ -59,7 +59,14 @@ struct free_area {
  * (mm/hot_pages.h) turns them off, leaving the plain buddy allocator.
  */
 #define HOT_MAX_ORDER 3
-#define HOT_HIGH_BLOCKS 1024u /* a list holds at most this many blocks, and at most 1/16 of its zone */
+#define HOT_HIGH_BLOCKS 1024u /* a list holds at most this many blocks, and at most 1/1024 of its zone */
+/*
+ * The share of a zone (2^-shift, per order, among all CPUs) the lists may hold. Free memory
+ * sitting unmerged on them is memory the buddy allocator cannot join into large blocks: at 1/16
+ * they held nearly all the free memory of a busy machine, and the fragmentation benchmark's
+ * churn (make fragbench, churn-live against churn-no-pcp-live) lost most of its 2 MiB blocks.
+ */
+#define HOT_ZONE_SHARE_SHIFT 10
 #define HOT_BATCH_BLOCKS 32u  /* blocks moved at once between a list and the buddy lists, at most */
 #define CACHE_LINE_BYTES 64
 
