@@ -132,7 +132,7 @@ static __attribute__((noinline)) void *kmalloc_large(size_t size, gfp_t gfp, con
 			memset(page_address(page), 0, PAGE_SIZE << order);
 		return page_address(page);
 	}
-	page = alloc_pages(gfp | __GFP_COMP, order);
+	page = alloc_pages((gfp & ~__GFP_MOBILITY) | __GFP_COMP, order); /* kmalloc memory stays put: unmovable */
 	if (!page)
 		return NULL;
 	set_compound_page_dtor(page, kmalloc_large_dtor);

@@ -169,7 +169,7 @@ static struct page *excess_empty(struct kmem_cache *c)
 static struct page *slab_new(struct kmem_cache *c, gfp_t gfp)
 {
 	/* No zone modifier: a CPU's list mixes slabs, so the objects' zone could not be kept anyway. */
-	gfp_t g = (gfp & (__GFP_NOWARN | __GFP_HIGH)) | c->gfp | (c->order ? __GFP_COMP : 0);
+	gfp_t g = (gfp & (__GFP_NOWARN | __GFP_HIGH)) | c->gfp | __GFP_RECLAIMABLE | (c->order ? __GFP_COMP : 0);
 	struct page *s = alloc_pages(g, c->order);
 	char *base;
 
