@@ -27,25 +27,22 @@
 #define FRAG_MAX_SHORT_ORDER 3
 
 /*
- * What an allocation is, for the allocator's mobility grouping (to come): long-lived kernel
- * objects are unmovable, the short-lived memory is movable (user pages, vmalloc'd buffers).
+ * What an allocation is, for the allocator's mobility grouping: long-lived kernel objects are
+ * unmovable, the short-lived memory is movable (user pages, vmalloc'd buffers).
  */
 enum frag_hint { FRAG_HINT_UNMOVABLE, FRAG_HINT_MOVABLE, FRAG_HINT_RECLAIMABLE };
 
 /*
- * The one place a hint becomes gfp flags. mm/ has no mobility flags yet, so every hint is an
- * ordinary allocation; when it has __GFP_MOVABLE, the FRAG_HINT_MOVABLE line becomes
- * "return GFP_KERNEL | __GFP_MOVABLE | __GFP_NOWARN;" (FRAG_HINT_RECLAIMABLE likewise with its flag),
- * and nothing else changes.
+ * The one place a hint becomes gfp flags (mm/gfp.h's mobility bits).
  * __GFP_NOWARN: a failure is counted, not reported.
  */
 static gfp_t frag_gfp(enum frag_hint hint)
 {
 	switch (hint) {
 	case FRAG_HINT_MOVABLE:
-		return GFP_KERNEL | __GFP_NOWARN;
+		return GFP_KERNEL | __GFP_MOVABLE | __GFP_NOWARN;
 	case FRAG_HINT_RECLAIMABLE:
-		return GFP_KERNEL | __GFP_NOWARN;
+		return GFP_KERNEL | __GFP_RECLAIMABLE | __GFP_NOWARN;
 	case FRAG_HINT_UNMOVABLE:
 	default:
 		return GFP_KERNEL | __GFP_NOWARN;
@@ -282,8 +279,13 @@ static unsigned long frag_take_huge(struct frag_state *st)
 	struct page *page;
 
 	host_mm_set_cpu(0);
-	/* __GFP_HIGH: the watermark reserve counts as free memory, as it does in the ideal. */
-	while (n < st->nr_regions && (page = alloc_pages(__GFP_HIGH | __GFP_NOWARN, FRAG_HUGE_ORDER)))
+	/*
+	 * __GFP_HIGH: the watermark reserve counts as free memory, as it does in the ideal.
+	 * __GFP_MOVABLE: huge pages of user memory are movable; taking them leaves every pageblock's
+	 * type as it was (an unmovable one would claim each for unmovable allocations).
+	 */
+	while (n < st->nr_regions &&
+	       (page = alloc_pages(__GFP_HIGH | __GFP_MOVABLE | __GFP_NOWARN, FRAG_HUGE_ORDER)))
 		st->huge[n++] = page;
 	return n;
 }
