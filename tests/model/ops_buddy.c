@@ -7,6 +7,8 @@
  */
 #include "tests/model/model.h"
 
+#include "mm/pageblock.h"
+
 #include <string.h>
 
 /* Low orders are common, as in a kernel; every order up to MAX_ORDER comes up. */
@@ -27,7 +29,10 @@ static unsigned int random_order(void)
 	return r < 93 ? 9 : 10;
 }
 
-/* A zone modifier (or none), and any of __GFP_ZERO, __GFP_COMP, __GFP_NOWARN. */
+/*
+ * A zone modifier (or none), a mobility (unmovable, movable or reclaimable), and any of
+ * __GFP_ZERO, __GFP_COMP, __GFP_NOWARN.
+ */
 static gfp_t random_gfp(unsigned int order)
 {
 	unsigned long r = rnd_below(100);
@@ -41,6 +46,8 @@ static gfp_t random_gfp(unsigned int order)
 		gfp |= __GFP_NOWARN;
 	if (chance(30)) /* GFP_ATOMIC: into the reserve below the min watermark */
 		gfp |= __GFP_HIGH;
+	r = rnd_below(100);
+	gfp |= r < 40 ? __GFP_MOVABLE : r < 60 ? __GFP_RECLAIMABLE : 0;
 	return gfp;
 }
 
@@ -86,6 +93,29 @@ static void expect_outcome(const char *op, gfp_t gfp, unsigned int order, struct
 			   page_to_pfn(page), zone_name(pfn_zone(page_to_pfn(page))), may < 0 ? "?" : zone_name(may));
 }
 
+/*
+ * With the hot lists off, did zone z have a free block of order or more in pageblocks of gfp's
+ * mobility type? Then the allocation must come from one (mm/buddy.h: the fallback is for when
+ * there is none).
+ */
+static bool own_type_has_room(int z, gfp_t gfp, unsigned int order)
+{
+	return !model.hot_on && z >= 0 && (zones[z].free_orders[gfp_migratetype(gfp)] >> order);
+}
+
+/* The type of the pageblocks of a block handed out, against own_type_has_room() before it. */
+static void expect_pageblock_type(const char *op, gfp_t gfp, unsigned int order, struct page *page, bool had_room)
+{
+	char g[64];
+
+	for (unsigned long i = 0; page && had_room && i < (1UL << order); i += PAGEBLOCK_NR_PAGES)
+		if (get_pageblock_migratetype(page + i) != gfp_migratetype(gfp))
+			model_fail("%s(gfp %s, order %u) took pfn %#lx from a %s pageblock, but its zone had a free "
+				   "block in a %s one", op, gfp_name(gfp, g, sizeof(g)), order, page_to_pfn(page + i),
+				   migratetype_name(get_pageblock_migratetype(page + i)),
+				   migratetype_name(gfp_migratetype(gfp)));
+}
+
 void op_alloc(void)
 {
 	unsigned int order = random_order();
@@ -95,6 +125,8 @@ void op_alloc(void)
 	enum zone_type highest = (enum zone_type)model_top_zone(gfp_zones(gfp), 0);
 	struct page *page;
 
+	bool had_room = own_type_has_room(model_top_zone_for(gfp, order), gfp, order);
+
 	note(op, 0, order, gfp);
 	if (by_address) {
 		unsigned long addr = __get_free_pages(gfp, order);
@@ -103,6 +135,7 @@ void op_alloc(void)
 		page = alloc_pages(gfp, order);
 	}
 	expect_outcome(op, gfp, order, page);
+	expect_pageblock_type(op, gfp, order, page, had_room);
 	stats.allocs++;
 	if (!page) {
 		stats.alloc_failures++;
@@ -287,12 +320,26 @@ void op_hot(void)
 		switch_hot_lists(chance(70));
 }
 
-/* Calls that must fail and change nothing: orders above MAX_ORDER, unknown gfp bits. */
+/* A gfp alloc_pages() must refuse: an unknown bit, or both mobility bits at once. */
+static gfp_t refused_gfp(unsigned int order, const char **why)
+{
+	gfp_t gfp = random_gfp(order) & ~__GFP_MOBILITY;
+
+	if (chance(25)) {
+		*why = "__GFP_MOVABLE and __GFP_RECLAIMABLE at once";
+		return gfp | __GFP_MOBILITY;
+	}
+	*why = "unknown gfp bits";
+	return gfp | 1u << (8 + rnd_below(24)); /* above __GFP_RECLAIMABLE */
+}
+
+/* Calls that must fail and change nothing: orders above MAX_ORDER, refused gfp bits. */
 void op_refused(void)
 {
 	bool bad_order = chance(50);
 	unsigned int order = bad_order ? MAX_ORDER + 1 + (unsigned int)rnd_below(22) : random_order();
-	gfp_t gfp = random_gfp(order) | (bad_order ? 0 : 1u << (6 + rnd_below(26))); /* above __GFP_HIGH */
+	const char *why = "order above MAX_ORDER";
+	gfp_t gfp = bad_order ? random_gfp(order) : refused_gfp(order, &why);
 	bool by_address = chance(30), got;
 	char g[64];
 
@@ -301,5 +348,5 @@ void op_refused(void)
 	stats.refused++;
 	if (got)
 		model_fail("alloc_pages(gfp %s, order %u) succeeded; it must be refused (%s)",
-			   gfp_name(gfp, g, sizeof(g)), order, bad_order ? "order above MAX_ORDER" : "unknown gfp bits");
+			   gfp_name(gfp, g, sizeof(g)), order, why);
 }
