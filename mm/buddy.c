@@ -63,14 +63,16 @@ static void area_move(struct zone *zone, struct page *page, unsigned int order, 
 
 /*
  * The block of 2^high frames at page is off the lists; keeps its first 2^low frames and puts
- * the halves split off on the lists of their pageblocks' types.
+ * the halves split off on the lists of their pageblocks' types: small_mt for the halves inside
+ * page's pageblock, large_mt for those of a pageblock or more (the caller knows both: no lookup).
  */
-static void expand(struct zone *zone, struct page *page, unsigned int low, unsigned int high)
+static void expand(struct zone *zone, struct page *page, unsigned int low, unsigned int high, unsigned int small_mt,
+		   unsigned int large_mt)
 {
 	while (high > low) {
 		struct page *half = page + (1UL << --high);
 
-		area_add(zone, half, high, get_pageblock_migratetype(half));
+		area_add(zone, half, high, high >= PAGEBLOCK_ORDER ? large_mt : small_mt);
 	}
 }
 
@@ -143,7 +145,7 @@ static struct page *take_smallest(struct zone *zone, unsigned int order, unsigne
 	o = order + (unsigned int)__builtin_ctz(avail);
 	page = lru_to_page(zone->free_area[o].free_list[mt].next);
 	area_del(zone, page, o, mt);
-	expand(zone, page, order, o);
+	expand(zone, page, order, o, mt, mt); /* a free block's pageblocks are all of its type */
 	return page;
 }
 
@@ -205,8 +207,10 @@ static struct page *take_fallback(struct zone *zone, unsigned int order, unsigne
 		if (claims && o >= PAGEBLOCK_ORDER) {
 			set_block_pageblocks(page, MAX(order, PAGEBLOCK_ORDER), mt);
 			count_claim(zone);
+			expand(zone, page, order, o, mt, ft);
+		} else {
+			expand(zone, page, order, o, ft, ft);
 		}
-		expand(zone, page, order, o);
 		return page;
 	}
 	return NULL;
