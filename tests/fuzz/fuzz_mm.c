@@ -228,7 +228,9 @@ static void check_zeroed(struct page *page, unsigned int order)
 }
 
 /*
- * op bits 4..7: __GFP_ZERO, __GFP_COMP, __GFP_DMA32, __GFP_DMA; b: order, bit 7 by address.
+ * op bits 4..7: __GFP_ZERO, __GFP_COMP, __GFP_DMA32, __GFP_DMA; b: order (bits 0..6 modulo
+ * MAX_ORDER + 2) and mobility (their quotient modulo 4: unmovable, __GFP_MOVABLE,
+ * __GFP_RECLAIMABLE, or both, which must be refused), bit 7 by address.
  * __GFP_ZERO only up to order 4: zeroing larger blocks (fresh simulated memory each run) is what
  * the runs would spend their time on; the model test (tests/model/) zeroes every order.
  */
@@ -236,8 +238,9 @@ static void op_alloc(uint8_t op, uint8_t b)
 {
 	unsigned int order = (b & 0x7f) % (MAX_ORDER + 2); /* MAX_ORDER + 1 must be refused */
 	bool zero = (op & 0x10) && order <= 4;
-	gfp_t gfp = (zero ? __GFP_ZERO : 0) | (op & 0x20 ? __GFP_COMP : 0) |
-		    (op & 0x40 ? __GFP_DMA32 : 0) | (op & 0x80 ? __GFP_DMA : 0) | __GFP_NOWARN;
+	gfp_t mobility = (gfp_t)((b & 0x7f) / (MAX_ORDER + 2) % 4) << GFP_MOBILITY_SHIFT;
+	gfp_t gfp = (zero ? __GFP_ZERO : 0) | (op & 0x20 ? __GFP_COMP : 0) | (op & 0x40 ? __GFP_DMA32 : 0) |
+		    (op & 0x80 ? __GFP_DMA : 0) | mobility | __GFP_NOWARN;
 	struct page *page;
 
 	if (b & 0x80) {
@@ -247,6 +250,7 @@ static void op_alloc(uint8_t op, uint8_t b)
 		page = alloc_pages(gfp, order);
 	}
 	check(!page || order <= MAX_ORDER, "alloc_pages above MAX_ORDER succeeded", NULL);
+	check(!page || mobility != __GFP_MOBILITY, "alloc_pages with both mobility bits succeeded", NULL);
 	if (!page)
 		return;
 	if (gfp & __GFP_ZERO)

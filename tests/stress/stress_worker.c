@@ -49,6 +49,10 @@ static gfp_t random_gfp(struct worker *w, unsigned int order)
 	if (((r >> 7) & 7) == 0)
 		gfp |= GFP_ATOMIC;
 #endif
+#ifdef __GFP_MOVABLE
+	/* Mobility: unmovable, movable or reclaimable, so that the CPUs steal and claim pageblocks. */
+	gfp |= (r >> 10) % 3 == 1 ? __GFP_MOVABLE : (r >> 10) % 3 == 2 ? __GFP_RECLAIMABLE : 0;
+#endif
 	return gfp;
 }
 
