@@ -6,6 +6,7 @@
 #include "mm/hot_pages.h"
 #include "mm/hugetlb.h"
 #include "mm/page_alloc.h"
+#include "mm/pageblock.h"
 #include "mm/slab.h"
 
 #define KB_PER_PAGE (PAGE_SIZE / 1024)
@@ -88,4 +89,5 @@ __attribute__((noinline, used)) void show_mem(void)
 {
 	show_meminfo();
 	show_zoneinfo();
+	show_pagetypeinfo();
 }

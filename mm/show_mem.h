@@ -61,8 +61,10 @@ void show_meminfo(void);
 void show_zoneinfo(void);
 
 /*
- * Prints both. Kept out of line and global, so that a debugger can call it when the kernel is
- * stopped anywhere outside mm/'s own locks (it takes none: every count is read atomically).
+ * Prints both, then /proc/pagetypeinfo's tables and the mobility counters (show_pagetypeinfo(),
+ * mm/pageblock.h). Kept out of line and global, so that a debugger can call it when the kernel
+ * is stopped anywhere outside mm/'s own locks (it takes only the zone locks, to count the free
+ * lists by type; every other count is read atomically).
  */
 void show_mem(void);
 
