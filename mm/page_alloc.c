@@ -288,7 +288,7 @@ static __attribute__((noinline, cold)) bool free_checks_fail(struct page *page, 
  */
 static void free_block(struct page *page, unsigned int order)
 {
-	unsigned int mt = get_pageblock_migratetype(page);
+	unsigned int mt = MIGRATE_TYPES;
 	struct per_cpu_pages *pcp;
 	unsigned long irq;
 
@@ -297,7 +297,7 @@ static void free_block(struct page *page, unsigned int order)
 		page_owner_free(page_to_pfn(page));
 	if (unlikely(__atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED)))
 		poison_pages(page, 1UL << order);
-	if (order > HOT_MAX_ORDER || mt >= MIGRATE_PCPTYPES) {
+	if (order > HOT_MAX_ORDER || (mt = get_pageblock_migratetype(page)) >= MIGRATE_PCPTYPES) {
 		set_page_flags(page, page_flags(page) & ~PAGE_ORDER_MASK);
 		buddy_give_locked(page, order);
 		return;

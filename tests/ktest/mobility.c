@@ -83,13 +83,14 @@ static bool first_on_list(struct page *page, unsigned int mt)
 }
 
 /*
- * A movable page and a page of another pageblock type, freed in that order: each goes on its own
- * type's list, so a movable allocation gets the movable page back, not the more recently freed one.
+ * A movable page and an unmovable one, freed in that order: each goes on the list of its
+ * pageblock's type, so when those differ (the movable page in a movable pageblock, the other not)
+ * a movable allocation gets the movable page back, not the more recently freed one.
  */
 static void per_cpu_lists_keep_types_apart(struct ktest *t)
 {
 	struct page *movable, *other, *again;
-	unsigned int other_mt;
+	unsigned int movable_mt, other_mt;
 	unsigned long irq = arch_irq_save(); /* stay on this CPU */
 
 	drain_hot_pages();
@@ -103,16 +104,18 @@ static void per_cpu_lists_keep_types_apart(struct ktest *t)
 		arch_irq_restore(irq);
 		return;
 	}
+	movable_mt = get_pageblock_migratetype(movable);
 	other_mt = get_pageblock_migratetype(other);
 	__free_pages(movable, 0);
+	KT_EXPECT(t, page_pcptype(movable) == movable_mt && first_on_list(movable, movable_mt),
+		  "the movable page is not first on the list of its pageblock's type %s (its type %u)",
+		  migratetype_name(movable_mt), page_pcptype(movable));
 	__free_pages(other, 0);
-	KT_EXPECT(t, page_pcptype(movable) == MIGRATE_MOVABLE && first_on_list(movable, MIGRATE_MOVABLE),
-		  "the movable page is not first on the movable list (its type %u)", page_pcptype(movable));
 	KT_EXPECT(t, page_pcptype(other) == other_mt && first_on_list(other, other_mt),
-		  "the GFP_KERNEL page is not first on the list of its pageblock's type %s",
-		  migratetype_name(other_mt));
+		  "the GFP_KERNEL page is not first on the list of its pageblock's type %s (its type %u)",
+		  migratetype_name(other_mt), page_pcptype(other));
 	again = alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
-	if (other_mt != MIGRATE_MOVABLE)
+	if (movable_mt == MIGRATE_MOVABLE && other_mt != MIGRATE_MOVABLE)
 		KT_EXPECT(t, again == movable, "a movable allocation got pfn %#lx, not the movable page %#lx",
 			  again ? page_to_pfn(again) : 0, page_to_pfn(movable));
 	if (again)
