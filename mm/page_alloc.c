@@ -359,6 +359,51 @@ void __free_pages(struct page *page, unsigned int order)
 	pcp_unlock(pcp, irq);
 }
 
+/* ---- isolated pageblocks ----------------------------------------------------------------- */
+
+/* The zone whose managed frames include pfn, or NULL (reported, as fn's refusal). */
+static struct zone *managed_zone_of(unsigned long pfn, const char *fn)
+{
+	struct zone *zone = &zones[pfn_zone(pfn)];
+
+	if (!pfn_valid(pfn) || !zone->pageblock_type || pfn < zone->start_pfn || pfn >= zone->end_pfn) {
+		printk("%s: refused: pfn %#lx is in no zone's pageblocks\n", fn, pfn);
+		return NULL;
+	}
+	return zone;
+}
+
+/* Gives the pageblock holding pfn type mt, its free blocks with it; -EINVAL when no zone has it. */
+static int set_pageblock_type_locked(unsigned long pfn, unsigned int mt, const char *fn)
+{
+	struct zone *zone = managed_zone_of(pfn, fn);
+	unsigned long flags;
+
+	if (!zone)
+		return -EINVAL;
+	flags = zone_lock(zone);
+	buddy_move_pageblock(zone, pfn, mt);
+	zone_unlock(zone, flags);
+	return 0;
+}
+
+int isolate_pageblock(unsigned long pfn)
+{
+	return set_pageblock_type_locked(pfn, MIGRATE_ISOLATE, "isolate_pageblock");
+}
+
+int unisolate_pageblock(unsigned long pfn, unsigned int mt)
+{
+	struct zone *zone = managed_zone_of(pfn, "unisolate_pageblock");
+
+	if (zone && (mt >= MIGRATE_PCPTYPES || get_pageblock_migratetype(pfn_to_page(pfn)) != MIGRATE_ISOLATE)) {
+		printk("unisolate_pageblock: refused: pfn %#lx's pageblock is %s, type %u asked\n", pfn,
+		       migratetype_name(get_pageblock_migratetype(pfn_to_page(pfn))), mt);
+		return -EINVAL;
+	}
+	return zone ? set_pageblock_type_locked(pfn, mt, "unisolate_pageblock") : -EINVAL;
+}
+
 /* ---- compound pages: the destructor at the last reference ---------------------------------- */
 
 /*

@@ -113,4 +113,15 @@ unsigned long nr_free_pages(void);
  */
 void page_alloc_init_zones(void);
 
+/*
+ * Sets aside the pageblock (mm/pageblock.h) holding frame pfn: its type becomes MIGRATE_ISOLATE,
+ * its free blocks move to the isolate lists, and no allocation takes them, not even as a
+ * fallback, until unisolate_pageblock() gives it type mt (unmovable, movable or reclaimable) and
+ * its free blocks back. Blocks that are on a CPU's list, or are freed there later, reach the
+ * isolate lists when the lists are drained (drain_hot_pages()). Each returns 0, or -EINVAL
+ * (reported) for a frame no zone manages, a pageblock that is not isolated, or no such type.
+ */
+int isolate_pageblock(unsigned long pfn);
+int unisolate_pageblock(unsigned long pfn, unsigned int mt);
+
 #endif

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Pageblock types: their side arrays, isolating a pageblock, and the pagetypeinfo report.
- * The fallback between types is the buddy allocator's (mm/buddy.c).
+ * Pageblock types: their side arrays and the pagetypeinfo report. The fallback between types is
+ * the buddy allocator's (mm/buddy.c); isolating a pageblock is page_alloc.c's.
  */
 #include "mm/pageblock.h"
 
 #include "mm/arch.h"
-#include "mm/buddy.h"
 #include "mm/memblock.h"
 
 /* Sets zone's pageblock numbers: the first, and how many its span touches. */
@@ -57,49 +56,6 @@ unsigned long zone_pageblocks_of_type(struct zone *zone, unsigned int mt)
 	for (unsigned long i = 0; i < zone->nr_pageblocks; i++)
 		n += __atomic_load_n(&zone->pageblock_type[i], __ATOMIC_RELAXED) == mt;
 	return n;
-}
-
-/* The zone whose managed frames include pfn, or NULL (reported, as fn's refusal). */
-static struct zone *managed_zone_of(unsigned long pfn, const char *fn)
-{
-	struct zone *zone = &zones[pfn_zone(pfn)];
-
-	if (!pfn_valid(pfn) || !zone->pageblock_type || pfn < zone->start_pfn || pfn >= zone->end_pfn) {
-		printk("%s: refused: pfn %#lx is in no zone's pageblocks\n", fn, pfn);
-		return NULL;
-	}
-	return zone;
-}
-
-/* Gives the pageblock holding pfn type mt, its free blocks with it; -EINVAL when no zone has it. */
-static int set_pageblock_type_locked(unsigned long pfn, unsigned int mt, const char *fn)
-{
-	struct zone *zone = managed_zone_of(pfn, fn);
-	unsigned long flags;
-
-	if (!zone)
-		return -EINVAL;
-	flags = zone_lock(zone);
-	buddy_move_pageblock(zone, pfn, mt);
-	zone_unlock(zone, flags);
-	return 0;
-}
-
-int isolate_pageblock(unsigned long pfn)
-{
-	return set_pageblock_type_locked(pfn, MIGRATE_ISOLATE, "isolate_pageblock");
-}
-
-int unisolate_pageblock(unsigned long pfn, unsigned int mt)
-{
-	struct zone *zone = managed_zone_of(pfn, "unisolate_pageblock");
-
-	if (zone && (mt >= MIGRATE_PCPTYPES || get_pageblock_migratetype(pfn_to_page(pfn)) != MIGRATE_ISOLATE)) {
-		printk("unisolate_pageblock: refused: pfn %#lx's pageblock is %s, type %u asked\n", pfn,
-		       migratetype_name(get_pageblock_migratetype(pfn_to_page(pfn))), mt);
-		return -EINVAL;
-	}
-	return zone ? set_pageblock_type_locked(pfn, mt, "unisolate_pageblock") : -EINVAL;
 }
 
 /* The blocks of order on zone's list of type mt (the zone's lock held). */

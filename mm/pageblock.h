@@ -54,14 +54,6 @@ const char *migratetype_name(unsigned int mt);
 unsigned long zone_pageblocks_of_type(struct zone *zone, unsigned int mt);
 
 /*
- * Sets aside the pageblock holding pfn (MIGRATE_ISOLATE): its free blocks move to the isolate
- * lists and no allocation takes them until unisolate_pageblock() gives it type mt. Returns 0, or
- * -EINVAL (reported) for a frame no zone manages or a type that cannot be given.
- */
-int isolate_pageblock(unsigned long pfn);
-int unisolate_pageblock(unsigned long pfn, unsigned int mt);
-
-/*
  * Prints /proc/pagetypeinfo's two tables: free blocks per zone, type and order, then pageblocks
  * per zone and type; then the fallback counters in the /proc/vmstat form.
  */

@@ -14,10 +14,10 @@ cd "$root" || exit 2
 
 LAYERS=(
 	"types"
-	"list page gfp arch"
+	"list page gfp arch pageblock_types"
 	"zone fw_map memblock"
 	"memmap compound_dtor watermark page_owner"
-	"dump_page block_owner"
+	"dump_page block_owner pageblock"
 	"bad_page debug poison"
 	"compound"
 	"buddy folio"
