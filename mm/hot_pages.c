@@ -44,8 +44,8 @@ int pcp_init(unsigned int nr_cpus)
 
 /*
  * A list holds at most HOT_HIGH_BLOCKS blocks and at most 2^-HOT_ZONE_SHARE_SHIFT of its zone
- * shared among the CPUs (a zone too small for that has none: high 0); it moves an eighth of that
- * at a time (at least one block, at most HOT_BATCH_BLOCKS).
+ * shared among the CPUs, but at least HOT_MIN_HIGH_BLOCKS (a small zone keeps its lists); it
+ * moves an eighth of that at a time (at least one block, at most HOT_BATCH_BLOCKS).
  */
 void hot_set_limits(void)
 {
@@ -53,7 +53,7 @@ void hot_set_limits(void)
 		for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++) {
 			unsigned long share = zones[z].managed_pages >> (o + HOT_ZONE_SHARE_SHIFT);
 
-			pcp_high_on[z][o] = (uint16_t)MIN(HOT_HIGH_BLOCKS, share / pcp_nr_cpus);
+			pcp_high_on[z][o] = (uint16_t)MAX(HOT_MIN_HIGH_BLOCKS, MIN(HOT_HIGH_BLOCKS, share / pcp_nr_cpus));
 		}
 	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)

@@ -67,6 +67,7 @@ struct free_area {
  * churn (make fragbench, churn-live against churn-no-pcp-live) lost most of its 2 MiB blocks.
  */
 #define HOT_ZONE_SHARE_SHIFT 10
+#define HOT_MIN_HIGH_BLOCKS 4u /* however small the zone */
 #define HOT_BATCH_BLOCKS 32u  /* blocks moved at once between a list and the buddy lists, at most */
 #define CACHE_LINE_BYTES 64
 
