@@ -48,11 +48,12 @@ struct free_area {
  * page's flags (PAGE_ORDER_MASK, as an allocated plain block has it: neither the alloc nor the
  * free fast path then touches the flags); its lru links it into the list.
  * There is a list per order and per mobility type an allocation can ask for (unmovable, movable,
- * reclaimable: types 0..2 of mm/pageblock.h; the fourth slot, MIGRATE_ISOLATE's, stays empty, so
- * that a gfp asking for both movable and reclaimable finds nothing and takes the slow path, which
- * refuses it). A block on the list of type t has t in its flags (PAGE_PCPTYPE_MASK), so that the
+ * reclaimable: types 0..2 of mm/pageblock_types.h; the fourth slot, MIGRATE_ISOLATE's, stays
+ * empty, so that a gfp asking for both movable and reclaimable finds nothing and takes the slow
+ * path, which refuses it). A block goes on the list of its pageblock's type, as it was when the
+ * block left the buddy lists, and carries that type in its flags (PAGE_PCPTYPE_MASK), so that the
  * free fast path knows the list without reading the pageblock; the buddy lists, when the block
- * goes back, go by its pageblock's type.
+ * goes back, go by its pageblock's type then.
  * A list over high gives its batch coldest blocks back to the buddy lists in one hold of the zone
  * lock; an empty one takes batch blocks from them in one hold. high, batch and count are per
  * order, for all the types together. set_hot_pages(false)
@@ -72,7 +73,7 @@ struct free_area {
 #define CACHE_LINE_BYTES 64
 
 /*
- * One CPU's lists for one zone, one per order. lock protects everything here; its CPU takes it
+ * One CPU's lists for one zone, one per order and type. lock protects everything here; its CPU takes it
  * on the fast path and any CPU may take it to drain the lists (so no interrupt between CPUs is
  * needed), always with interrupts off. Aligned to cache lines: two CPUs' lists never share one.
  * Aligned to its size, a power of two (PCP_SHIFT).
