@@ -228,13 +228,14 @@ struct page *buddy_take(struct zone *zone, unsigned int order, unsigned int mt)
 }
 
 /*
- * May a free block of type mt merge with its free buddy of a pageblock or more (so in other
- * pageblocks), whose type is stored in *bmt? Not across an isolated pageblock's edge. When they
+ * May a free block of type mt merge with its free buddy at buddy_pfn, a pageblock or more (so in
+ * other pageblocks), whose type is stored in *bmt? Not across an isolated pageblock's edge. When they
  * may and the types differ, the caller gives the buddy's pageblocks type mt: a free block has one.
  */
-static bool may_merge_pageblocks(const struct page *buddy, unsigned int mt, unsigned int *bmt)
+static bool may_merge_pageblocks(const struct zone *zone, unsigned long buddy_pfn, unsigned int mt,
+				 unsigned int *bmt)
 {
-	*bmt = get_pageblock_migratetype(buddy);
+	*bmt = pfn_migratetype(zone, buddy_pfn);
 	if (*bmt == mt)
 		return true;
 	if (*bmt == MIGRATE_ISOLATE || mt == MIGRATE_ISOLATE)
@@ -246,7 +247,7 @@ void buddy_give(struct page *page, unsigned int order)
 {
 	struct zone *zone = &zones[page_zonenum(page)];
 	unsigned long pfn = page_to_pfn(page);
-	unsigned int mt = get_pageblock_migratetype(page), bmt = mt;
+	unsigned int mt = pfn_migratetype(zone, pfn), bmt = mt;
 
 	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages + (1UL << order));
 	for (; order < MAX_ORDER; order++) {
@@ -263,7 +264,7 @@ void buddy_give(struct page *page, unsigned int order)
 		 */
 		if (!PageBuddy(buddy) || buddy->private != order)
 			break;
-		if (order >= PAGEBLOCK_ORDER && !may_merge_pageblocks(buddy, mt, &bmt))
+		if (order >= PAGEBLOCK_ORDER && !may_merge_pageblocks(zone, buddy_pfn, mt, &bmt))
 			break;
 		area_del(zone, buddy, order, bmt);
 		if (bmt != mt)

@@ -27,12 +27,16 @@ static inline unsigned long pageblock_index(const struct zone *zone, unsigned lo
 	return (pfn >> PAGEBLOCK_ORDER) - zone->first_pageblock;
 }
 
+/* The type of the pageblock holding frame pfn of zone (an enum migratetype). */
+static inline unsigned int pfn_migratetype(const struct zone *zone, unsigned long pfn)
+{
+	return __atomic_load_n(&zone->pageblock_type[pageblock_index(zone, pfn)], __ATOMIC_RELAXED);
+}
+
 /* The type of the pageblock holding page (an enum migratetype). */
 static inline unsigned int get_pageblock_migratetype(const struct page *page)
 {
-	const struct zone *zone = &zones[page_zonenum(page)];
-
-	return __atomic_load_n(&zone->pageblock_type[pageblock_index(zone, page_to_pfn(page))], __ATOMIC_RELAXED);
+	return pfn_migratetype(&zones[page_zonenum(page)], page_to_pfn(page));
 }
 
 /*
