@@ -24,8 +24,8 @@ static inline void area_add(struct zone *zone, struct page *page, unsigned int o
 	MM_BUG_ON(order > MAX_ORDER, page, "order %u above MAX_ORDER", order);
 	MM_BUG_ON(page_to_pfn(page) & ((1UL << order) - 1), page, "block not aligned to its order %u", order);
 	MM_BUG_ON(PageBuddy(page), page, "already on a free list (order %lu)", page->private);
-	MM_BUG_ON(mt != get_pageblock_migratetype(page), page, "a free block on list %u in a pageblock of type %u",
-		  mt, get_pageblock_migratetype(page));
+	MM_BUG_ON(mt != pfn_migratetype(zone, page_to_pfn(page)), page,
+		  "a free block on list %u in a pageblock of type %u", mt, pfn_migratetype(zone, page_to_pfn(page)));
 
 	list_add(&page->lru, &area->free_list[mt]);
 	page->private = order;
