@@ -10,7 +10,7 @@
  *
  * Misuse of the free calls (double free, wrong order, reserved page ...) is reported by
  * bad_page() (mm/bad_page.h) and the block is left alone: it never reaches a free list and no
- * counter changes. The per-CPU lists' switches are in mm/hot_pages.h, poisoning in mm/poison.h,
+ * counter changes. The per-CPU lists' switches are in mm/pcp.h, poisoning in mm/poison.h,
  * buddyinfo and the memory summary in mm/mm_stats.h.
  */
 #ifndef MM_PAGE_ALLOC_H
@@ -118,7 +118,7 @@ void page_alloc_init_zones(void);
  * its free blocks move to the isolate lists, and no allocation takes them, not even as a
  * fallback, until unisolate_pageblock() gives it type mt (unmovable, movable or reclaimable) and
  * its free blocks back. Blocks that are on a CPU's list, or are freed there later, reach the
- * isolate lists when the lists are drained (drain_hot_pages()). Each returns 0, or -EINVAL
+ * isolate lists when the lists are drained (drain_pcp_lists()). Each returns 0, or -EINVAL
  * (reported) for a frame no zone manages, a pageblock that is not isolated, or no such type.
  */
 int isolate_pageblock(unsigned long pfn);

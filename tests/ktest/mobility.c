@@ -49,7 +49,7 @@ static void movable_allocation_lands_in_a_movable_pageblock_while_one_has_room(s
 	struct mm_held held;
 	unsigned long want = 64;
 
-	drain_hot_pages();
+	drain_pcp_lists();
 	if (type_free_pages(zone, MIGRATE_MOVABLE) < 4 * want) {
 		static char reason[120]; /* the runner prints it as soon as the case returns */
 
@@ -60,7 +60,7 @@ static void movable_allocation_lands_in_a_movable_pageblock_while_one_has_room(s
 	}
 	mm_held_init(&held);
 	for (unsigned long i = 0; i < want; i++) {
-		unsigned int order = (unsigned int)(i % (HOT_MAX_ORDER + 1));
+		unsigned int order = (unsigned int)(i % (PCP_MAX_ORDER + 1));
 		struct page *page = alloc_pages(GFP_HIGHUSER_MOVABLE, order);
 
 		if (!KT_EXPECT(t, page != NULL, "movable allocation %lu of order %u failed", i, order))
@@ -71,7 +71,7 @@ static void movable_allocation_lands_in_a_movable_pageblock_while_one_has_room(s
 			  migratetype_name(get_pageblock_migratetype(page)));
 	}
 	mm_held_free_all(&held);
-	drain_hot_pages();
+	drain_pcp_lists();
 }
 
 /* Is page the first block on this CPU's order-0 list of type mt? */
@@ -93,7 +93,7 @@ static void per_cpu_lists_keep_types_apart(struct ktest *t)
 	unsigned int movable_mt, other_mt;
 	unsigned long irq = arch_irq_save(); /* stay on this CPU */
 
-	drain_hot_pages();
+	drain_pcp_lists();
 	movable = alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
 	other = alloc_pages(GFP_KERNEL, 0);
 	if (!KT_EXPECT(t, movable && other, "order-0 allocations failed")) {
@@ -121,12 +121,12 @@ static void per_cpu_lists_keep_types_apart(struct ktest *t)
 	if (again)
 		__free_pages(again, 0);
 	arch_irq_restore(irq);
-	drain_hot_pages();
+	drain_pcp_lists();
 }
 
 static void both_mobility_bits_are_refused(struct ktest *t)
 {
-	static const unsigned int orders[] = { 0, HOT_MAX_ORDER, HOT_MAX_ORDER + 1 };
+	static const unsigned int orders[] = { 0, PCP_MAX_ORDER, PCP_MAX_ORDER + 1 };
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(orders); i++) {
 		struct page *page;
@@ -166,7 +166,7 @@ static void pagetypeinfo_adds_up_to_buddyinfo(struct ktest *t)
 	char line[200], label[40];
 	unsigned long n[NR_ORDERS + 1];
 
-	drain_hot_pages();
+	drain_pcp_lists();
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		unsigned long sum[NR_ORDERS] = { 0 }, blocks = 0;
 		struct zone *zone = &zones[z];

@@ -7,7 +7,7 @@
  * counters move exactly as the case says) and puts the default map back.
  */
 #include "kernel/ktest.h"
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 #include "mm/page_alloc.h"
 #include "mm/pageblock.h"
 #include "tests/ktest/mm_helpers.h"
@@ -38,7 +38,7 @@ static bool boot_small(struct ktest *t)
 	int err;
 
 	host_mm_page_owner = false;
-	set_hot_pages(false);
+	set_pcp_lists(false);
 	err = rebuild_on_text(small_map, &map);
 	host_mm_page_owner = owner;
 	return KT_EXPECT(t, err == 0, "mm_init on the small map: %d", err);
@@ -47,7 +47,7 @@ static bool boot_small(struct ktest *t)
 static void back_to_default(struct ktest *t)
 {
 	KT_EXPECT(t, mm_check_free_lists(&map) == NULL, "%s", mm_check_free_lists(&map));
-	set_hot_pages(true);
+	set_pcp_lists(true);
 	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
