@@ -22,23 +22,31 @@ static const char *const kmalloc_names[NR_KMALLOC] = {
 };
 static struct kmem_cache kmalloc_caches[NR_KMALLOC];
 
-/* The class of sizes 1..192 by (size + 7) / 8; above, by the bit length of size - 1. */
-static const uint8_t small_index[25] = { 0, 0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5,
-					 6, 6, 6, 6, 6, 6, 6, 6 };
-static const uint8_t large_index[14] = { [8] = 7, [9] = 8, [10] = 9, [11] = 10, [12] = 11, [13] = 12 };
+/*
+ * The class of sizes 1..192 by (size + 7) / 8; above, by the bit length of size - 1. Pointers,
+ * not indices: the fast path then has the cache in a register, not an index to multiply.
+ */
+#define K(i) (&kmalloc_caches[i])
+static struct kmem_cache *const small_class[25] = { K(0), K(0), K(1), K(2), K(2), K(3), K(3), K(3), K(3),
+						    K(4), K(4), K(4), K(4), K(5), K(5), K(5), K(5), K(6),
+						    K(6), K(6), K(6), K(6), K(6), K(6), K(6) };
+static struct kmem_cache *const large_class[14] = { [8] = K(7),   [9] = K(8),   [10] = K(9),
+						    [11] = K(10), [12] = K(11), [13] = K(12) };
+#undef K
 
 static bool debug_default = MM_DEBUG;
 
-static inline unsigned int kmalloc_index(size_t size)
+/* The kmalloc cache of size, 1..KMALLOC_MAX_CACHE_SIZE. */
+static inline struct kmem_cache *class_of(size_t size)
 {
 	if (size <= 192)
-		return small_index[(size + 7) >> 3];
-	return large_index[64 - __builtin_clzl(size - 1)];
+		return small_class[(size + 7) >> 3];
+	return large_class[64 - __builtin_clzl(size - 1)];
 }
 
 struct kmem_cache *kmalloc_cache(size_t size)
 {
-	return size && size <= KMALLOC_MAX_CACHE_SIZE ? &kmalloc_caches[kmalloc_index(size)] : NULL;
+	return size && size <= KMALLOC_MAX_CACHE_SIZE ? class_of(size) : NULL;
 }
 
 /* ---- large sizes: compound pages, a few kept per CPU --------------------------------------- */
@@ -187,7 +195,7 @@ static __attribute__((noinline)) void kfree_large(struct page *head, const void 
 void *kmalloc(size_t size, gfp_t gfp)
 {
 	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE))
-		return slab_alloc_fast(&kmalloc_caches[kmalloc_index(size)], gfp);
+		return slab_alloc_fast(class_of(size), gfp);
 	if (!size)
 		return ZERO_SIZE_PTR;
 	return kmalloc_large(size, gfp, __builtin_return_address(0));
@@ -202,12 +210,24 @@ void kfree(const void *p)
 {
 	const void *caller = __builtin_return_address(0);
 	struct page *head;
+	uintptr_t phys;
 
 	if (unlikely((uintptr_t)p <= (uintptr_t)ZERO_SIZE_PTR))
 		return;
-	head = slab_obj_head(p);
-	if (likely(head && PageSlab(head))) {
-		slab_free_fast(head->slab_cache, (void *)p, caller);
+	phys = virt_to_phys(p);
+	if (unlikely(!pfn_valid(PFN_DOWN(phys)))) {
+		kfree_large(NULL, p, caller);
+		return;
+	}
+	head = compound_head(pfn_to_page(PFN_DOWN(phys)));
+	if (likely(PageSlab(head))) {
+		struct kmem_cache *c = head->slab_cache;
+
+		if (unlikely(!slab_obj_starts_at(c, phys))) {
+			slab_report(c->name, "free of a pointer inside (not the start of) an", p, caller);
+			return;
+		}
+		slab_free_fast(c, (void *)p, caller);
 		return;
 	}
 	kfree_large(head, p, caller);

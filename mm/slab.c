@@ -44,11 +44,46 @@ int slab_cache_layout(struct kmem_cache *c)
 	c->objects = objects;
 	c->order = order;
 	c->stride_inv = ((1ULL << 32) + stride - 1) / stride;
+	c->slab_mask = (PAGE_SIZE << order) - 1;
+	/* Object i starts where the product is i * (stride_inv * stride - 2^32), below a slab's size. */
+	c->start_max = (c->flags & SLAB_DEBUG) ? UINT32_MAX
+					     : (objects - 1) * (uint32_t)(c->stride_inv * stride - (1ULL << 32));
 	/* A CPU keeps up to two slabs' worth, at most 64 KiB unless one slab is more. */
 	c->cpu_limit = (c->flags & SLAB_DEBUG)
 			       ? 0
 			       : MAX(objects, MIN(2 * objects, MAX(16u, (unsigned int)(65536 / stride))));
 	return 0;
+}
+
+/* A multiply-xorshift mixer: every bit of x moves about half the bits of the result. */
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 29;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 32);
+}
+
+/*
+ * The bits every decoded free link has clear: those above the highest bit in which two
+ * direct-map addresses of RAM can differ, and the three below an object's alignment.
+ */
+static uintptr_t link_check_bits(void)
+{
+	uintptr_t lo = mm_direct_map_offset, hi = lo + PFN_PHYS(max_pfn) - 1;
+	unsigned int top = 63 - (unsigned int)__builtin_clzl((lo ^ hi) | 1);
+
+	return (top >= 63 ? 0 : ~0UL << (top + 1)) | 7;
+}
+
+/*
+ * The free links' secret: the environment's seed mixed with the cache's address, so that caches
+ * differ and a boot's secrets are not another's. Bit 0 is set: a zeroed link never decodes.
+ */
+static uintptr_t link_secret(const struct kmem_cache *c)
+{
+	return (uintptr_t)mix64(arch_random_seed() ^ mix64((uintptr_t)c)) | 1;
 }
 
 int slab_cache_setup(struct kmem_cache *c, const char *name, size_t size, size_t align, unsigned int flags)
@@ -61,6 +96,10 @@ int slab_cache_setup(struct kmem_cache *c, const char *name, size_t size, size_t
 	c->partial.first = c->empty.first = SLAB_NIL;
 	/* The slab lists hold 32-bit frame numbers: on a huge machine, slabs stay below 4 GiB. */
 	c->gfp = max_pfn > SLAB_PFN_MAX ? __GFP_DMA32 : 0;
+	c->random = link_secret(c);
+	c->link_check = link_check_bits();
+	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++)
+		c->cpu[i].freelist = slab_list_end();
 	return slab_cache_layout(c);
 }
 
@@ -162,6 +201,23 @@ static struct page *excess_empty(struct kmem_cache *c)
 	return c->empty.nr > SLAB_KEEP_EMPTY ? take_empty(c) : NULL;
 }
 
+/* Makes obj's free link say that next follows it. */
+static void set_link(struct kmem_cache *c, void *obj, void *next)
+{
+	void **link = slab_link(c, obj);
+
+	*(uintptr_t *)link = slab_link_encode(c, link, next);
+}
+
+/* The object obj's free link says follows it, or NULL when the link does not decode. */
+static void *follow_link(struct kmem_cache *c, void *obj)
+{
+	void **link = slab_link(c, obj);
+	uintptr_t mixed = slab_link_mixed(c, link);
+
+	return slab_link_intact(c, mixed) ? (void *)(mixed ^ (uintptr_t)link) : NULL;
+}
+
 /*
  * A new slab of c with every object on its free list, not counted yet, on no list; NULL when no
  * pages can be had. Interrupts may be off: nothing here sleeps.
@@ -181,9 +237,10 @@ static struct page *slab_new(struct kmem_cache *c, gfp_t gfp)
 	}
 	base = slab_base(s);
 	for (unsigned int i = 0; i < c->objects; i++) {
-		void *obj = base + (size_t)i * c->stride + c->obj_offset;
+		char *obj = base + (size_t)i * c->stride + c->obj_offset;
 
-		*slab_link(c, obj) = i + 1 < c->objects ? (char *)obj + c->stride : NULL;
+		/* The last links to itself: a list's last link is never followed, but decodes. */
+		set_link(c, obj, i + 1 < c->objects ? obj + c->stride : obj);
 		if (c->flags & SLAB_DEBUG)
 			slab_debug_mark_free(c, obj);
 	}
@@ -199,7 +256,7 @@ static struct page *slab_new(struct kmem_cache *c, gfp_t gfp)
 /* c's lock held: obj (checked) back on its slab s's free list; a slab to free, or NULL. */
 static struct page *slab_put(struct kmem_cache *c, struct page *s, void *obj)
 {
-	*slab_link(c, obj) = slab_obj(s, s->slab_free);
+	set_link(c, obj, s->slab_free == SLAB_NIL ? obj : slab_obj(s, s->slab_free));
 	s->slab_free = (uint32_t)((char *)obj - slab_base(s));
 	s->slab_inuse--;
 	add_free(c, 1);
@@ -207,13 +264,40 @@ static struct page *slab_put(struct kmem_cache *c, struct page *s, void *obj)
 	return s->slab_inuse ? NULL : excess_empty(c);
 }
 
-/* c's lock held: the first free object of slab s, off its list. */
-static void *slab_take(struct kmem_cache *c, struct page *s)
+/*
+ * c's lock held: slab s's free objects all taken (s is full), the first returned and their
+ * number in *n. The rest follow it through their links.
+ */
+static void *slab_take_all(struct kmem_cache *c, struct page *s, unsigned int *n)
 {
 	void *obj = slab_obj(s, s->slab_free);
-	void *next = *slab_link(c, obj);
 
-	s->slab_free = next ? (uint32_t)((char *)next - slab_base(s)) : SLAB_NIL;
+	*n = c->objects - s->slab_inuse;
+	add_free(c, -(long)*n);
+	s->slab_free = SLAB_NIL;
+	s->slab_inuse = (uint16_t)c->objects;
+	relist(c, s);
+	return obj;
+}
+
+/*
+ * c's lock held: the first free object of slab s, off its list. NULL when the link to the next
+ * one does not decode to an address in s: s's free objects are then abandoned (counted in use,
+ * never handed out) and the caller reports it.
+ */
+static void *slab_take(struct kmem_cache *c, struct page *s)
+{
+	char *obj = slab_obj(s, s->slab_free), *next = NULL;
+	unsigned int n;
+
+	if (s->slab_inuse + 1u < c->objects) {
+		next = follow_link(c, obj);
+		if (!next || (uintptr_t)(next - slab_base(s)) > c->slab_mask) {
+			slab_take_all(c, s, &n);
+			return NULL;
+		}
+	}
+	s->slab_free = next ? (uint32_t)(next - slab_base(s)) : SLAB_NIL;
 	s->slab_inuse++;
 	add_free(c, -1);
 	relist(c, s);
@@ -258,50 +342,88 @@ static struct page *lock_slab_with_free(struct kmem_cache *c, gfp_t gfp)
 
 /* ---- the per-CPU lists' slow paths ------------------------------------------------------- */
 
-/*
- * s locked: an empty list takes every free object of one slab (a new one if none has any); the
- * first is returned. NULL when no slab page can be had.
- */
-static void *refill(struct kmem_cache *c, struct slab_cpu *s, gfp_t gfp)
+/* The report of a free list that does not decode at obj (the caller holds no slab lock). */
+static void report_broken_list(struct kmem_cache *c, const void *obj, const void *caller)
 {
-	struct page *slab;
-	unsigned int n;
-	void **obj;
-
-	slab = lock_slab_with_free(c, gfp);
-	if (!slab)
-		return NULL;
-	n = c->objects - slab->slab_inuse;
-	add_free(c, -(long)n);
-	obj = slab_obj(slab, slab->slab_free);
-	slab->slab_free = SLAB_NIL;
-	slab->slab_inuse = (uint16_t)c->objects;
-	relist(c, slab);
-	arch_spin_unlock(&c->lock);
-	s->freelist = *obj;
-	__atomic_store_n(&s->count, n - 1, __ATOMIC_RELAXED);
-	return obj;
+	slab_report(c->name, "free list broken (a double free, or a write to a freed object) at an", obj, caller);
 }
 
-/* s locked: gives the first n objects of its list back to their slabs. Returns pages freed. */
-static unsigned long flush(struct kmem_cache *c, struct slab_cpu *s, unsigned int n)
+/* slot locked: its list forgotten. Its objects stay counted in use: they are never handed out. */
+static void abandon_list(struct slab_cpu *slot)
 {
+	slot->freelist = slab_list_end();
+	__atomic_store_n(&slot->count, 0, __ATOMIC_RELAXED);
+}
+
+/*
+ * slot locked and empty: it takes every free object of one slab (a new one if none has any); the
+ * first is returned, its link zeroed. NULL when no slab page can be had. A slab whose list does
+ * not decode is abandoned, counted in *broken, and the next one taken.
+ */
+static void *refill(struct kmem_cache *c, struct slab_cpu *slot, gfp_t gfp, unsigned int *broken)
+{
+	for (;;) {
+		struct page *slab = lock_slab_with_free(c, gfp);
+		unsigned int n;
+		void **obj;
+
+		if (!slab)
+			return NULL;
+		obj = slab_take_all(c, slab, &n);
+		arch_spin_unlock(&c->lock);
+		slot->freelist = n > 1 ? follow_link(c, obj) : slab_list_end();
+		if (slot->freelist) {
+			__atomic_store_n(&slot->count, n - 1, __ATOMIC_RELAXED);
+			*obj = NULL;
+			return obj;
+		}
+		abandon_list(slot);
+		(*broken)++;
+	}
+}
+
+/*
+ * Is obj, taken off a CPU list of c, an object of c in slab (its head page) that the slab counts
+ * in use? Only a list that was tampered with gives one that is not.
+ */
+static bool slab_holds(struct kmem_cache *c, struct page *slab, const void *obj)
+{
+	return slab && PageSlab(slab) && slab->slab_cache == c && slab->slab_inuse &&
+	       slab_obj_starts_at(c, virt_to_phys(obj));
+}
+
+/*
+ * slot locked: gives the first n objects of its list back to their slabs. Returns pages freed. A
+ * link that does not decode, or an object that is not c's, stops it: the rest of the list is
+ * abandoned and *broken_at says where (else NULL).
+ */
+static unsigned long flush(struct kmem_cache *c, struct slab_cpu *slot, unsigned int n, void **broken_at)
+{
+	unsigned int left = slot->count;
 	unsigned long freed = 0;
 
+	*broken_at = NULL;
 	arch_spin_lock(&c->lock);
-	for (unsigned int i = 0; i < n; i++) {
-		void **obj = s->freelist;
-		struct page *empty;
+	for (unsigned int i = 0; i < n; i++, left--) {
+		void *obj = slot->freelist, *next = left > 1 ? follow_link(c, obj) : slab_list_end();
+		struct page *slab = slab_obj_head(obj), *empty;
 
-		s->freelist = *obj;
-		empty = slab_put(c, slab_obj_head(obj), obj);
+		if (!next || !slab_holds(c, slab, obj)) {
+			*broken_at = obj;
+			left = 0;
+			break;
+		}
+		slot->freelist = next;
+		empty = slab_put(c, slab, obj);
 		if (empty) {
 			slab_free_pages(c, empty);
 			freed += 1UL << c->order;
 		}
 	}
 	arch_spin_unlock(&c->lock);
-	__atomic_store_n(&s->count, s->count - n, __ATOMIC_RELAXED);
+	if (!left)
+		slot->freelist = slab_list_end();
+	__atomic_store_n(&slot->count, left, __ATOMIC_RELAXED);
 	return freed;
 }
 
@@ -312,11 +434,15 @@ static void *debug_alloc(struct kmem_cache *c, gfp_t gfp, const void *caller)
 	struct page *slab;
 	void *obj;
 
-	slab = lock_slab_with_free(c, gfp);
-	if (!slab)
-		return NULL;
-	obj = slab_take(c, slab);
-	arch_spin_unlock(&c->lock);
+	do {
+		slab = lock_slab_with_free(c, gfp);
+		if (!slab)
+			return NULL;
+		obj = slab_take(c, slab);
+		arch_spin_unlock(&c->lock);
+		if (!obj)
+			report_broken_list(c, slab_base(slab), caller);
+	} while (!obj);
 	slab_debug_alloc(c, obj, caller);
 	return obj;
 }
@@ -342,42 +468,66 @@ static void debug_free(struct kmem_cache *c, struct page *slab, void *obj, const
 		slab_report(c->name, problem, obj, caller);
 }
 
-/* The CPU lists' slow paths: a debug cache (cpu_limit 0) always ends up here. */
-void *slab_alloc_slow(struct kmem_cache *c, struct slab_cpu *s, gfp_t gfp, unsigned long irq, const void *caller)
+/*
+ * The CPU lists' slow paths: a debug cache (cpu_limit 0) always ends up here. Never inlined into
+ * the fast paths of this file: the fast path would save registers for them.
+ */
+__attribute__((noinline)) void *slab_alloc_slow(struct kmem_cache *c, struct slab_cpu *slot, gfp_t gfp, unsigned long irq,
+		      const void *caller)
 {
+	unsigned int broken = 0;
 	void *obj = NULL;
 
 	if (c->cpu_limit)
-		obj = refill(c, s, gfp);
-	arch_spin_unlock(&s->lock);
+		obj = refill(c, slot, gfp, &broken);
+	arch_spin_unlock(&slot->lock);
 	if (!c->cpu_limit)
 		obj = debug_alloc(c, gfp, caller);
 	arch_irq_restore(irq);
+	while (broken--)
+		report_broken_list(c, obj, caller);
 	if (obj && (gfp & __GFP_ZERO))
 		memset(obj, 0, c->size);
 	return obj;
 }
 
-void slab_free_slow(struct kmem_cache *c, struct slab_cpu *s, void *obj, unsigned long irq, const void *caller)
+__attribute__((noinline)) void *slab_alloc_broken(struct kmem_cache *c, struct slab_cpu *slot, void *obj, gfp_t gfp,
+						    unsigned long irq, const void *caller)
 {
+	void *fresh;
+
+	abandon_list(slot);
+	fresh = slab_alloc_slow(c, slot, gfp, irq, caller);
+	report_broken_list(c, obj, caller);
+	return fresh;
+}
+
+__attribute__((noinline)) void slab_free_slow(struct kmem_cache *c, struct slab_cpu *slot, void *obj,
+					      unsigned long irq, const void *caller)
+{
+	void *broken_at = NULL;
+
 	if (!c->cpu_limit) {
-		arch_spin_unlock(&s->lock);
+		arch_spin_unlock(&slot->lock);
 		debug_free(c, slab_obj_head(obj), obj, caller);
 		arch_irq_restore(irq);
 		return;
 	}
-	if (obj == s->freelist) {
-		arch_spin_unlock(&s->lock);
+	if (obj == slot->freelist && slot->count) {
+		arch_spin_unlock(&slot->lock);
 		arch_irq_restore(irq);
 		slab_report(c->name, "double free of an", obj, caller);
 		return;
 	}
-	flush(c, s, s->count / 2);
-	*(void **)obj = s->freelist;
-	s->freelist = obj;
-	__atomic_store_n(&s->count, s->count + 1, __ATOMIC_RELAXED);
-	arch_spin_unlock(&s->lock);
+	if (slot->count >= c->cpu_limit)
+		flush(c, slot, slot->count / 2, &broken_at);
+	*(uintptr_t *)obj = slab_link_encode(c, obj, slot->count ? slot->freelist : obj);
+	slot->freelist = obj;
+	__atomic_store_n(&slot->count, slot->count + 1, __ATOMIC_RELAXED);
+	arch_spin_unlock(&slot->lock);
 	arch_irq_restore(irq);
+	if (broken_at)
+		report_broken_list(c, broken_at, caller);
 }
 
 /* ---- the interface ------------------------------------------------------------------------ */
@@ -387,23 +537,39 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 	return slab_alloc_fast(c, gfp);
 }
 
+/* The report of obj, a slab object of another cache, freed to c. */
+static __attribute__((noinline, cold)) void report_wrong_cache(struct kmem_cache *c, struct page *slab,
+								 const void *obj, const void *caller)
+{
+	char what[80];
+
+	snprintf(what, sizeof(what), "free to the wrong cache (it is %s's) of an", slab->slab_cache->name);
+	slab_report(c->name, what, obj, caller);
+}
+
 void kmem_cache_free(struct kmem_cache *c, void *obj)
 {
 	const void *caller = __builtin_return_address(0);
+	uintptr_t phys = virt_to_phys(obj);
 	struct page *slab;
 
 	if (!obj)
 		return;
-	slab = slab_obj_head(obj);
-	if (unlikely(!slab || !PageSlab(slab))) {
+	if (unlikely(!pfn_valid(PFN_DOWN(phys)))) {
+		slab_report(c->name, "free of a pointer no slab holds, not an", obj, caller);
+		return;
+	}
+	slab = compound_head(pfn_to_page(PFN_DOWN(phys)));
+	if (unlikely(!PageSlab(slab))) {
 		slab_report(c->name, "free of a pointer no slab holds, not an", obj, caller);
 		return;
 	}
 	if (unlikely(slab->slab_cache != c)) {
-		char what[80];
-
-		snprintf(what, sizeof(what), "free to the wrong cache (it is %s's) of an", slab->slab_cache->name);
-		slab_report(c->name, what, obj, caller);
+		report_wrong_cache(c, slab, obj, caller);
+		return;
+	}
+	if (unlikely(!slab_obj_starts_at(c, phys))) {
+		slab_report(c->name, "free of a pointer inside (not the start of) an", obj, caller);
 		return;
 	}
 	slab_free_fast(c, obj, caller);
@@ -412,33 +578,37 @@ void kmem_cache_free(struct kmem_cache *c, void *obj)
 /* Every CPU's list of c back to the slabs; then c's empty slabs freed. Pages freed. */
 int kmem_cache_shrink(struct kmem_cache *c)
 {
+	const void *caller = __builtin_return_address(0);
 	unsigned long freed = 0;
 
 	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++) {
-		struct slab_cpu *s = &c->cpu[i];
+		struct slab_cpu *slot = &c->cpu[i];
+		void *broken_at = NULL;
 		unsigned long irq;
 
-		if (!__atomic_load_n(&s->count, __ATOMIC_RELAXED))
+		if (!__atomic_load_n(&slot->count, __ATOMIC_RELAXED))
 			continue;
 		irq = arch_irq_save();
-		arch_spin_lock(&s->lock);
-		freed += flush(c, s, s->count);
-		arch_spin_unlock(&s->lock);
+		arch_spin_lock(&slot->lock);
+		freed += flush(c, slot, slot->count, &broken_at);
+		arch_spin_unlock(&slot->lock);
 		arch_irq_restore(irq);
+		if (broken_at)
+			report_broken_list(c, broken_at, caller);
 	}
 	for (;;) {
 		unsigned long irq = arch_irq_save();
-		struct page *s;
+		struct page *slab;
 
 		arch_spin_lock(&c->lock);
-		s = take_empty(c);
+		slab = take_empty(c);
 		arch_spin_unlock(&c->lock);
-		if (s) {
-			slab_free_pages(c, s);
+		if (slab) {
+			slab_free_pages(c, slab);
 			freed += 1UL << c->order;
 		}
 		arch_irq_restore(irq);
-		if (!s)
+		if (!slab)
 			break;
 	}
 	return (int)freed;

@@ -20,11 +20,14 @@
  *
  * Misuse is reported ("BUG: slab CACHE: WHAT object ADDR caller FUNCTION", counted in
  * slab_reports) and the bad free refused: nothing is corrupted. Without debug: a double free of
- * the object this CPU freed last, a pointer no slab or large kmalloc handed out, a free to the
- * wrong cache. With debug (SLAB_DEBUG, slab_set_debug(), MM_DEBUG=1 builds, slub_debug on the
- * kernel's command line): also any double free, a pointer inside an object, a write past the end
- * of an object (red zones, checked at free) and a write to a freed object (poison, checked when
- * it is allocated again).
+ * the object this CPU freed last, a pointer no slab or large kmalloc handed out, a pointer inside
+ * an object, a free to the wrong cache; and, when allocation reaches it on a CPU's list, an
+ * object freed twice or a freed object whose free link was overwritten (the links are hardened,
+ * mm/README.md): reported before the object is handed out again, the rest of that list abandoned
+ * (counted in use, never handed out). With debug (SLAB_DEBUG, slab_set_debug(), MM_DEBUG=1 builds,
+ * slub_debug on the kernel's command line): any double free and pointer inside an object at the
+ * free, a write past the end of an object (red zones, checked at free) and a write to a freed
+ * object (poison, checked when it is allocated again).
  */
 #ifndef MM_SLAB_H
 #define MM_SLAB_H

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/printk.h"
@@ -79,6 +80,17 @@ static uint64_t rdtsc(void)
 
 	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 	return (uint64_t)hi << 32 | lo;
+}
+
+/* The clock, the process and where the stack is (address randomization): differs per run. */
+unsigned long arch_random_seed(void)
+{
+	struct timespec now;
+	int local;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (unsigned long)now.tv_nsec ^ (unsigned long)now.tv_sec << 30 ^ (unsigned long)getpid() << 48 ^
+	       (uintptr_t)&local;
 }
 
 int arch_map_memmap(uintptr_t virt, phys_addr_t phys, size_t size)
