@@ -54,6 +54,9 @@
 
 enum { SLAB_ON_NONE, SLAB_ON_PARTIAL, SLAB_ON_EMPTY };
 
+/* Internal flag (beside mm/slab.h's): one of kmalloc's caches, static, never destroyed. */
+#define SLAB_KMALLOC 0x80000000u
+
 /* Empty slabs a cache keeps for its next allocations; more go back to the page allocator. */
 #define SLAB_KEEP_EMPTY 2
 
@@ -186,8 +189,20 @@ static inline bool slab_obj_starts_at(const struct kmem_cache *c, uintptr_t phys
  */
 int slab_cache_layout(struct kmem_cache *c);
 
-/* Sets up c (zeroed by the caller or not) with no slabs; the cache list is the caller's. */
+/*
+ * Sets up c (zeroed by the caller or not) with no slabs, debug when flags has SLAB_DEBUG or the
+ * default is on (slab_set_debug()); the cache list is the caller's (slab_add_cache()).
+ */
 int slab_cache_setup(struct kmem_cache *c, const char *name, size_t size, size_t align, unsigned int flags);
+
+/* Boot (slab_init()): every cache forgotten, and slab_set_debug() may switch kmalloc's again. */
+void slab_caches_reset(void);
+
+/* Puts cache on the list of every cache (slabinfo, shrinking). */
+void slab_add_cache(struct kmem_cache *cache);
+
+/* kmem_cache_shrink() of every cache: pages freed. */
+unsigned long slab_shrink_caches(void);
 
 /* mm/slab.h's count of reports, declared here too for slab_report() below mm/slab.h. */
 extern unsigned long slab_reports;
@@ -213,42 +228,42 @@ static inline struct page *slab_obj_head(const void *obj)
 }
 
 /*
- * The slow halves of the fast paths below, entered with s locked and interrupts off (irq: what
- * to restore); they unlock.
+ * The slow halves of the fast paths below, entered with slot locked and interrupts off (irq:
+ * what to restore); they unlock.
  */
-void *slab_alloc_slow(struct kmem_cache *c, struct slab_cpu *s, gfp_t gfp, unsigned long irq,
+void *slab_alloc_slow(struct kmem_cache *c, struct slab_cpu *slot, gfp_t gfp, unsigned long irq,
 		      const void *caller);
-void slab_free_slow(struct kmem_cache *c, struct slab_cpu *s, void *obj, unsigned long irq,
+void slab_free_slow(struct kmem_cache *c, struct slab_cpu *slot, void *obj, unsigned long irq,
 		    const void *caller);
 
 /*
  * The fast path's side exit when obj's link does not decode (a double free or a write to a freed
  * object): entered like slab_alloc_slow(); reports, abandons this CPU's list and refills it.
  */
-void *slab_alloc_broken(struct kmem_cache *c, struct slab_cpu *s, void *obj, gfp_t gfp, unsigned long irq,
+void *slab_alloc_broken(struct kmem_cache *c, struct slab_cpu *slot, void *obj, gfp_t gfp, unsigned long irq,
 			const void *caller);
 
 /* An object of c: the first of this CPU's list. Inlined into the interface (the caller's address). */
 static inline __attribute__((always_inline)) void *slab_alloc_fast(struct kmem_cache *c, gfp_t gfp)
 {
 	unsigned long irq = arch_irq_save();
-	struct slab_cpu *s = slab_cpu_slot(c);
+	struct slab_cpu *slot = slab_cpu_slot(c);
 	unsigned int count;
 	uintptr_t mixed;
 	void **obj;
 
-	arch_spin_lock(&s->lock);
-	count = s->count;
+	arch_spin_lock(&slot->lock);
+	count = slot->count;
 	if (unlikely(!count))
-		return slab_alloc_slow(c, s, gfp, irq, __builtin_return_address(0));
-	obj = s->freelist;
+		return slab_alloc_slow(c, slot, gfp, irq, __builtin_return_address(0));
+	obj = slot->freelist;
 	mixed = slab_link_mixed(c, obj);
 	if (unlikely(mixed & c->link_check)) /* !slab_link_intact(), which the compiler tests less well */
-		return slab_alloc_broken(c, s, obj, gfp, irq, __builtin_return_address(0));
-	s->freelist = (void *)(mixed ^ (uintptr_t)obj);
+		return slab_alloc_broken(c, slot, obj, gfp, irq, __builtin_return_address(0));
+	slot->freelist = (void *)(mixed ^ (uintptr_t)obj);
 	*obj = NULL; /* never decodes: a second trip through the list is caught */
-	__atomic_store_n(&s->count, count - 1, __ATOMIC_RELAXED);
-	arch_spin_unlock(&s->lock);
+	__atomic_store_n(&slot->count, count - 1, __ATOMIC_RELAXED);
+	arch_spin_unlock(&slot->lock);
 	arch_irq_restore(irq);
 	if (unlikely(gfp & __GFP_ZERO))
 		return memset(obj, 0, c->size);
@@ -264,21 +279,21 @@ static inline __attribute__((always_inline)) void slab_free_fast(struct kmem_cac
 								  const void *caller)
 {
 	unsigned long irq = arch_irq_save();
-	struct slab_cpu *s = slab_cpu_slot(c);
+	struct slab_cpu *slot = slab_cpu_slot(c);
 	unsigned int count;
 	void *head;
 
-	arch_spin_lock(&s->lock);
-	count = s->count;
-	head = s->freelist;
+	arch_spin_lock(&slot->lock);
+	count = slot->count;
+	head = slot->freelist;
 	if (unlikely(count >= c->cpu_limit || obj == head)) {
-		slab_free_slow(c, s, obj, irq, caller);
+		slab_free_slow(c, slot, obj, irq, caller);
 		return;
 	}
 	*(uintptr_t *)obj = slab_link_encode(c, obj, head);
-	s->freelist = obj;
-	__atomic_store_n(&s->count, count + 1, __ATOMIC_RELAXED);
-	arch_spin_unlock(&s->lock);
+	slot->freelist = obj;
+	__atomic_store_n(&slot->count, count + 1, __ATOMIC_RELAXED);
+	arch_spin_unlock(&slot->lock);
 	arch_irq_restore(irq);
 }
 

@@ -780,7 +780,8 @@ static void run_ops(const uint8_t *ops, size_t n)
 {
 	/*
 	 * A trailing odd byte with bit 0 set: slab debugging off for this run (the kmalloc caches
-	 * follow while they hold nothing, as just after boot), so that the per-CPU lists run too.
+	 * follow: each input boots mm/ afresh, and nothing was kmalloc'd yet), so that the per-CPU
+	 * lists run too.
 	 */
 	slab_set_debug(!(n & 1 && ops[n - 1] & 1));
 	nheld = 0;
