@@ -261,7 +261,7 @@ static struct page *slab_new(struct kmem_cache *cache, gfp_t gfp)
 	slab->slab_next = slab->slab_prev = SLAB_NIL;
 	slab->slab_cache = cache;
 	page_flag_set(slab, PG_slab);
-	if ((cache->flags & SLAB_KMALLOC) && !kmalloc_started) /* from now on, their mode is fixed */
+	if (unlikely(!kmalloc_started) && (cache->flags & SLAB_KMALLOC)) /* kmalloc's modes fixed now */
 		__atomic_store_n(&kmalloc_started, true, __ATOMIC_RELEASE);
 	return slab;
 }
