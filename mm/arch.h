@@ -47,6 +47,17 @@ void *memset(void *dst, int c, size_t n);
 void *memcpy(void *dst, const void *src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);
 
+/*
+ * A value that differs from one boot (or run) to the next and that code outside the machine
+ * cannot easily guess: the slab allocator mixes it with each cache's address into the secret
+ * that hides its free links (mm/slab_cache.h). Called once per cache created, interrupts on or
+ * off. It need not be a cryptographic random number, but the better it is the harder a forged
+ * free link: the kernel reads the time-stamp counter, the host harness the clock; an environment
+ * with a hardware random number generator (RDRAND, a TPM) should use it. A constant still works,
+ * and still catches double frees and stray writes, but not an attacker who knows it.
+ */
+unsigned long arch_random_seed(void);
+
 /* Stops everything after printing the message (kernel: halt; host: abort). */
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 

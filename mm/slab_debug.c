@@ -8,7 +8,12 @@ unsigned long slab_reports;
 void slab_report(const char *cache, const char *what, const void *obj, const void *caller)
 {
 	__atomic_fetch_add(&slab_reports, 1, __ATOMIC_RELAXED);
-	printk("BUG: slab %s: %s object %p caller %pS\n", cache, what, obj, caller);
+	if (obj && caller)
+		printk("BUG: slab %s: %s object %p caller %pS\n", cache, what, obj, caller);
+	else if (caller)
+		printk("BUG: slab %s: %s caller %pS\n", cache, what, caller);
+	else
+		printk("BUG: slab %s: %s\n", cache, what);
 }
 
 /* The red zones of obj: left [obj - obj_offset, obj), right [obj + size, obj - obj_offset + rz_end). */

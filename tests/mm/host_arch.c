@@ -82,6 +82,17 @@ static uint64_t rdtsc(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
+/* The clock, the process and where the stack is (address randomization): differs per run. */
+unsigned long arch_random_seed(void)
+{
+	struct timespec now;
+	int local;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (unsigned long)now.tv_nsec ^ (unsigned long)now.tv_sec << 30 ^ (unsigned long)getpid() << 48 ^
+	       (uintptr_t)&local;
+}
+
 int arch_map_memmap(uintptr_t virt, phys_addr_t phys, size_t size)
 {
 	uintptr_t base = (uintptr_t)memmap_area;

@@ -140,7 +140,7 @@ int stress_prepare(const struct stress_config *cfg)
 	start.poison_errors = poison_errors;
 	start.slab_reports = slab_reports;
 	start.slab_debug = slab_test_debug_default();
-	slab_set_debug(false); /* the kmalloc caches too, if they hold nothing */
+	slab_set_debug(false); /* the kmalloc caches too, if nothing was kmalloc'd since boot */
 	kmem_cache_shrink_all(); /* what the slabs keep is not in the shape, now or at the end */
 	mm_shape_take(&start.shape);
 	/* After the shape: the caches' descriptors (kmalloc objects) are given back at the end. */
