@@ -254,3 +254,47 @@ int acpi_format_cpus(char *buf, size_t len, const struct acpi_cpus *c)
 #undef PUT
 	return (int)n;
 }
+
+/* True when apic_id is already among the first n entries of cpus. */
+static bool listed_before(const struct acpi_cpus *cpus, uint32_t n, uint32_t apic_id)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (cpus->apic_ids[i] == apic_id)
+			return true;
+	return false;
+}
+
+/* Why the CPU of entry i may not be started (NULL: it may); the boot CPU's first entry is "". */
+static const char *not_startable(const struct acpi_cpus *cpus, uint32_t i, uint32_t boot_apic,
+				 bool x2apic)
+{
+	uint32_t id = cpus->apic_ids[i];
+
+	if (listed_before(cpus, i, id))
+		return "it is listed twice, and a second start-up would reset a running CPU";
+	if (id == boot_apic)
+		return "";
+	if (x2apic && id == 0xffffffffu)
+		return "it is the x2APIC broadcast id";
+	if (!x2apic && id == 0xff)
+		return "it is the xAPIC broadcast id";
+	if (!x2apic && id > 0xff)
+		return "xAPIC mode reaches ids 0 to 254 only";
+	return NULL;
+}
+
+unsigned int acpi_cpus_to_start(const struct acpi_cpus *cpus, uint32_t boot_apic, bool x2apic,
+				uint32_t *ids, unsigned int max, acpi_say_fn *say)
+{
+	unsigned int n = 0;
+
+	for (uint32_t i = 0; i < cpus->count; i++) {
+		const char *why = not_startable(cpus, i, boot_apic, x2apic);
+
+		if (!why && n < max)
+			ids[n++] = cpus->apic_ids[i];
+		else if (why && *why)
+			say("smp: skipping the MADT's CPU with APIC id %u: %s\n", cpus->apic_ids[i], why);
+	}
+	return n;
+}
