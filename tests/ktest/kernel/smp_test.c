@@ -11,6 +11,7 @@
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
+#include "kernel/traps.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
 #include "lib/printk.h"
@@ -255,6 +256,40 @@ static void ticks_interrupt_long_work(struct ktest *t)
 		KT_EXPECT(t, ticked[i], "CPU %u did not tick while it ran a work function", i);
 }
 
+#define TEST_VECTOR 0xe8 /* free: kernel/apic.h lists the kernel's own */
+
+static unsigned int test_vector_hits;
+
+static void count_test_vector(unsigned int vector)
+{
+	(void)vector;
+	__atomic_fetch_add(&test_vector_hits, 1, __ATOMIC_RELAXED);
+	apic_eoi();
+}
+
+/*
+ * xAPIC mode names a CPU in 8 bits: an IPI to 256 would reach APIC id 0 and one to 255 every
+ * CPU. Both must be refused, not sent: nothing arrives on the vector, not even here.
+ */
+static void xapic_refuses_ids_it_cannot_name(struct ktest *t)
+{
+	uint64_t deadline;
+
+	if (apic_is_x2apic())
+		return ktest_skip(t, "x2APIC mode: 32-bit destinations");
+	irq_register(TEST_VECTOR, count_test_vector);
+	__atomic_store_n(&test_vector_hits, 0, __ATOMIC_RELAXED);
+	KT_EXPECT(t, !apic_send_ipi(256, TEST_VECTOR), "an IPI to APIC id 256 was sent");
+	KT_EXPECT(t, !apic_send_ipi(255, TEST_VECTOR), "an IPI to APIC id 255 was sent");
+	deadline = tsc_deadline_us(20000);
+	while (rdtsc() < deadline)
+		cpu_relax();
+	KT_EXPECT(t, __atomic_load_n(&test_vector_hits, __ATOMIC_RELAXED) == 0,
+		  "%u interrupts arrived from IPIs to APIC ids 255 and 256",
+		  __atomic_load_n(&test_vector_hits, __ATOMIC_RELAXED));
+	KT_EXPECT(t, apic_send_ipi(apic_id(), TEST_VECTOR), "an IPI to this CPU was refused");
+}
+
 KTEST_SUITE(smp,
 	    KTEST_CASE(every_cpu_has_its_own_number_and_area),
 	    KTEST_CASE(on_each_cpu_runs_once_on_each_with_interrupts_on),
@@ -263,4 +298,5 @@ KTEST_SUITE(smp,
 	    KTEST_CASE(trylock_fails_while_another_cpu_holds_the_lock),
 	    KTEST_CASE(every_cpu_ticks_with_interrupts_on),
 	    KTEST_CASE(timer_hook_runs_on_every_cpu_in_interrupt_context),
-	    KTEST_CASE(ticks_interrupt_long_work));
+	    KTEST_CASE(ticks_interrupt_long_work),
+	    KTEST_CASE(xapic_refuses_ids_it_cannot_name));
