@@ -57,6 +57,9 @@ struct efi_memory_descriptor {
 	uint64_t phys_start, virt_start, num_pages, attribute;
 };
 
+/* The kernel's boot information (kernel/main.c), filled before anything else reads it. */
+extern struct boot_info boot_info;
+
 /*
  * Parses the multiboot2 information structure at mbi, of which at most avail bytes may be read.
  * Returns 0 and fills bi, or a negative value with *err set to a message naming what is wrong

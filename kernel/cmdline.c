@@ -27,6 +27,7 @@ static const struct option {
 	{ "page_owner", VALUE }, /* here (cmdline_page_owner()): page_owner=on records owners */
 	{ "screen", VALUE },     /* kernel/console/screen.c: screen=off */
 	{ "slub_debug", BARE },  /* kernel/mm_setup.c: the slab allocator's debug mode (mm/slab.h) */
+	{ "smp_fault", VALUE },  /* test kernel: CPUs that fail to start (tests/ktest/kernel/smp_fault.c) */
 };
 
 /* The word at or after s (NULL when none is left), its length in *len. */

@@ -10,6 +10,7 @@
 #define KERNEL_SMP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "kernel/acpi.h"
 #include "kernel/percpu.h"
@@ -48,6 +49,15 @@ void smp_call_function(void (*fn)(void *), void *arg, bool wait);
  * Boot CPU only.
  */
 void on_each_cpu(void (*fn)(void *), void *arg);
+
+/*
+ * Test kernels only: how the CPU with APIC id apic misbehaves when it is started. SMP_FAULT_LATE
+ * checks in only once the boot CPU has given up on it; SMP_FAULT_NEVER never checks in. The
+ * kernel's own definition (weak) says SMP_FAULT_NONE for every CPU; the test kernel's
+ * (tests/ktest/kernel/smp_fault.c) reads the command line's smp_fault=. Called on any CPU.
+ */
+enum smp_fault { SMP_FAULT_NONE, SMP_FAULT_LATE, SMP_FAULT_NEVER };
+enum smp_fault smp_fault_at_start(uint32_t apic);
 
 /* After a panic: asks every other CPU to halt for good (best effort, does not wait). */
 void smp_stop_others(void);
