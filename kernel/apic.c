@@ -23,10 +23,11 @@
 #define ICR_PENDING       (1u << 12) /* xAPIC only: the last IPI is not sent yet */
 #define ICR_ASSERT        (1u << 14)
 
-static bool x2apic;
+static bool x2apic, enabled;
 static volatile uint32_t *xapic; /* the xAPIC page, uncached */
 
 bool apic_is_x2apic(void) { return x2apic; }
+bool apic_enabled(void) { return enabled; }
 
 uint32_t apic_read(uint32_t reg)
 {
@@ -145,6 +146,7 @@ bool apic_init(void)
 	}
 	irq_register(APIC_VECTOR_SPURIOUS, spurious);
 	apic_init_cpu();
+	enabled = true;
 	printk("apic: %s mode, boot CPU's APIC id %u\n", x2apic ? "x2APIC" : "xAPIC", apic_id());
 	return true;
 }

@@ -43,6 +43,9 @@ bool apic_init(void);
 /* On every other CPU: switches its APIC to the mode the boot CPU chose and sets it up. */
 void apic_init_cpu(void);
 
+/* True once apic_init() has set up the boot CPU's APIC. */
+bool apic_enabled(void);
+
 /* True when the APICs run in x2APIC mode. */
 bool apic_is_x2apic(void);
 

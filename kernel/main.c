@@ -18,6 +18,7 @@
 #include "kernel/mm_setup.h"
 #include "kernel/paging.h"
 #include "kernel/percpu.h"
+#include "kernel/platform.h"
 #include "kernel/panic.h"
 #include "kernel/serial.h"
 #include "kernel/smp.h"
@@ -150,6 +151,7 @@ void kmain(uint32_t magic, uint64_t mbi_phys)
 	unsigned int nr_cpus = smp_plan(find_cpus(), boot_info.cmdline);
 	mm_setup(&boot_info, nr_cpus);
 	start_screen_console(true);
+	platform_init();
 	smp_init();
 	show_mem();
 	if (cmdline_has(boot_info.cmdline, "bench"))

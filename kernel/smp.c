@@ -16,15 +16,14 @@
 #include "kernel/smp.h"
 
 #include "kernel/apic.h"
+#include "kernel/boot_memmap.h"
 #include "kernel/cmdline.h"
 #include "kernel/gdt.h"
-#include "kernel/mm_setup.h"
 #include "kernel/paging.h"
 #include "kernel/panic.h"
-#include "kernel/pic.h"
+#include "kernel/pc_layout.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
-#include "kernel/tlb.h"
 #include "kernel/traps.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
@@ -40,6 +39,7 @@
 #define STACK_SIZE     (PAGE_SIZE << STACK_ORDER)
 #define DF_STACK_ORDER 1                  /* 8 KiB for the double-fault report */
 #define NR_SLOTS       ACPI_MAX_CPUS      /* one start-up attempt each, at most one per MADT id */
+#define TEST_SLOT      NR_SLOTS           /* never started: smp_prepare_test_slot()'s */
 #define GATE_SHUT      0xffffffffu        /* the gate's value when no CPU may check in */
 #define GATE_READY     0x80000000u        /* or-ed with a slot: that slot's CPU checked in */
 
@@ -67,9 +67,10 @@ extern char boot_pdpt_low[]; /* boot/page_tables.asm: the low 4 GiB, 2 MiB pages
 static const struct acpi_cpus *madt;
 static unsigned int planned = 1, online = 1;
 static struct cpu_local *cpu_area[NR_CPUS_MAX] = { &boot_cpu_local };
-static struct cpu_local ap_local[NR_SLOTS];     /* by slot; cpu_area[] points at those online */
-static struct cpu_tables *ap_tables[NR_SLOTS];
-static void *ap_df_stack_top[NR_SLOTS];
+static struct cpu_local ap_local[NR_SLOTS + 1]; /* by slot; cpu_area[] points at those online */
+static struct cpu_tables *ap_tables[NR_SLOTS + 1];
+static void *ap_df_stack_top[NR_SLOTS + 1];
+static phys_addr_t trampoline_phys;            /* the start-up code's page below 1 MiB; 0: none */
 static uint32_t gate = GATE_SHUT;
 static unsigned int late_checkins;             /* CPUs that found the gate shut, and parked */
 static struct call calls[NR_CPUS_MAX];
@@ -204,25 +205,6 @@ static void *pages(unsigned int order)
 	return p ? page_address(p) : NULL;
 }
 
-/*
- * Slot slot's stack: STACK_SIZE bytes mapped in KSTACK_AREA above STACK_SIZE unmapped bytes, so
- * that running off its end faults (a double fault, reported on its own stack). Returns its top;
- * NULL, leaving nothing allocated, when memory ran out.
- */
-static void *map_stack(unsigned int slot)
-{
-	struct page *p = alloc_pages(GFP_KERNEL, STACK_ORDER);
-	uintptr_t base = KSTACK_AREA + (uintptr_t)slot * 2 * STACK_SIZE + STACK_SIZE;
-
-	if (!p)
-		return NULL;
-	if (map_range(base, PFN_PHYS(page_to_pfn(p)), STACK_SIZE)) {
-		__free_pages(p, STACK_ORDER);
-		return NULL;
-	}
-	return (void *)(base + STACK_SIZE);
-}
-
 /* Gives back memory of 2^order pages from pages() (nothing for NULL). */
 static void free_pages_at(void *addr, unsigned int order)
 {
@@ -231,16 +213,28 @@ static void free_pages_at(void *addr, unsigned int order)
 }
 
 /*
- * Everything slot slot needs before CPU number cpu starts in it; false when memory ran out, with
- * nothing kept. The stack is allocated last: its pages, once mapped, stay in the stack area.
+ * Maps the STACK_SIZE bytes at stack (from pages()) as slot slot's stack, in KSTACK_AREA above
+ * STACK_SIZE unmapped bytes, so that running off its end faults (a double fault, reported on its
+ * own stack). Returns its top there; NULL when there were no page tables.
  */
+static void *map_stack(unsigned int slot, void *stack)
+{
+	uintptr_t base = KSTACK_AREA + (uintptr_t)slot * 2 * STACK_SIZE + STACK_SIZE;
+
+	if (map_range(base, virt_to_phys(stack), STACK_SIZE))
+		return NULL;
+	return (void *)(base + STACK_SIZE);
+}
+
+/* Everything slot slot needs before CPU number cpu starts in it; false, keeping nothing, when memory ran out. */
 static bool prepare(unsigned int cpu, unsigned int slot, uint32_t apic, struct ap_boot_params *params)
 {
-	void *df = pages(DF_STACK_ORDER), *tables = pages(0), *stack = NULL;
+	void *stack = pages(STACK_ORDER), *df = pages(DF_STACK_ORDER), *tables = pages(0), *top = NULL;
 
-	if (df && tables)
-		stack = map_stack(slot);
-	if (!stack) {
+	if (stack && df && tables)
+		top = map_stack(slot, stack);
+	if (!top) {
+		free_pages_at(stack, STACK_ORDER);
 		free_pages_at(df, DF_STACK_ORDER);
 		free_pages_at(tables, 0);
 		return false;
@@ -249,16 +243,23 @@ static bool prepare(unsigned int cpu, unsigned int slot, uint32_t apic, struct a
 	ap_df_stack_top[slot] = (char *)df + (PAGE_SIZE << DF_STACK_ORDER);
 	ap_local[slot] = (struct cpu_local){
 		.cpu = cpu, .apic_id = apic,
-		.stack_lo = (uintptr_t)stack - STACK_SIZE, .stack_hi = (uintptr_t)stack,
+		.stack_lo = (uintptr_t)top - STACK_SIZE, .stack_hi = (uintptr_t)top,
 	};
 	*params = (struct ap_boot_params){
 		.pml4 = (uint32_t)((uintptr_t)ap_pml4 - KERNEL_VMA),
 		.entry = (uintptr_t)ap_entry64,
 		.kernel_cr3 = read_cr3(),
-		.stack_top = (uintptr_t)stack,
+		.stack_top = (uintptr_t)top,
 		.cpu_local = (uintptr_t)&ap_local[slot],
 	};
 	return true;
+}
+
+bool smp_prepare_test_slot(void)
+{
+	struct ap_boot_params params;
+
+	return prepare(0, TEST_SLOT, 0, &params);
 }
 
 /*
@@ -295,7 +296,7 @@ static void send_start_up(uint32_t apic, uint32_t slot)
 	apic_send_init(apic);
 	mdelay(10);
 	for (int i = 0; i < 2 && __atomic_load_n(&gate, __ATOMIC_ACQUIRE) == slot; i++) {
-		apic_send_startup(apic, (uint8_t)(smp_trampoline_phys >> PAGE_SHIFT));
+		apic_send_startup(apic, (uint8_t)(trampoline_phys >> PAGE_SHIFT));
 		udelay(200);
 	}
 }
@@ -306,7 +307,7 @@ static void send_start_up(uint32_t apic, uint32_t slot)
  */
 static bool start_cpu(unsigned int cpu, unsigned int slot, uint32_t apic)
 {
-	phys_addr_t page = smp_trampoline_phys;
+	phys_addr_t page = trampoline_phys;
 	struct ap_boot_params *params = phys_to_virt(page + (ap_trampoline_params - ap_trampoline));
 	unsigned int late_before = __atomic_load_n(&late_checkins, __ATOMIC_ACQUIRE);
 
@@ -331,12 +332,23 @@ static bool start_cpu(unsigned int cpu, unsigned int slot, uint32_t apic)
 	return false;
 }
 
+unsigned int smp_reserve_trampoline(const struct boot_memmap *raw, struct mm_reservation *r,
+				    unsigned int n)
+{
+	/* r[0] is the first 1 MiB: a precaution, not something in the way. */
+	trampoline_phys = boot_memmap_find_low_page(raw, r + 1, n - 1, PC_LOW_RESERVE);
+	if (!trampoline_phys)
+		return n;
+	r[n] = (struct mm_reservation){ trampoline_phys, PAGE_SIZE, "SMP trampoline" };
+	return n + 1;
+}
+
 /* The trampoline in its page, and a temporary page table: the low 4 GiB as is, and the kernel. */
 static void install_trampoline(void)
 {
 	const uint64_t *pml4 = kernel_pml4();
 
-	memcpy(phys_to_virt(smp_trampoline_phys), ap_trampoline, (size_t)(ap_trampoline_end - ap_trampoline));
+	memcpy(phys_to_virt(trampoline_phys), ap_trampoline, (size_t)(ap_trampoline_end - ap_trampoline));
 	ap_pml4[0] = (uintptr_t)boot_pdpt_low | PTE_TABLE;
 	ap_pml4[511] = pml4[511];
 }
@@ -367,22 +379,17 @@ void smp_init(void)
 	char failed[128] = "";
 	unsigned int nfailed = 0;
 
-	boot_cpu_local.apic_id = 0;
-	pic_disable();
-	tsc_calibrate();
-	if (!apic_init()) {
+	if (!apic_enabled()) {
 		printk("smp: Brought up 1 node, 1 CPU (no local APIC: no tick, no other CPU)\n");
 		return;
 	}
 	boot_cpu_local.apic_id = apic_id();
 	irq_register(APIC_VECTOR_CALL, call_ipi);
 	irq_register(APIC_VECTOR_STOP, stop_ipi);
-	tlb_init();
-	timer_init();
-	if (planned > 1 && !smp_trampoline_phys)
+	if (planned > 1 && !trampoline_phys)
 		printk("smp: no free page below 1 MiB for the start-up code: the other CPUs stay off\n");
 	else if (planned > 1) {
-		printk("smp: start-up code in the page at %#llx\n", (unsigned long long)smp_trampoline_phys);
+		printk("smp: start-up code in the page at %#llx\n", (unsigned long long)trampoline_phys);
 		install_trampoline();
 		nfailed = start_others(boot_cpu_local.apic_id, failed, sizeof(failed));
 	}

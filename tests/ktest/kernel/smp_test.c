@@ -15,6 +15,7 @@
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
 #include "lib/printk.h"
+#include "tests/ktest/mm_helpers.h"
 
 #define MSR_GS_BASE    0xc0000101u
 #define LOCK_MS        300u
@@ -290,6 +291,57 @@ static void xapic_refuses_ids_it_cannot_name(struct ktest *t)
 	KT_EXPECT(t, apic_send_ipi(apic_id(), TEST_VECTOR), "an IPI to this CPU was refused");
 }
 
+/* Free pages in every zone, every CPU's lists included. */
+static unsigned long free_pages_now(void)
+{
+	unsigned long n = 0;
+
+	for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
+		n += mm_zone_free((enum zone_type)z);
+	return n;
+}
+
+/*
+ * Frees the held pages (all of order 0) but one in each aligned group of 8: plenty of free memory
+ * then, in blocks of 4 pages at most, so a CPU's 32 KiB stack cannot be had, its other pages can.
+ */
+static void keep_one_in_eight(struct mm_held *h)
+{
+	struct list_head *prev = &h->list;
+
+	for (struct list_head *l = h->list.next, *next; l != &h->list; l = next) {
+		struct page *page = lru_to_page(l);
+
+		next = l->next;
+		if (page_to_pfn(page) % 8 == 0) {
+			prev = l;
+			continue;
+		}
+		prev->next = next;
+		h->blocks--;
+		h->pages--;
+		__free_pages(page, 0);
+	}
+}
+
+/* Starting a CPU needs a 32 KiB stack and smaller pieces: when the stack fails, nothing is kept. */
+static void a_cpu_without_memory_for_its_stack_keeps_nothing(struct ktest *t)
+{
+	struct mm_held held;
+	unsigned long before;
+	bool prepared;
+
+	mm_held_init(&held);
+	mm_exhaust(&held, 0, 0, GFP_ATOMIC);
+	keep_one_in_eight(&held);
+	before = free_pages_now();
+	prepared = smp_prepare_test_slot();
+	KT_EXPECT(t, !prepared, "a CPU's memory was found with no 8 free pages in a row");
+	KT_EXPECT(t, prepared || free_pages_now() == before, "%lu free pages after the failure, %lu before",
+		  free_pages_now(), before);
+	mm_held_free_all(&held);
+}
+
 KTEST_SUITE(smp,
 	    KTEST_CASE(every_cpu_has_its_own_number_and_area),
 	    KTEST_CASE(on_each_cpu_runs_once_on_each_with_interrupts_on),
@@ -299,4 +351,5 @@ KTEST_SUITE(smp,
 	    KTEST_CASE(every_cpu_ticks_with_interrupts_on),
 	    KTEST_CASE(timer_hook_runs_on_every_cpu_in_interrupt_context),
 	    KTEST_CASE(ticks_interrupt_long_work),
-	    KTEST_CASE(xapic_refuses_ids_it_cannot_name));
+	    KTEST_CASE(xapic_refuses_ids_it_cannot_name),
+	    KTEST_CASE(a_cpu_without_memory_for_its_stack_keeps_nothing));
