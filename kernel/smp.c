@@ -32,8 +32,6 @@
 #include "mm/memmap.h"
 #include "mm/page_alloc.h"
 
-#define KERNEL_VMA     0xffffffff80000000UL
-#define PTE_TABLE      0x3ULL             /* present, writable */
 #define AP_TIMEOUT_MS  1000               /* emulated CPUs can be slow to start: be generous */
 #define STACK_ORDER    3                  /* 32 KiB */
 #define STACK_SIZE     (PAGE_SIZE << STACK_ORDER)

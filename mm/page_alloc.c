@@ -15,8 +15,7 @@
 #include "mm/poison.h"
 #include "mm/watermark.h"
 
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
+#include "mm/compiler.h"
 
 /* Flags a block being freed must not carry, plus the allocation order field. */
 #define FREE_CHECK_FLAGS                                                                        \

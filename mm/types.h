@@ -22,6 +22,7 @@ typedef unsigned int gfp_t;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define BITS_PER_LONG (8 * sizeof(unsigned long))
 
 /* Errors returned (negated) by mm/ calls. */
 #define EINVAL 22
