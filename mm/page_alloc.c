@@ -15,8 +15,6 @@
 #include "mm/poison.h"
 #include "mm/watermark.h"
 
-#include "mm/compiler.h"
-
 /* Flags a block being freed must not carry, plus the allocation order field. */
 #define FREE_CHECK_FLAGS                                                                        \
 	(1u << PG_reserved | 1u << PG_buddy | 1u << PG_head | 1u << PG_tail | 1u << PG_compound | \

@@ -28,8 +28,6 @@
 #include "mm/memmap.h"
 #include "mm/page.h"
 
-#include "mm/compiler.h"
-
 /*
  * Per-CPU slots per cache: CPU n uses slot n % SLAB_CPU_SLOTS (the kernel has at most 64 CPUs).
  * Two CPUs sharing a slot stay correct, the slot has a lock: they only contend for it.

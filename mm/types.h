@@ -24,6 +24,10 @@ typedef unsigned int gfp_t;
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 #define BITS_PER_LONG (8 * sizeof(unsigned long))
 
+/* The branch a condition usually takes: the other is laid out out of the hot path. */
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
 /* Errors returned (negated) by mm/ calls. */
 #define EINVAL 22
 #define ENOMEM 12
