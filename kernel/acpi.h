@@ -28,9 +28,9 @@ struct acpi_cpus {
 /*
  * Lists the CPUs the MADT marks enabled or online capable (entry types 0 and 9), from the RSDP
  * copy of rsdp_len bytes. Returns 0 and fills cpus; or, on the first problem, returns -1 with
- * *err naming the table and the offset (a static buffer valid until the next call) and cpus set
- * to the fallback: the boot CPU alone (boot_apic_id) at the default local APIC address. No table
- * is read outside the low 4 GiB or past what map returns.
+ * *err naming the table and the offset (parse_fail_message(), lib/printk.h: valid until the next
+ * parse) and cpus set to the fallback: the boot CPU alone (boot_apic_id) at the default local
+ * APIC address. No table is read outside the low 4 GiB or past what map returns.
  */
 int acpi_find_cpus(const void *rsdp, uint32_t rsdp_len, acpi_map_fn map, void *ctx,
 		   uint32_t boot_apic_id, struct acpi_cpus *cpus, const char **err);

@@ -364,8 +364,7 @@ static unsigned int start_others(uint32_t boot_apic, char *failed, size_t len)
 			cpu_area[online] = &ap_local[slot];
 			__atomic_store_n(&online, online + 1, __ATOMIC_RELEASE);
 		} else {
-			used += (size_t)snprintf(failed + MIN(used, len), used < len ? len - used : 0, " %u",
-						 ids[slot]);
+			used = snprintf_append(failed, len, used, " %u", ids[slot]);
 			nfailed++;
 		}
 	}
