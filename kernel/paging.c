@@ -142,8 +142,3 @@ int direct_map_range(phys_addr_t base, uint64_t size)
 
 	return map_range((uintptr_t)phys_to_virt(start), start, end - start);
 }
-
-int arch_map_memmap(uintptr_t virt, phys_addr_t phys, size_t size)
-{
-	return map_range(virt, phys, size);
-}
