@@ -20,7 +20,7 @@ static const struct option {
 	{ "bench", BARE },       /* kernel/main.c: run the benchmarks linked in, if any */
 	{ "hugepages", VALUE },  /* here: how many huge pages to put in the pool at boot */
 	{ "hugepagesz", VALUE }, /* here: which size the hugepages= after it is for */
-	{ "ktest", VALUE },      /* kernel/ktest_boot.c: which self-test suites run, or "off" */
+	{ "ktest", VALUE },      /* tests/ktest/kernel/ktest_boot.c: which self-test suites run, or "off" */
 	{ "mm_picture", BARE },  /* kernel/mm_setup.c: print the memory picture's lines at boot */
 	{ "nosmp", BARE },       /* here (cmdline_cpu_limit()): the boot CPU alone */
 	{ "nr_cpus", VALUE },    /* here (cmdline_cpu_limit()): at most this many CPUs */

@@ -14,12 +14,12 @@
 #include "kernel/gdt.h"
 #include "kernel/kbench.h"
 #include "kernel/ksyms/ksyms.h"
-#include "kernel/ktest.h"
 #include "kernel/mm_setup.h"
 #include "kernel/paging.h"
 #include "kernel/percpu.h"
 #include "kernel/platform.h"
 #include "kernel/panic.h"
+#include "kernel/selftest.h"
 #include "kernel/serial.h"
 #include "kernel/smp.h"
 #include "kernel/traps.h"
@@ -125,7 +125,7 @@ static void run_benchmarks(void)
 	machine_exit(true);
 }
 
-/* A release kernel's stand-in for the self-test runner (kernel/ktest_boot.c), which replaces it. */
+/* A release kernel's stand-in for the self-test runner (tests/ktest/kernel/ktest_boot.c), which replaces it. */
 __attribute__((weak)) void run_selftests(const char *cmdline)
 {
 	(void)cmdline;

@@ -5,7 +5,7 @@
  * must be refused with exactly the message naming the table and offset, and the boot CPU alone.
  */
 #include "kernel/acpi.h"
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "tests/ktest/acpi_samples.h"

@@ -8,7 +8,7 @@
 #ifndef TESTS_KTEST_MM_HELPERS_H
 #define TESTS_KTEST_MM_HELPERS_H
 
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "lib/printk.h"
 #include "mm/bad_page.h"
 #include "mm/hot_pages.h"

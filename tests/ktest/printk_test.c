@@ -6,7 +6,7 @@
  * conversion is the exact text C's printf would produce (%p excepted: ours always prints "0x"
  * and 16 digits).
  */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 

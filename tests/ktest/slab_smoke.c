@@ -4,7 +4,7 @@
  * sizes, a cache's life, shrinking back to the free pages of the start, and each misuse reported
  * exactly once with the allocator still usable after it. The deep suites are elsewhere.
  */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "mm/bad_page.h"
 #include "mm/hot_pages.h"
 #include "mm/page_alloc.h"

@@ -7,7 +7,7 @@
  */
 #include <pthread.h>
 
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "mm/hot_pages.h"
 #include "mm/page_alloc.h"
 #include "mm/slab.h"

@@ -7,7 +7,7 @@
  * frees what the CPU's previous tick kept. Every object carries a stamp of its own address,
  * checked before it is freed: an object handed out twice would be overwritten by its other owner.
  */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
 #include "kernel/timer.h"

@@ -6,7 +6,7 @@
  * on, in work functions too. They pass with one CPU as well, where the calls run on the caller.
  */
 #include "kernel/apic.h"
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
