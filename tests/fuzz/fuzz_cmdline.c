@@ -38,7 +38,7 @@
 /* The fuzzer's own copy of the option table in kernel/cmdline.c (the specification). */
 static const char *const bare_options[] = { "bench", "mm_picture", "nosmp", "slub_debug" };
 static const char *const value_options[] = { "hugepages", "hugepagesz", "ktest", "nr_cpus", "page_owner",
-					      "screen" };
+					      "screen", "smp_fault" };
 
 /* ---- mm/hugetlb.c, as far as the parser sees it --------------------------------------------- */
 
