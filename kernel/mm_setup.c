@@ -9,6 +9,7 @@
 
 #include "kernel/boot_memmap.h"
 #include "kernel/cmdline.h"
+#include "kernel/hugetlb_cmdline.h"
 #include "kernel/paging.h"
 #include "kernel/panic.h"
 #include "kernel/smp.h"

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "kernel/cmdline.h"
+#include "kernel/hugetlb_cmdline.h"
 #include "lib/printk.h"
 #include "mm/hugetlb.h"
 

@@ -6,6 +6,7 @@
  */
 
 #include "kernel/cmdline.h"
+#include "kernel/hugetlb_cmdline.h"
 #include "tests/ktest/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
