@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The kernel command line: finding words and key=value options, the table of every option the
- * kernel knows (anything else is reported as unknown), nosmp, nr_cpus= and page_owner=. The
- * hugetlb options are read in kernel/hugetlb_cmdline.c.
+ * The kernel command line: finding words and key=value options, telling the options registered
+ * with CMDLINE_OPTION() from unknown words, and the options read here: nosmp, nr_cpus= and
+ * page_owner=.
  */
 #include "kernel/cmdline.h"
 
@@ -10,25 +10,13 @@
 #include "lib/string.h"
 #include "mm/types.h"
 
-enum option_form { BARE, VALUE };
+/* The options registered with CMDLINE_OPTION() (the linker makes these two symbols). */
+extern const struct cmdline_option *const __start_cmdline_options[];
+extern const struct cmdline_option *const __stop_cmdline_options[];
 
-/* Every option the kernel reads, and where. */
-static const struct option {
-	const char *name;
-	enum option_form form;
-} options[] = {
-	{ "bench", BARE },       /* kernel/main.c: run the benchmarks linked in, if any */
-	{ "hugepages", VALUE },  /* kernel/hugetlb_cmdline.c: how many huge pages to put in the pool */
-	{ "hugepagesz", VALUE }, /* kernel/hugetlb_cmdline.c: which size the hugepages= after it is for */
-	{ "ktest", VALUE },      /* tests/ktest/kernel/ktest_boot.c: which self-test suites run, or "off" */
-	{ "mm_picture", BARE },  /* kernel/mm_setup.c: print the memory picture's lines at boot */
-	{ "nosmp", BARE },       /* here (cmdline_cpu_limit()): the boot CPU alone */
-	{ "nr_cpus", VALUE },    /* here (cmdline_cpu_limit()): at most this many CPUs */
-	{ "page_owner", VALUE }, /* here (cmdline_page_owner()): page_owner=on records owners */
-	{ "screen", VALUE },     /* kernel/console/screen.c: screen=off */
-	{ "slub_debug", BARE },  /* kernel/mm_setup.c: the slab allocator's debug mode (mm/slab.h) */
-	{ "smp_fault", VALUE },  /* test kernel: CPUs that fail to start (tests/ktest/kernel/smp_fault.c) */
-};
+CMDLINE_OPTION(nosmp, "nosmp", CMDLINE_BARE);       /* cmdline_cpu_limit(): the boot CPU alone */
+CMDLINE_OPTION(nr_cpus, "nr_cpus", CMDLINE_VALUE);  /* cmdline_cpu_limit(): at most this many CPUs */
+CMDLINE_OPTION(page_owner, "page_owner", CMDLINE_VALUE); /* cmdline_page_owner(): on records owners */
 
 const char *cmdline_next_word(const char *s, size_t *len)
 {
@@ -93,11 +81,11 @@ bool cmdline_get(const char *cmdline, const char *key, char *buf, size_t size)
 
 bool cmdline_word_known(const char *s, size_t len)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(options); i++) {
-		size_t nlen = strlen(options[i].name);
-		if (options[i].form == BARE && len == nlen && !memcmp(s, options[i].name, len))
+	for (const struct cmdline_option *const *o = __start_cmdline_options; o < __stop_cmdline_options; o++) {
+		size_t nlen = strlen((*o)->name);
+		if ((*o)->form == CMDLINE_BARE && len == nlen && !memcmp(s, (*o)->name, len))
 			return true;
-		if (options[i].form == VALUE && cmdline_word_has_key(s, len, options[i].name, nlen))
+		if ((*o)->form == CMDLINE_VALUE && cmdline_word_has_key(s, len, (*o)->name, nlen))
 			return true;
 	}
 	return false;

@@ -1,15 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The kernel command line: words separated by spaces, each a bare word ("bench") or key=value
- * ("ktest=printk"); there is no quoting. Every option the kernel reads is in one table in
- * kernel/cmdline.c, which says whether it is a bare word or takes a value; any other word is
- * listed in one warning and ignored. The hugetlb options are parsed in kernel/hugetlb_cmdline.c.
+ * ("ktest=printk"); there is no quoting. Every option the kernel reads is registered with
+ * CMDLINE_OPTION() by the file that reads it, in the cmdline_options section, which says whether
+ * it is a bare word or takes a value; any other word is listed in one warning and ignored.
  */
 #ifndef KERNEL_CMDLINE_H
 #define KERNEL_CMDLINE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+enum cmdline_form { CMDLINE_BARE, CMDLINE_VALUE };
+
+struct cmdline_option {
+	const char *name;       /* "bench", "ktest" */
+	enum cmdline_form form; /* a bare word, or name=value */
+};
+
+/*
+ * Registers the option name (a string) of the given form, CMDLINE_BARE or CMDLINE_VALUE, as one
+ * the kernel knows; at file scope, in the file that reads it (like Linux's early_param()). The
+ * linker gathers pointers to them, not the options, so sanitizer padding cannot break the walk.
+ */
+#define CMDLINE_OPTION(ident, name, form)                                             \
+	static const struct cmdline_option cmdline_option_##ident = { name, form };   \
+	static const struct cmdline_option *const cmdline_option_ptr_##ident          \
+		__attribute__((used, section("cmdline_options"))) = &cmdline_option_##ident
 
 /* The word at or after s (NULL when none is left), its length in *len. */
 const char *cmdline_next_word(const char *s, size_t *len);

@@ -8,6 +8,9 @@
 #include "lib/printk.h"
 #include "mm/hugetlb.h"
 
+CMDLINE_OPTION(hugepages, "hugepages", CMDLINE_VALUE);   /* how many huge pages to put in the pool */
+CMDLINE_OPTION(hugepagesz, "hugepagesz", CMDLINE_VALUE); /* which size the hugepages= after it is for */
+
 /* Where the hugetlb options stand while they are read from left to right. */
 struct hugetlb_opts {
 	unsigned int order;   /* the pool the next hugepages= is for */

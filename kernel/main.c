@@ -38,6 +38,10 @@ struct boot_info boot_info;
 extern const struct kbench *const __start_kbench[];
 extern const struct kbench *const __stop_kbench[];
 
+/* A release kernel knows ktest= too: it says it has no self-tests (run_selftests() below). */
+CMDLINE_OPTION(bench, "bench", CMDLINE_BARE); /* run the benchmarks linked in, if any */
+CMDLINE_OPTION(selftests, "ktest", CMDLINE_VALUE); /* which self-test suites run, or "off" */
+
 /* Parses the information structure, or stops with a message naming what is wrong. */
 static void read_boot_info(uint32_t magic, uint64_t mbi_phys)
 {

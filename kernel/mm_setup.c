@@ -25,6 +25,9 @@
 
 extern char __kernel_phys_start[], __kernel_phys_end[];
 
+CMDLINE_OPTION(mm_picture, "mm_picture", CMDLINE_BARE); /* print the memory picture's lines at boot */
+CMDLINE_OPTION(slub_debug, "slub_debug", CMDLINE_BARE); /* the slab allocator's debug mode (mm/slab.h) */
+
 static struct fw_map firmware_map;
 
 /* Early page tables come from memblock, below 4 GiB; after the hand-off, from the buddy allocator. */

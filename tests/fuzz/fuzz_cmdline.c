@@ -36,10 +36,10 @@
 #define MAX_WORDS 4096
 #define MAX_REQUESTS 4096
 
-/* The fuzzer's own copy of the option table in kernel/cmdline.c (the specification). */
+/* The fuzzer's own copy of the options the kernel registers with CMDLINE_OPTION() (the specification). */
 static const char *const bare_options[] = { "bench", "mm_picture", "nosmp", "slub_debug" };
 static const char *const value_options[] = { "hugepages", "hugepagesz", "ktest", "nr_cpus", "page_owner",
-					      "screen", "smp_fault" };
+					      "screen" };
 
 /* ---- mm/hugetlb.c, as far as the parser sees it --------------------------------------------- */
 

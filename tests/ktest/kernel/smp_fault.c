@@ -10,6 +10,8 @@
 #include "kernel/smp.h"
 #include "lib/string.h"
 
+CMDLINE_OPTION(smp_fault, "smp_fault", CMDLINE_VALUE);
+
 /* Is the item s[0..len) "kind:apic"? */
 static bool item_names(const char *s, size_t len, const char *kind, uint32_t apic)
 {
