@@ -36,11 +36,6 @@
 #include "mm/memmap.h"
 #include "mm/page.h"
 
-#ifndef likely
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
-#endif
-
 /*
  * Per-CPU slots per cache: CPU n uses slot n % SLAB_CPU_SLOTS (the kernel has at most 64 CPUs).
  * Two CPUs sharing a slot stay correct, the slot has a lock: they only contend for it.

@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "mm/show_mem.h"
 #include "tests/mm/host_mm.h"
 

@@ -8,9 +8,10 @@
  */
 #include "kernel/cmdline.h"
 #include "kernel/console/screen.h"
-#include "kernel/ktest.h"
-#include "kernel/ktest_page.h"
+#include "tests/ktest/ktest.h"
+#include "tests/ktest/kernel/ktest_page.h"
 #include "kernel/panic.h"
+#include "kernel/selftest.h"
 #include "kernel/x86.h"
 #include "lib/printk.h"
 #include "lib/string.h"

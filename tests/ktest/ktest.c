@@ -3,11 +3,11 @@
  * The self-test runner: walks the suites in the "ktest_suites" section, runs the selected ones
  * and prints KTAP version 1 (https://docs.kernel.org/dev-tools/ktap.html) to the console.
  */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 
 #include <stdarg.h>
 
-#include "kernel/ktest_leak.h"
+#include "tests/ktest/ktest_leak.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 
