@@ -34,6 +34,7 @@ int pcp_init(unsigned int nr_cpus)
 			struct per_cpu_pages *pcp = cpu_pcp(cpu, z);
 
 			pcp->cpu = cpu;
+			lock_set_class(&pcp->lock, "per_cpu_pages->lock");
 			for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++)
 				list_init(&pcp->lists[o]);
 		}

@@ -45,7 +45,7 @@ static struct hstate hstates[] = {
 	{ .order = GIGANTIC_ORDER, .free_list = { &hstates[1].free_list, &hstates[1].free_list } },
 };
 static struct hstate *const hstate_2m = &hstates[0];
-static arch_spinlock_t hugetlb_lock;
+static DEFINE_MM_SPINLOCK(hugetlb_lock, "hugetlb_lock");
 
 static unsigned long hugetlb_lock_irqsave(void)
 {

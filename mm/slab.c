@@ -11,7 +11,7 @@
 #include "mm/slab_debug.h"
 
 struct list_head slab_caches;
-arch_spinlock_t slab_caches_lock;
+DEFINE_MM_SPINLOCK(slab_caches_lock, "slab_caches_lock");
 
 /* ---- layout ------------------------------------------------------------------------------ */
 
@@ -54,6 +54,9 @@ int slab_cache_layout(struct kmem_cache *c)
 int slab_cache_setup(struct kmem_cache *c, const char *name, size_t size, size_t align, unsigned int flags)
 {
 	memset(c, 0, sizeof(*c));
+	lock_set_class(&c->lock, "kmem_cache->lock");
+	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++)
+		lock_set_class(&c->cpu[i].lock, "slab_cpu->lock");
 	c->name = name;
 	c->size = (unsigned int)size;
 	c->align = (unsigned int)(align ? align : 8);

@@ -59,7 +59,7 @@ struct free_area {
  * reaches count[order] and high[order] by a scaled index, with no multiply.
  */
 struct per_cpu_pages {
-	arch_spinlock_t lock;
+	mm_spinlock_t lock;
 	unsigned int cpu;                          /* the CPU these are (checked by MM_BUG_ON) */
 	unsigned int count[HOT_MAX_ORDER + 1];     /* blocks on lists[order] */
 	uint16_t high[HOT_MAX_ORDER + 1];          /* at this many, batch blocks go back; 0: lists off */
@@ -85,7 +85,7 @@ enum zone_watermark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
  * by mm_init() before any other CPU runs and are read-only afterwards.
  */
 struct zone {
-	arch_spinlock_t lock;
+	mm_spinlock_t lock;
 	const char *name;
 	unsigned long start_pfn, end_pfn; /* lowest usable frame, one past the highest (0, 0: empty) */
 	unsigned long present_pages;      /* usable frames in the zone (firmware map) */
