@@ -17,6 +17,7 @@
 #include "mm/arch.h"
 #include "mm/bad_page.h"
 #include "mm/compound.h"
+#include "mm/debug.h"
 #include "mm/folio.h"
 #include "mm/list.h"
 #include "mm/memblock.h"
@@ -150,6 +151,7 @@ static struct page *hand_out(struct hstate *h, struct folio *folio)
 /* What is wrong with giving folio back to pool h, or NULL; under the lock. */
 static const char *free_huge_problem(const struct hstate *h, const struct folio *folio)
 {
+	MM_BUG_ON(!lock_held(&hugetlb_lock), (struct page *)&folio->page, "hugetlb_lock not held");
 	if (!h || !folio_test_hugetlb(folio))
 		return "free_huge_page: not a hugetlb pool page";
 	if (folio_ref_count(folio))
@@ -192,6 +194,7 @@ static struct page *alloc_huge_page_locked(void)
 	struct hstate *h = hstate_2m;
 	struct folio *folio;
 
+	MM_BUG_ON(!lock_held(&hugetlb_lock), NULL, "hugetlb_lock not held");
 	if (unreserved_free(h))
 		return hand_out(h, dequeue_huge_folio(h));
 	if (h->surplus >= h->overcommit)
