@@ -6,8 +6,8 @@
  *
  * Locking: a CPU's lists for a zone are behind that per_cpu_pages' lock, taken with interrupts
  * off by pcp_lock(). The functions below that take a per_cpu_pages are called with its lock held;
- * those that move blocks to or from the buddy lists take the zone lock inside it (the order is
- * always per-CPU lock, then zone lock).
+ * those that move blocks to or from the buddy lists take the zone lock inside it (the order of
+ * all mm/'s locks: mm/lock_check.h).
  */
 #ifndef MM_HOT_PAGES_H
 #define MM_HOT_PAGES_H

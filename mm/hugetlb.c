@@ -7,10 +7,7 @@
  * Locking: hugetlb_lock, taken with interrupts off, protects both pools (their free lists and
  * every counter) and is held across a whole operation, the calls to the buddy allocator it makes
  * included, so that the counters are exact however many CPUs grow, shrink, allocate and free at
- * once. The order is therefore hugetlb_lock -> a per-CPU list's lock -> a zone's lock; the page
- * allocator never calls back into the pool while it holds its own locks (put_page() runs the
- * destructor free_huge_page() with none held), so no cycle can form. Reports are printed after
- * the lock is dropped.
+ * once (the lock order: mm/lock_check.h). Reports are printed after the lock is dropped.
  */
 #include "mm/hugetlb.h"
 

@@ -75,9 +75,7 @@ _Static_assert(sizeof(struct per_cpu_pages) == 1u << PCP_SHIFT, "struct per_cpu_
 enum zone_watermark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 
 /*
- * Locks, taken always with interrupts off (so an interrupt handler that allocates never waits
- * for the code it interrupted), in this order only: a CPU's per_cpu_pages lock, then a zone's
- * lock; never two per_cpu_pages locks at once, never a zone lock then a per_cpu_pages lock.
+ * Locks: the order and the interrupt rule are in mm/lock_check.h.
  *
  * zone->lock protects free_area[] (lists and nr_free), free_orders and buddy_free_pages. The
  * counters that other CPUs read without the lock (nr_free, buddy_free_pages) are written with
