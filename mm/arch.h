@@ -84,9 +84,6 @@ void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)))
 #endif
 #include MM_ENV_H
 
-/* mm/'s own lock type and the order of its locks, checked in MM_DEBUG builds. */
-#include "mm/lock_check.h"
-
 static inline void *phys_to_virt(phys_addr_t p) { return (void *)(uintptr_t)(p + mm_direct_map_offset); }
 static inline phys_addr_t virt_to_phys(const void *v) { return (uintptr_t)v - mm_direct_map_offset; }
 

@@ -17,6 +17,7 @@
 #include "mm/debug.h"
 #include "mm/folio.h"
 #include "mm/list.h"
+#include "mm/lock_check.h"
 #include "mm/memblock.h"
 #include "mm/page_alloc.h"
 

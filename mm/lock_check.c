@@ -10,9 +10,7 @@
  */
 #include "mm/lock_check.h"
 
-#include "mm/debug.h"
-
-#if MM_DEBUG
+#if defined(MM_DEBUG) && MM_DEBUG
 
 #define LOCK_CHECK_CPUS 64 /* CPUs checked; a CPU above is reported once and not checked */
 #define LOCK_DEPTH 8       /* locks one CPU may hold at once */

@@ -33,7 +33,8 @@
  *
  * The calls to arch_spin_lock() and arch_spin_unlock() in mm/ are unchanged: in MM_DEBUG builds
  * this header defines them as macros that check, then call the environment's functions (by their
- * name in parentheses, which no macro expands). Without MM_DEBUG, mm_spinlock_t is
+ * name in parentheses, which no macro expands). A header that declares an mm_spinlock_t includes
+ * this one, so every user of the lock sees the macros. Without MM_DEBUG, mm_spinlock_t is
  * arch_spinlock_t, the macros are not defined and everything here compiles to nothing.
  */
 #ifndef MM_LOCK_CHECK_H

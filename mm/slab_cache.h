@@ -25,6 +25,7 @@
 #include "mm/arch.h"
 #include "mm/gfp.h"
 #include "mm/list.h"
+#include "mm/lock_check.h"
 #include "mm/memmap.h"
 #include "mm/page.h"
 

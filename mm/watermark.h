@@ -20,7 +20,6 @@
 #ifndef MM_WATERMARK_H
 #define MM_WATERMARK_H
 
-#include "mm/debug.h"
 #include "mm/gfp.h"
 #include "mm/zone.h"
 
@@ -35,7 +34,6 @@ static inline bool zone_watermark_ok(const struct zone *zone, unsigned int order
 {
 	unsigned long mark = gfp & __GFP_HIGH ? 0 : zone->watermark[WMARK_MIN];
 
-	MM_BUG_ON(!lock_held(&zone->lock), NULL, "zone %s's lock not held", zone->name);
 	return zone->buddy_free_pages >= mark + (1UL << order);
 }
 

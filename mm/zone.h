@@ -15,6 +15,7 @@
 #define MM_ZONE_H
 
 #include "mm/arch.h"
+#include "mm/lock_check.h"
 #include "mm/page.h"
 
 /* Largest buddy order: blocks of 2^MAX_ORDER pages (4 MiB). */
