@@ -150,6 +150,50 @@ static void report_same_class(unsigned int a)
 	print_order("takes", a, a, &orders[a][a]);
 }
 
+/*
+ * Table lock held: the orders seen from class from, breadth first; fills prev[] (the class each
+ * was reached from) and returns whether to was reached.
+ */
+static bool order_path(unsigned int from, unsigned int to, uint8_t *prev)
+{
+	uint32_t seen = 1u << from, frontier = seen;
+
+	while (frontier && !(seen & (1u << to))) {
+		uint32_t next = 0;
+
+		for (unsigned int c = 1; c <= nr_classes; c++) {
+			uint32_t fresh = (frontier & (1u << c)) ? after[c] & ~seen & ~next : 0;
+
+			for (unsigned int d = 1; d <= nr_classes; d++)
+				if (fresh & (1u << d))
+					prev[d] = (uint8_t)c;
+			next |= fresh;
+		}
+		seen |= next;
+		frontier = next;
+	}
+	return seen & (1u << to);
+}
+
+/*
+ * Table lock held: a before b has just been seen for the first time, and b never before a. If b
+ * comes before a through other classes (b before c, c before a), the three (or more) can deadlock
+ * as two can: reported once, with where each order of the circle was first seen.
+ */
+static void check_cycle(unsigned int a, unsigned int b)
+{
+	uint8_t prev[LOCK_CLASSES];
+
+	if (!order_path(b, a, prev))
+		return;
+	__atomic_fetch_add(&lock_check_reports, 1, __ATOMIC_RELAXED);
+	printk("lock_check: lock order cycle: %s taken while holding %s, and %s comes before %s through other locks\n",
+	       class_name(b), class_name(a), class_name(b), class_name(a));
+	print_order("takes", a, b, &orders[a][b]);
+	for (unsigned int c = a; c != b; c = prev[c])
+		print_order("took", prev[c], c, &orders[prev[c]][c]);
+}
+
 /* Table lock held: records the order a (held[i] of lc) before b, taken at ip. */
 static void fill_order(struct lock_order *o, const struct lock_cpu *lc, unsigned int i, const void *ip,
 		       unsigned int cpu)
@@ -175,6 +219,8 @@ static void check_order(const struct lock_cpu *lc, unsigned int i, unsigned int 
 			report_same_class(a);
 		else if (after[b] & (1u << a))
 			report_inversion(a, b);
+		else
+			check_cycle(a, b);
 	}
 	table_unlock_irqrestore(irq);
 }

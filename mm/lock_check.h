@@ -27,7 +27,8 @@
  * class. Each CPU keeps the locks it holds. Taking a lock of class B while holding one of class A
  * records "A before B"; the first time the opposite order is seen, anywhere, it is reported once
  * with both call sites and both CPUs' held classes, and counted in lock_check_reports, even when
- * the two never ran at the same time (they would deadlock the day they do). A class taken in an
+ * the two never ran at the same time (they would deadlock the day they do). So is a circle through
+ * more classes (A before B, B before C, then A taken holding C), with where each order was seen. A class taken in an
  * interrupt handler and also with interrupts on is reported too, as is a lock with no class. A
  * report never stops the machine. lock_held() lets a function assert that its caller holds a lock.
  *

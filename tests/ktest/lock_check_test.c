@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The lock order check of MM_DEBUG builds (mm/lock_check.h) on locks of the test's own classes:
- * a consistent order is never reported, two locks taken in both orders are reported exactly once,
- * a class taken in an interrupt handler and with interrupts on is reported exactly once, and
- * lock_held() knows what this CPU holds. Each lock_set_class() below is a class of its own.
+ * a consistent order is never reported; two locks taken in both orders, three taken in a circle,
+ * two of one class held at once, a class taken in an interrupt handler and with interrupts on are
+ * each reported exactly once; lock_held() knows what this CPU holds. Each lock_set_class() below
+ * is a class of its own.
  */
 #include "kernel/ktest.h"
 #include "mm/debug.h"
@@ -55,6 +56,25 @@ static void both_orders_are_reported_once(struct ktest *t)
 	KT_EXPECT_EQ(t, lock_check_report_count() - before, 1);
 	take_both(&a, &b);
 	take_both(&b, &a);
+	KT_EXPECT_EQ(t, lock_check_report_count() - before, 1);
+}
+
+static void three_classes_in_a_circle_are_reported_once(struct ktest *t)
+{
+	static mm_spinlock_t x, y, z;
+	unsigned long before = lock_check_report_count();
+
+	lock_set_class(&x, "test_x");
+	lock_set_class(&y, "test_y");
+	lock_set_class(&z, "test_z");
+	take_both(&x, &y);
+	take_both(&y, &z);
+	KT_EXPECT_EQ(t, lock_check_report_count() - before, 0);
+	take_both(&z, &x); /* x before y before z before x: one report */
+	KT_EXPECT_EQ(t, lock_check_report_count() - before, 1);
+	take_both(&x, &y);
+	take_both(&y, &z);
+	take_both(&z, &x);
 	KT_EXPECT_EQ(t, lock_check_report_count() - before, 1);
 }
 
@@ -146,7 +166,9 @@ static void lock_held_knows_this_cpus_locks(struct ktest *t)
 }
 
 KTEST_SUITE(lock_check, KTEST_CASE(consistent_order_is_not_reported),
-	    KTEST_MISUSE_CASE(both_orders_are_reported_once), KTEST_MISUSE_CASE(same_class_twice_is_reported_once),
+	    KTEST_MISUSE_CASE(both_orders_are_reported_once),
+	    KTEST_MISUSE_CASE(three_classes_in_a_circle_are_reported_once),
+	    KTEST_MISUSE_CASE(same_class_twice_is_reported_once),
 	    KTEST_MISUSE_CASE(interrupt_and_interrupts_on_is_reported_once),
 	    KTEST_CASE(lock_held_knows_this_cpus_locks));
 
