@@ -50,6 +50,7 @@ struct page *buddy_take(struct zone *zone, unsigned int order)
 	unsigned int avail = zone->free_orders >> order, o;
 	struct page *page;
 
+	MM_BUG_ON(!lock_held(&zone->lock), NULL, "zone %s's lock not held", zone->name);
 	if (!avail)
 		return NULL;
 	o = order + (unsigned int)__builtin_ctz(avail);
@@ -68,6 +69,7 @@ void buddy_give(struct page *page, unsigned int order)
 	struct zone *zone = &zones[page_zonenum(page)];
 	unsigned long pfn = page_to_pfn(page);
 
+	MM_BUG_ON(!lock_held(&zone->lock), page, "zone %s's lock not held", zone->name);
 	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages + (1UL << order));
 	for (; order < MAX_ORDER; order++) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);

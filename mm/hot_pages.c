@@ -34,6 +34,7 @@ int pcp_init(unsigned int nr_cpus)
 			struct per_cpu_pages *pcp = cpu_pcp(cpu, z);
 
 			pcp->cpu = cpu;
+			lock_set_class(&pcp->lock, "per_cpu_pages->lock");
 			for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++)
 				list_init(&pcp->lists[o]);
 		}
@@ -79,9 +80,11 @@ static void set_block_order(struct page *page, unsigned int order)
 
 struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, gfp_t gfp)
 {
-	unsigned long flags = zone_lock(zone);
+	unsigned long flags;
 	struct page *page = NULL;
 
+	MM_BUG_ON(!lock_held(&pcp->lock), NULL, "CPU %u's lists not locked", pcp->cpu);
+	flags = zone_lock(zone);
 	/* The first block is the one handed out; the others go on the list, in address order. */
 	for (unsigned int n = 0; n < pcp->batch[order] && zone_watermark_ok(zone, order, gfp); n++) {
 		struct page *block = buddy_take(zone, order);
@@ -106,6 +109,7 @@ void pcp_flush(struct per_cpu_pages *pcp, unsigned int order, unsigned int n)
 	struct zone *zone;
 	unsigned long flags;
 
+	MM_BUG_ON(!lock_held(&pcp->lock), NULL, "CPU %u's lists not locked", pcp->cpu);
 	if (!pcp->count[order])
 		return;
 	zone = &zones[page_zonenum(lru_to_page(list->prev))];
@@ -123,6 +127,7 @@ void pcp_flush(struct per_cpu_pages *pcp, unsigned int order, unsigned int n)
 
 void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq)
 {
+	MM_BUG_ON(!lock_held(&pcp->lock), page, "CPU %u's lists not locked", pcp->cpu);
 	if (!pcp->high[order]) { /* the lists are off */
 		set_block_order(page, 0);
 		buddy_give_locked(page, order);

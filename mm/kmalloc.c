@@ -57,7 +57,7 @@ struct kmem_cache *kmalloc_cache(size_t size)
 #define LARGE_MAX_ORDER 4
 #define LARGE_KEEP 2
 struct large_cpu {
-	arch_spinlock_t lock;
+	mm_spinlock_t lock;
 	unsigned int nr[LARGE_MAX_ORDER + 1];
 	struct page *page[LARGE_MAX_ORDER + 1][LARGE_KEEP];
 };
@@ -260,6 +260,8 @@ void slab_init(void)
 {
 	slab_caches_reset();
 	memset(large_cpu, 0, sizeof(large_cpu));
+	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++)
+		lock_set_class(&large_cpu[i].lock, "large_cpu->lock");
 	register_compound_dtor(kmalloc_large_dtor, "kmalloc_large");
 	for (unsigned int i = NR_KMALLOC; i-- > 0;) { /* the list in size order */
 		/*

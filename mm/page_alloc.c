@@ -99,6 +99,7 @@ static void warn_alloc_failed(gfp_t gfp, unsigned int order)
 /* zone's lock held: a block from its buddy lists if gfp may take the zone that low, else NULL. */
 static struct page *buddy_take_checked(struct zone *zone, unsigned int order, gfp_t gfp)
 {
+	MM_BUG_ON(!lock_held(&zone->lock), NULL, "zone %s's lock not held", zone->name);
 	return zone_watermark_ok(zone, order, gfp) ? buddy_take(zone, order) : NULL;
 }
 

@@ -18,7 +18,7 @@
 #include "mm/slab_debug.h"
 
 struct list_head slab_caches;
-arch_spinlock_t slab_caches_lock;
+DEFINE_MM_SPINLOCK(slab_caches_lock, "slab_caches_lock");
 
 static bool debug_default = MM_DEBUG; /* atomic: slab_set_debug() may run beside a create */
 static bool kmalloc_started;          /* a kmalloc cache has had a slab since slab_caches_reset() */
@@ -104,6 +104,9 @@ int slab_cache_setup(struct kmem_cache *cache, const char *name, size_t size, si
 	cache->size = (unsigned int)size;
 	cache->align = (unsigned int)(align ? align : 8);
 	cache->flags = flags | (__atomic_load_n(&debug_default, __ATOMIC_RELAXED) ? SLAB_DEBUG : 0);
+	lock_set_class(&cache->lock, "kmem_cache->lock");
+	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++)
+		lock_set_class(&cache->cpu[i].lock, "slab_cpu->lock");
 	cache->partial.first = cache->empty.first = SLAB_NIL;
 	/* The slab lists hold 32-bit frame numbers: on a huge machine, slabs stay below 4 GiB. */
 	cache->gfp = max_pfn > SLAB_PFN_MAX ? __GFP_DMA32 : 0;

@@ -16,7 +16,7 @@
  * Every call may be made on any CPU and from interrupt handlers; nothing sleeps. Each CPU keeps a
  * list of free objects per cache behind its own lock (taken with interrupts off, so uncontended
  * unless another CPU drains it); slabs with free objects are on the cache's lists behind the
- * cache's lock (mm/README.md, "Locking"). An object may be freed on any CPU.
+ * cache's lock (the lock order: mm/lock_check.h). An object may be freed on any CPU.
  *
  * Misuse is reported ("BUG: slab CACHE: WHAT object ADDR caller FUNCTION", counted in
  * slab_reports) and the bad free refused: nothing is corrupted. Without debug: a double free of

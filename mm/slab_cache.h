@@ -33,6 +33,7 @@
 #include "mm/arch.h"
 #include "mm/gfp.h"
 #include "mm/list.h"
+#include "mm/lock_check.h"
 #include "mm/memmap.h"
 #include "mm/page.h"
 
@@ -64,7 +65,7 @@ enum { SLAB_ON_NONE, SLAB_ON_PARTIAL, SLAB_ON_EMPTY };
 #define POISON_END 0xa5
 
 struct slab_cpu {
-	arch_spinlock_t lock;
+	mm_spinlock_t lock;
 	unsigned int count; /* objects on freelist (atomic stores: slabinfo reads it) */
 	/*
 	 * The first free object, linked to the next through its first word (hardened, above). The
@@ -102,7 +103,7 @@ struct kmem_cache {
 	struct list_head caches; /* on the list of every cache */
 
 	/* Behind lock. */
-	arch_spinlock_t lock;
+	mm_spinlock_t lock;
 	struct slab_list partial, empty;
 	unsigned long nr_slabs;    /* atomic stores: nr_slab_pages() and slabinfo read them */
 	unsigned long free_in_slabs; /* objects on the slabs' own free lists */
@@ -204,7 +205,7 @@ extern unsigned long slab_reports;
 
 /* Every cache (kmalloc's and created ones), behind slab_caches_lock. */
 extern struct list_head slab_caches;
-extern arch_spinlock_t slab_caches_lock;
+extern mm_spinlock_t slab_caches_lock;
 
 /* Objects of c allocated now (not free in a slab nor on a CPU list); an atomic-read snapshot. */
 unsigned long slab_active_objects(struct kmem_cache *c);

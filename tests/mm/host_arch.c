@@ -37,6 +37,7 @@ bool host_mm_picture;
 
 __thread unsigned int host_mm_cpu;
 __thread unsigned long host_mm_irqs_off;
+__thread unsigned int host_mm_irq_depth;
 unsigned int host_mm_nr_cpus = HOST_MM_CPUS;
 bool host_mm_page_owner;
 
