@@ -6,7 +6,7 @@
  * each reported exactly once; lock_held() knows what this CPU holds. Each lock_set_class() below
  * is a class of its own.
  */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "mm/debug.h"
 #include "mm/lock_check.h"
 
