@@ -7,7 +7,7 @@
 
 #include "mm/arch.h"
 #include "mm/compound_dtor.h"
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 #include "mm/hugetlb.h"
 #include "mm/memblock.h"
 #include "mm/mm_picture.h"
@@ -202,7 +202,7 @@ int mm_init(const struct mm_init_params *p)
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		if (zones[z].managed_pages)
 			top_zone = (enum zone_type)z;
-	hot_set_limits();
+	pcp_set_limits();
 	setup_zone_watermarks();
 	page_alloc_init_zones();
 	slab_init(); /* allocates nothing: the boot report's figures are the page allocator's */

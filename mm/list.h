@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Doubly linked list operations on struct list_head (mm/types.h): the free lists, the hot lists
+ * Doubly linked list operations on struct list_head (mm/types.h): the free lists, the pcp lists
  * and the hugetlb pool's free list all use these. Inline, so the allocator's fast path stays a
  * handful of stores.
  */

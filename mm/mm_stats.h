@@ -8,7 +8,7 @@
 /*
  * Prints free blocks per zone and order in /proc/buddyinfo form
  * ("Node 0, zone   Normal      1      0 ..."): the buddy lists only, as Linux's does; blocks on the
- * per-CPU lists show after drain_hot_pages().
+ * per-CPU lists show after drain_pcp_lists().
  */
 void show_buddyinfo(void);
 

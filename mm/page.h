@@ -182,7 +182,7 @@ static inline bool compound_head_plausible(const struct page *tail, const struct
 	return head && head < tail && tail - head < (1L << MAX_COMPOUND_ORDER);
 }
 
-/* The struct page whose lru field is l (a free-list, hot-list or pool-list link). */
+/* The struct page whose lru field is l (a free-list, pcp-list or pool-list link). */
 static inline struct page *lru_to_page(const struct list_head *l)
 {
 	return (struct page *)((const char *)l - offsetof(struct page, lru));

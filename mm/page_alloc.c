@@ -11,7 +11,7 @@
 #include "mm/buddy.h"
 #include "mm/compound.h"
 #include "mm/folio.h"
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 #include "mm/page_owner.h"
 #include "mm/poison.h"
 #include "mm/watermark.h"
@@ -44,9 +44,9 @@ static uint16_t first_pcp_offset_of[__GFP_ZONEMASK + 1];
  */
 #define ALIGN_MASKS { (sizeof(struct page) << 0) - 1, (sizeof(struct page) << 1) - 1, \
 		      (sizeof(struct page) << 2) - 1, (sizeof(struct page) << 3) - 1 }
-static const uintptr_t block_align_mask[HOT_MAX_ORDER + 1] = ALIGN_MASKS;
-static uintptr_t fast_free_mask[HOT_MAX_ORDER + 1] = ALIGN_MASKS;
-_Static_assert(HOT_MAX_ORDER == 3 && (sizeof(struct page) << HOT_MAX_ORDER) <= PAGE_SIZE,
+static const uintptr_t block_align_mask[PCP_MAX_ORDER + 1] = ALIGN_MASKS;
+static uintptr_t fast_free_mask[PCP_MAX_ORDER + 1] = ALIGN_MASKS;
+_Static_assert(PCP_MAX_ORDER == 3 && (sizeof(struct page) << PCP_MAX_ORDER) <= PAGE_SIZE,
 	       "ALIGN_MASKS lists the per-CPU lists' orders, within a page");
 
 /* The highest zone gfp allows: the fallback walks down from it. */
@@ -59,7 +59,7 @@ static int highest_zone(gfp_t gfp)
 
 void page_alloc_init_zones(void)
 {
-	for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++)
+	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
 		fast_free_mask[o] = page_owner_on ? ~(uintptr_t)0 : block_align_mask[o];
 	for (gfp_t g = 0; g <= __GFP_ZONEMASK; g++) {
 		first_zone_of[g] = (uint8_t)MIN(highest_zone(g), (int)top_zone);
@@ -113,7 +113,7 @@ static struct page *take_from_zone(struct zone *zone, unsigned int order, gfp_t 
 	struct page *page;
 	unsigned long flags;
 
-	if (order > HOT_MAX_ORDER) {
+	if (order > PCP_MAX_ORDER) {
 		flags = zone_lock(zone);
 		page = buddy_take_checked(zone, order, gfp);
 		zone_unlock(zone, flags);
@@ -159,7 +159,7 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, 
 	}
 	page = take_block(gfp, order);
 	/* Blocks on any CPU's lists may merge into one large enough, or lift a zone over its mark. */
-	if (unlikely(!page) && drain_hot_pages())
+	if (unlikely(!page) && drain_pcp_lists())
 		page = take_block(gfp, order);
 	if (unlikely(!page)) {
 		if (!(gfp & __GFP_NOWARN))
@@ -171,7 +171,7 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, 
 }
 
 /*
- * The fast path: a plain block of order <= HOT_MAX_ORDER from this CPU's list for the first zone,
+ * The fast path: a plain block of order <= PCP_MAX_ORDER from this CPU's list for the first zone,
  * under that list's lock with interrupts off. Everything else takes the slow path.
  */
 static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t gfp, unsigned int order)
@@ -180,7 +180,7 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t
 	struct page *page;
 	unsigned long flags;
 
-	if (unlikely(order > HOT_MAX_ORDER || (gfp & ~FAST_GFP) || poisoned_pages_remain()))
+	if (unlikely(order > PCP_MAX_ORDER || (gfp & ~FAST_GFP) || poisoned_pages_remain()))
 		return alloc_pages_slow(gfp, order);
 	flags = arch_irq_save();
 	pcp = cpu_pcp_at(arch_cpu_id(), first_pcp_offset_of[gfp & __GFP_ZONEMASK]);
@@ -279,7 +279,7 @@ static void free_block(struct page *page, unsigned int order)
 		page_owner_free(page_to_pfn(page));
 	if (unlikely(__atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED)))
 		poison_pages(page, 1UL << order);
-	if (order > HOT_MAX_ORDER) {
+	if (order > PCP_MAX_ORDER) {
 		set_page_flags(page, page_flags(page) & ~PAGE_ORDER_MASK);
 		buddy_give_locked(page, order);
 		return;
@@ -312,7 +312,7 @@ static __attribute__((noinline, cold)) void free_pages_slow(struct page *page, u
 /*
  * The fast path: every check of a plain block in one test, then a push on this CPU's list under
  * its lock with interrupts off. Anything else (a failed check, a compound head, an order above
- * HOT_MAX_ORDER, poisoning, page_owner's records (fast_free_mask), a list at its high or off)
+ * PCP_MAX_ORDER, poisoning, page_owner's records (fast_free_mask), a list at its high or off)
  * goes out of line.
  */
 void __free_pages(struct page *page, unsigned int order)
@@ -322,7 +322,7 @@ void __free_pages(struct page *page, unsigned int order)
 	unsigned long irq;
 	unsigned int count;
 
-	if (unlikely(order > HOT_MAX_ORDER || (flags & FREE_CHECK_FLAGS) != order << PAGE_ORDER_SHIFT ||
+	if (unlikely(order > PCP_MAX_ORDER || (flags & FREE_CHECK_FLAGS) != order << PAGE_ORDER_SHIFT ||
 		     page_ref(page) != 1 || ((uintptr_t)page & fast_free_mask[order]) ||
 		     __atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED))) {
 		free_pages_slow(page, order);

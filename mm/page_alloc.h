@@ -10,7 +10,7 @@
  *
  * Misuse of the free calls (double free, wrong order, reserved page ...) is reported by
  * bad_page() (mm/bad_page.h) and the block is left alone: it never reaches a free list and no
- * counter changes. The per-CPU lists' switches are in mm/hot_pages.h, poisoning in mm/poison.h,
+ * counter changes. The per-CPU lists' switches are in mm/pcp.h, poisoning in mm/poison.h,
  * buddyinfo and the memory summary in mm/mm_stats.h.
  */
 #ifndef MM_PAGE_ALLOC_H

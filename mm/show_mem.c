@@ -3,7 +3,7 @@
 #include "mm/show_mem.h"
 
 #include "mm/arch.h"
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 #include "mm/hugetlb.h"
 #include "mm/page_alloc.h"
 #include "mm/slab.h"

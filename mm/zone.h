@@ -36,20 +36,20 @@ struct free_area {
 };
 
 /*
- * Per-CPU page lists ("hot lists", Linux's pcp): each CPU keeps, for each zone and each order
- * 0..HOT_MAX_ORDER, a list of recently freed blocks, kept whole (not merged) and handed out
+ * Per-CPU page lists ("pcp lists", Linux's pcp): each CPU keeps, for each zone and each order
+ * 0..PCP_MAX_ORDER, a list of recently freed blocks, kept whole (not merged) and handed out
  * first. An alloc/free pair then costs a push and a pop on the CPU's own lists instead of
  * splitting and re-merging a large block under the zone lock. A block on a per-CPU list has
  * count 0 and no PG_buddy (so the buddy merge never takes it), and keeps its order in its first
  * page's flags (PAGE_ORDER_MASK, as an allocated plain block has it: neither the alloc nor the
  * free fast path then touches the flags); its lru links it into the list.
  * A list over high gives its batch coldest blocks back to the buddy lists in one hold of the zone
- * lock; an empty one takes batch blocks from them in one hold. set_hot_pages(false)
- * (mm/hot_pages.h) turns them off, leaving the plain buddy allocator.
+ * lock; an empty one takes batch blocks from them in one hold. set_pcp_lists(false)
+ * (mm/pcp.h) turns them off, leaving the plain buddy allocator.
  */
-#define HOT_MAX_ORDER 3
-#define HOT_HIGH_BLOCKS 1024u /* a list holds at most this many blocks, and at most 1/16 of its zone */
-#define HOT_BATCH_BLOCKS 32u  /* blocks moved at once between a list and the buddy lists, at most */
+#define PCP_MAX_ORDER 3
+#define PCP_HIGH_BLOCKS 1024u /* a list holds at most this many blocks, and at most 1/16 of its zone */
+#define PCP_BATCH_BLOCKS 32u  /* blocks moved at once between a list and the buddy lists, at most */
 #define CACHE_LINE_BYTES 64
 
 /*
@@ -62,10 +62,10 @@ struct free_area {
 struct per_cpu_pages {
 	mm_spinlock_t lock;
 	unsigned int cpu;                          /* the CPU these are (checked by MM_BUG_ON) */
-	unsigned int count[HOT_MAX_ORDER + 1];     /* blocks on lists[order] */
-	uint16_t high[HOT_MAX_ORDER + 1];          /* at this many, batch blocks go back; 0: lists off */
-	uint16_t batch[HOT_MAX_ORDER + 1];         /* blocks moved at once to or from the buddy lists */
-	struct list_head lists[HOT_MAX_ORDER + 1]; /* most recently freed first */
+	unsigned int count[PCP_MAX_ORDER + 1];     /* blocks on lists[order] */
+	uint16_t high[PCP_MAX_ORDER + 1];          /* at this many, batch blocks go back; 0: lists off */
+	uint16_t batch[PCP_MAX_ORDER + 1];         /* blocks moved at once to or from the buddy lists */
+	struct list_head lists[PCP_MAX_ORDER + 1]; /* most recently freed first */
 } __attribute__((aligned(2 * CACHE_LINE_BYTES)));
 
 /* A power of two, so that the fast path finds a zone's lists with a shift. */

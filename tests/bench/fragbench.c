@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 #include "mm/memmap.h"
 #include "mm/page_alloc.h"
 #include "tests/ktest/mm_helpers.h"
@@ -314,7 +314,7 @@ static void frag_find_ram_regions(struct frag_state *st)
 static bool frag_count(struct frag_state *st, struct frag_count *c)
 {
 	host_mm_set_cpu(0);
-	drain_hot_pages();
+	drain_pcp_lists();
 	c->free_pages = nr_free_pages();
 	if (c->free_pages + st->live_pages != st->boot_free) {
 		fprintf(stderr, "fragbench: %lu free pages and %lu live ones, but %lu were free at boot\n",
@@ -386,7 +386,7 @@ static void frag_pc_map(char *text, size_t size, unsigned long mib)
 }
 
 /* Boots mm/ afresh on the run's map; the per-CPU lists on or off. */
-static int frag_boot(const struct frag_params *params, bool hot_lists)
+static int frag_boot(const struct frag_params *params, bool pcp_lists)
 {
 	static struct fw_map map;
 	char text[512];
@@ -402,7 +402,7 @@ static int frag_boot(const struct frag_params *params, bool hot_lists)
 	if (err)
 		fprintf(stderr, "fragbench: mm_init() on the %lu MiB map failed: %d\n", params->mib, err);
 	else
-		set_hot_pages(hot_lists);
+		set_pcp_lists(pcp_lists);
 	return err;
 }
 

@@ -9,7 +9,7 @@
 
 #include "kernel/kbench.h"
 #include "lib/printk.h"
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 #include "mm/init.h"
 #include "mm/page_alloc.h"
 #include "mm/page_owner.h"
@@ -111,9 +111,9 @@ static void measure(shape_fn shape, unsigned int order, unsigned long rounds, st
 		bool was;
 
 		keep_fastest(ours, &s, run);
-		was = set_hot_pages(false);
+		was = set_pcp_lists(false);
 		s = shape(order, rounds);
-		set_hot_pages(was);
+		set_pcp_lists(was);
 		keep_fastest(base, &s, run);
 	}
 }
@@ -141,7 +141,7 @@ static void ratio(char *buf, size_t size, uint64_t a, uint64_t b)
 /*
  * Reference figures, in instructions per pair, one pair at a time unless said: what the kernel
  * benchmark (under QEMU -icount, where a cycle is an instruction) measured of Linux 6.1, and of
- * this allocator on one CPU before it took locks and masked interrupts (one list of hot blocks
+ * this allocator on one CPU before it took locks and masked interrupts (one list of pcp blocks
  * per zone, no watermarks). Tenths, so that the table prints them as it prints ours.
  */
 struct reference {

@@ -57,7 +57,7 @@ static inline void bench_stop(struct bench_sample *s)
  * table does not subtract it). Then, for orders 0, 1, 3, 9 and 10, cycles (and instructions,
  * when counted) per alloc_pages() + __free_pages() pair in two shapes: one block at a time, and
  * 1024 blocks allocated then freed. Under each row, the same pairs with the per-CPU lists off
- * (set_hot_pages(false): the plain buddy path), and on the row the ratio of cycles per pair,
+ * (set_pcp_lists(false): the plain buddy path), and on the row the ratio of cycles per pair,
  * ours / that baseline. The two are run in turn, bench_runs times, keeping the fastest run of
  * each. Each row of ours also shows the reference figures: Linux 6.1's instructions per pair
  * (one at a time) and this allocator's on one CPU before it took locks. Then the memmap

@@ -10,7 +10,7 @@
  * after a NUL byte (text) or the entries (binary), two bytes per operation: an opcode and an
  * argument. The operations cover every public call: allocations with any gfp flags (a zeroed
  * block is checked), the three ways to free, get_page()/put_page() on any sub-page,
- * split_huge_page(), the hugetlb pool, the hot lists, and misuse that must be reported once;
+ * split_huge_page(), the hugetlb pool, the pcp lists, and misuse that must be reported once;
  * and the slab layer: kmalloc()/kzalloc()/kfree() of every size (large ones too), caches of
  * fuzzed sizes and alignments created, used, shrunk and destroyed, and slab misuse (double free
  * of the last freed object, the wrong cache, kfree of a held page or inside an object) that must
@@ -30,7 +30,7 @@
 
 #include "mm/bad_page.h"
 #include "mm/compound.h"
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 #include "mm/hugetlb.h"
 #include "mm/poison.h"
 #include "mm/slab.h"
@@ -339,12 +339,12 @@ static void op_pool(uint8_t op, uint8_t b)
 	}
 }
 
-static void op_hot(uint8_t b)
+static void op_pcp(uint8_t b)
 {
 	if (b & 1)
-		drain_hot_pages();
+		drain_pcp_lists();
 	else
-		set_hot_pages(b & 2);
+		set_pcp_lists(b & 2);
 }
 
 static unsigned long reserved_found; /* find_reserved() this run: 0 not yet, ~0 none, else pfn + 1 */
@@ -748,7 +748,7 @@ static void release_slab(void)
 	check(nr_slab_pages() == slab_pages_at_start, "slab pages left at the end", NULL);
 }
 
-/* Gives everything back: every reference, the reservations, the pool; the hot lists on again. */
+/* Gives everything back: every reference, the reservations, the pool; the pcp lists on again. */
 static void release_all(void)
 {
 	release_slab();
@@ -758,7 +758,7 @@ static void release_all(void)
 	reserved = 0;
 	hugetlb_set_overcommit(0);
 	hugetlb_set_pool_size(0);
-	set_hot_pages(true);
+	set_pcp_lists(true);
 	check(hugetlb_counters(HPAGE_ORDER).total == 0, "hugetlb pool not empty at the end", NULL);
 	check_accounting();
 }
@@ -773,7 +773,7 @@ static void run_op(uint8_t op, uint8_t b)
 	case 7: if (nheld) put_ref(b % nheld, b); break;
 	case 8: if (nheld) op_split(b); break;
 	case 9: case 10: op_pool(op, b); break;
-	case 11: op_hot(b); break;
+	case 11: op_pcp(b); break;
 	case 12: op_slab(op, b); break;
 	default: op_misuse(op, b);
 	}

@@ -2,7 +2,7 @@
 /* The self-test runner's leak check: free pages before and after a suite, and who holds the rest. */
 #include "tests/ktest/ktest_leak.h"
 
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 #include "mm/page_alloc.h"
 #include "mm/page_owner.h"
 #include "mm/slab.h"
@@ -10,7 +10,7 @@
 struct ktest_mem_mark ktest_mem_mark(void)
 {
 	kmem_cache_shrink_all(); /* slabs and pages the slab allocator keeps for reuse are not leaks */
-	drain_hot_pages();
+	drain_pcp_lists();
 	return (struct ktest_mem_mark){ nr_free_pages(), page_owner_seq() };
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of the buddy allocator through its public API: every order, splitting and merging,
- * exhaustion at order 0 and at MAX_ORDER, zones, __GFP_ZERO, references, addresses, the hot
+ * exhaustion at order 0 and at MAX_ORDER, zones, __GFP_ZERO, references, addresses, the pcp
  * lists turned off and on.
  */
 #include "tests/ktest/mm_helpers.h"
@@ -45,7 +45,7 @@ static void split_block_merges_back_on_free(struct ktest *t)
 }
 
 /*
- * Allocates blocks of order (hot lists off) until the last four are the quarters of one aligned
+ * Allocates blocks of order (pcp lists off) until the last four are the quarters of one aligned
  * block of order + 2, in address order: what follows the split of any larger block. Earlier
  * blocks go on held. Returns false when memory ran out first.
  */
@@ -102,14 +102,14 @@ static void free_quarters_and_check_merges(struct ktest *t, unsigned int order, 
 }
 
 /*
- * The allocator finds a block's buddy by XOR (pfn ^ 2^order): with the hot lists off, so that
+ * The allocator finds a block's buddy by XOR (pfn ^ 2^order): with the pcp lists off, so that
  * every free merges at once, freed buddies merge into their parent's order and free neighbours
  * of the same order that are not buddies do not. Everything merges back to the first shape.
  */
 static void buddies_merge_and_other_neighbours_do_not(struct ktest *t)
 {
 	static const unsigned int orders[] = { 0, 1, 3, MAX_ORDER - 2 };
-	bool was = set_hot_pages(false);
+	bool was = set_pcp_lists(false);
 	struct mm_shape before;
 
 	mm_shape_take(&before);
@@ -127,7 +127,7 @@ static void buddies_merge_and_other_neighbours_do_not(struct ktest *t)
 		mm_held_free_all(&held);
 	}
 	mm_expect_shape(t, &before);
-	set_hot_pages(was);
+	set_pcp_lists(was);
 }
 
 /* Exhausts memory at order (and below), frees it, and expects counts and shape restored. */
@@ -311,24 +311,24 @@ static void addresses_and_pages_convert_both_ways(struct ktest *t)
 	KT_EXPECT_EQ(t, page_count(page), 0);
 }
 
-static void hot_lists_off_merge_every_free_and_on_keep_it_hot(struct ktest *t)
+static void pcp_lists_off_merge_every_free_and_on_keep_them(struct ktest *t)
 {
 	struct mm_shape before;
-	bool was = set_hot_pages(false);
+	bool was = set_pcp_lists(false);
 	struct page *page;
 
-	KT_EXPECT(t, was, "the hot lists were off before the test (they are on after boot)");
-	KT_EXPECT_EQ(t, mm_hot_blocks(), 0);
+	KT_EXPECT(t, was, "the pcp lists were off before the test (they are on after boot)");
+	KT_EXPECT_EQ(t, mm_pcp_blocks(), 0);
 	mm_shape_take(&before);
 	page = alloc_pages(GFP_KERNEL, 0);
-	if (KT_EXPECT(t, page != NULL, "alloc_pages(0) failed with the hot lists off")) {
+	if (KT_EXPECT(t, page != NULL, "alloc_pages(0) failed with the pcp lists off")) {
 		__free_pages(page, 0);
-		KT_EXPECT_EQ(t, mm_hot_blocks(), 0);
+		KT_EXPECT_EQ(t, mm_pcp_blocks(), 0);
 		mm_expect_shape(t, &before); /* merged back by the free itself: nothing to drain */
 	}
-	KT_EXPECT(t, !set_hot_pages(true), "set_hot_pages(true) did not report them off");
+	KT_EXPECT(t, !set_pcp_lists(true), "set_pcp_lists(true) did not report them off");
 	page = alloc_pages(GFP_KERNEL, 0);
-	if (KT_EXPECT(t, page != NULL, "alloc_pages(0) failed with the hot lists back on")) {
+	if (KT_EXPECT(t, page != NULL, "alloc_pages(0) failed with the pcp lists back on")) {
 		struct per_cpu_pages *pcp = cpu_pcp(arch_cpu_id(), page_zonenum(page));
 
 		__free_pages(page, 0);
@@ -336,8 +336,8 @@ static void hot_lists_off_merge_every_free_and_on_keep_it_hot(struct ktest *t)
 		KT_EXPECT(t, pcp->count[0] >= 1 && lru_to_page(pcp->lists[0].next) == page,
 			  "the freed page is not first on this CPU's list (%u blocks there)", pcp->count[0]);
 	}
-	drain_hot_pages();
-	set_hot_pages(was);
+	drain_pcp_lists();
+	set_pcp_lists(was);
 }
 
 static void buddyinfo_lines_have_the_proc_form(struct ktest *t)
@@ -362,5 +362,5 @@ KTEST_SUITE(mm_buddy,
 	    KTEST_CASE(gfp_zero_gives_zeroed_pages),
 	    KTEST_CASE(get_and_put_page_count_references),
 	    KTEST_CASE(addresses_and_pages_convert_both_ways),
-	    KTEST_CASE(hot_lists_off_merge_every_free_and_on_keep_it_hot),
+	    KTEST_CASE(pcp_lists_off_merge_every_free_and_on_keep_them),
 	    KTEST_CASE(buddyinfo_lines_have_the_proc_form));

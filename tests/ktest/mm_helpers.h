@@ -12,7 +12,7 @@
 #include "tests/ktest/ktest.h"
 #include "lib/printk.h"
 #include "mm/bad_page.h"
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 #include "mm/hugetlb.h"
 #include "mm/mm_stats.h"
 #include "mm/page_alloc.h"
@@ -26,7 +26,7 @@ static inline bool mm_expect_shape(struct ktest *t, const struct mm_shape *befor
 	struct mm_shape now;
 	int z, o;
 
-	mm_shape_take(&now); /* drains the hot lists */
+	mm_shape_take(&now); /* drains the pcp lists */
 	if (mm_shape_equal(&now, before, &z, &o))
 		return true;
 	if (o < NR_ORDERS)
@@ -77,13 +77,13 @@ static inline unsigned long mm_zone_free(enum zone_type z)
 }
 
 /* Blocks on every CPU's lists of every zone. */
-static inline unsigned long mm_hot_blocks(void)
+static inline unsigned long mm_pcp_blocks(void)
 {
 	unsigned long n = 0;
 
 	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
-			for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++)
+			for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
 				n += __atomic_load_n(&cpu_pcp(cpu, z)->count[o], __ATOMIC_RELAXED);
 	return n;
 }
@@ -111,7 +111,7 @@ static inline enum zone_type mm_gfp_top_zone(gfp_t gfp)
 /*
  * How many blocks of 2^order pages the free lists of zone could hand to gfp now: its free blocks of
  * that order and above, each counted as the blocks it splits into, and no more than the zone
- * gives before it reaches the watermark gfp stops at (mm/watermark.h). The hot lists must have
+ * gives before it reaches the watermark gfp stops at (mm/watermark.h). The pcp lists must have
  * been drained, so that what they held is counted in its merged form.
  */
 static inline unsigned long mm_zone_free_blocks(const struct zone *zone, unsigned int order, gfp_t gfp)
@@ -127,7 +127,7 @@ static inline unsigned long mm_zone_free_blocks(const struct zone *zone, unsigne
 
 /*
  * How many blocks of 2^order pages gfp could have at once now, in the zones it allows (drains the
- * hot lists first). What is free counts, not what RAM could hold: memory that others keep (a
+ * pcp lists first). What is free counts, not what RAM could hold: memory that others keep (a
  * hugetlb pool that hugepages= filled, the kernel's own allocations) is no more a case's than a
  * hole in RAM. This does not hide memory that a suite lost: the runner fails a suite that leaves
  * fewer free pages than it found (tests/ktest/ktest_leak.h).
@@ -136,7 +136,7 @@ static inline unsigned long mm_free_blocks(unsigned int order, gfp_t gfp)
 {
 	unsigned long n = 0;
 
-	drain_hot_pages();
+	drain_pcp_lists();
 	for (int z = 0; z <= (int)mm_gfp_top_zone(gfp); z++)
 		n += mm_zone_free_blocks(&zones[z], order, gfp);
 	return n;

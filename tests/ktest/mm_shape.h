@@ -8,7 +8,7 @@
 #ifndef TESTS_KTEST_MM_SHAPE_H
 #define TESTS_KTEST_MM_SHAPE_H
 
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 #include "mm/page_alloc.h"
 
 struct mm_shape {
@@ -16,10 +16,10 @@ struct mm_shape {
 	unsigned long free_pages;
 };
 
-/* Drains the hot lists first, so that every free block is in its merged form. */
+/* Drains the pcp lists first, so that every free block is in its merged form. */
 static inline void mm_shape_take(struct mm_shape *s)
 {
-	drain_hot_pages();
+	drain_pcp_lists();
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		for (int o = 0; o < NR_ORDERS; o++)
 			s->nr_free[z][o] = zones[z].free_area[o].nr_free;

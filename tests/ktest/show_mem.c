@@ -6,7 +6,7 @@
 #include "tests/ktest/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 #include "mm/page_alloc.h"
 #include "mm/show_mem.h"
 #include "mm/watermark.h"
@@ -16,7 +16,7 @@ static void meminfo_adds_up_the_zones(struct ktest *t)
 	unsigned long managed = 0, above_min = 0;
 	struct meminfo m;
 
-	drain_hot_pages();
+	drain_pcp_lists();
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		unsigned long free = zone_free_pages(&zones[z]), min = zones[z].watermark[WMARK_MIN];
 
@@ -37,7 +37,7 @@ static void an_allocation_shows_in_memfree(struct ktest *t)
 	struct meminfo before, after;
 	struct page *page;
 
-	drain_hot_pages();
+	drain_pcp_lists();
 	before = meminfo_get();
 	page = alloc_pages(GFP_KERNEL, 3);
 	KT_ASSERT(t, page, "allocation failed");
@@ -82,12 +82,12 @@ static void a_cpu_line_counts_its_lists(struct ktest *t)
 
 	KT_ASSERT(t, page, "allocation failed");
 	z = page_zonenum(page);
-	drain_hot_pages();
+	drain_pcp_lists();
 	flags = arch_irq_save(); /* stay on this CPU between the free and the line */
 	__free_pages(page, 0);
 	zoneinfo_pcp_line(&zones[z], arch_cpu_id(), line, sizeof(line));
 	snprintf(want, sizeof(want), "    cpu: %u count: %u high: %u batch: %u", arch_cpu_id(),
-		 hot_lists_on ? 1u : 0u, cpu_pcp(arch_cpu_id(), z)->high[0],
+		 pcp_lists_on ? 1u : 0u, cpu_pcp(arch_cpu_id(), z)->high[0],
 		 cpu_pcp(arch_cpu_id(), z)->batch[0]);
 	arch_irq_restore(flags);
 	KT_EXPECT(t, !strcmp(line, want), "\"%s\", want \"%s\"", line, want);

@@ -22,7 +22,7 @@ LAYERS=(
 	"bad_page debug poison"
 	"compound"
 	"buddy folio"
-	"hot_pages"
+	"pcp"
 	"page_alloc"
 	"mm_stats mm_picture hugetlb"
 	"slab_cache"

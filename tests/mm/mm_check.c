@@ -9,7 +9,7 @@
 
 #include "kernel/boot_memmap.h"
 #include "mm/bad_page.h"
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 #include "mm/memblock.h"
 #include "tests/ktest/mm_shape.h"
 
@@ -140,19 +140,19 @@ static bool range_is_free_ram(const struct fw_map *map, phys_addr_t base, phys_a
 	return k == memblock.reserved.cnt || memblock.reserved.regions[k].base >= end;
 }
 
-/* Checks one free block of zone z, order o (on a hot list if hot); NULL or the problem. */
+/* Checks one free block of zone z, order o (on a pcp list if on_pcp); NULL or the problem. */
 static const char *check_block(const struct fw_map *map, const struct page *page, int z, int o,
-			       struct frame_set *bm, bool hot)
+			       struct frame_set *bm, bool on_pcp)
 {
 	unsigned long pfn = page_to_pfn(page), n = 1UL << o;
 
 	if (!pfn_valid(pfn) || pfn + n > max_pfn)
 		return FAIL("free block at pfn %#lx order %d lies outside the memmap", pfn, o);
 	/* A block on a per-CPU list keeps its order in its flags, a buddy block has none there. */
-	if (PageBuddy(page) == hot || (!hot && page->private != (unsigned long)o) || PageReserved(page) ||
-	    PageCompound(page) || page->_refcount || alloc_order_of(page) != (hot ? (unsigned int)o : 0))
+	if (PageBuddy(page) == on_pcp || (!on_pcp && page->private != (unsigned long)o) || PageReserved(page) ||
+	    PageCompound(page) || page->_refcount || alloc_order_of(page) != (on_pcp ? (unsigned int)o : 0))
 		return FAIL("free %sblock at pfn %#lx order %d: flags %#x private %lu count %d",
-			    hot ? "hot " : "", pfn, o, (unsigned int)page->flags, page->private,
+			    on_pcp ? "pcp " : "", pfn, o, (unsigned int)page->flags, page->private,
 			    (int)page->_refcount);
 	if ((pfn & (n - 1)) || pfn_zone(pfn) != (enum zone_type)z || page_zonenum(page) != (unsigned int)z)
 		return FAIL("free block at pfn %#lx order %d misaligned or in the wrong zone %d", pfn, o, z);
@@ -188,7 +188,7 @@ static const char *check_list(const struct fw_map *map, int z, int o, struct fra
 }
 
 /* Walks one CPU's list of zone z, order o; adds its pages to *pages. NULL or the problem. */
-static const char *check_hot_list(const struct fw_map *map, unsigned int cpu, int z, int o,
+static const char *check_pcp_list(const struct fw_map *map, unsigned int cpu, int z, int o,
 				  struct frame_set *bm, unsigned long *pages)
 {
 	const struct per_cpu_pages *pcp = cpu_pcp(cpu, (unsigned int)z);
@@ -200,19 +200,19 @@ static const char *check_hot_list(const struct fw_map *map, unsigned int cpu, in
 		const char *p;
 
 		if (l->next->prev != l || ++count > pcp->count[o])
-			return FAIL("zone %s CPU %u hot list %d: broken links or more than %u blocks",
+			return FAIL("zone %s CPU %u pcp list %d: broken links or more than %u blocks",
 				    zones[z].name, cpu, o, pcp->count[o]);
 		if ((p = check_block(map, page, z, o, bm, true)))
 			return p;
 	}
 	if (count != pcp->count[o])
-		return FAIL("zone %s CPU %u hot list %d: %lu blocks listed, count %u", zones[z].name, cpu, o,
+		return FAIL("zone %s CPU %u pcp list %d: %lu blocks listed, count %u", zones[z].name, cpu, o,
 			    count, pcp->count[o]);
-	if (count && (!hot_lists_on || !pcp->high[o]))
-		return FAIL("zone %s CPU %u hot list %d: %lu blocks while the hot lists are off", zones[z].name,
+	if (count && (!pcp_lists_on || !pcp->high[o]))
+		return FAIL("zone %s CPU %u pcp list %d: %lu blocks while the pcp lists are off", zones[z].name,
 			    cpu, o, count);
 	if (count > pcp->high[o])
-		return FAIL("zone %s CPU %u hot list %d: %lu blocks, over its high %u", zones[z].name, cpu, o,
+		return FAIL("zone %s CPU %u pcp list %d: %lu blocks, over its high %u", zones[z].name, cpu, o,
 			    count, pcp->high[o]);
 	*pages += count << o;
 	return NULL;
@@ -232,8 +232,8 @@ static const char *check_free_lists(const struct fw_map *map, struct frame_set *
 			return FAIL("zone %s: buddy lists hold %lu pages, buddy_free_pages says %lu",
 				    zones[z].name, pages, zones[z].buddy_free_pages);
 		for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
-			for (int o = 0; o <= HOT_MAX_ORDER; o++)
-				if ((p = check_hot_list(map, cpu, z, o, free_set, &pages)))
+			for (int o = 0; o <= PCP_MAX_ORDER; o++)
+				if ((p = check_pcp_list(map, cpu, z, o, free_set, &pages)))
 					return p;
 		if (pages != zone_free_pages(&zones[z]))
 			return FAIL("zone %s: free lists hold %lu pages, zone_free_pages() says %lu",

@@ -13,7 +13,7 @@
 #include "mm/page_alloc.h"
 
 /*
- * Checks every free block, on the buddy and the hot lists: its marks, aligned, in its zone,
+ * Checks every free block, on the buddy and the pcp lists: its marks, aligned, in its zone,
  * inside one usable entry of map, clear of every memblock reservation; the lists' links and
  * counters. Returns NULL, or a description of the first problem.
  */

@@ -149,7 +149,7 @@ static const struct {
 	void (*op)(void);
 } mix[] = {
 	{ 700, alloc_or_free }, { 780, op_get }, { 860, op_put },     { 900, op_split },
-	{ 960, op_hugetlb },    { 965, op_hot }, { 970, op_refused }, { 1000, op_misuse },
+	{ 960, op_hugetlb },    { 965, op_pcp }, { 970, op_refused }, { 1000, op_misuse },
 };
 
 static void run_one(void)
@@ -202,9 +202,9 @@ static void teardown(const struct fw_map *map, const struct mm_shape *shape0)
 	while (nr_blocks)
 		block_release(&blocks[nr_blocks - 1]);
 	hugetlb_teardown();
-	if (!model.hot_on) {
-		set_hot_pages(true);
-		model.hot_on = true;
+	if (!model.pcp_on) {
+		set_pcp_lists(true);
+		model.pcp_on = true;
 	}
 	check_counts();
 	check_all(map);

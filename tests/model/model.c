@@ -198,7 +198,7 @@ static const char *collect_free_frames(unsigned long *bm)
 		for (unsigned int o = 0; o <= MAX_ORDER && !p; o++)
 			p = collect_list(bm, &zones[z].free_area[o].free_list, o);
 		for (unsigned int cpu = 0; cpu < pcp_nr_cpus && !p; cpu++)
-			for (unsigned int o = 0; o <= HOT_MAX_ORDER && !p; o++)
+			for (unsigned int o = 0; o <= PCP_MAX_ORDER && !p; o++)
 				p = collect_list(bm, &cpu_pcp(cpu, (unsigned int)z)->lists[o], o);
 	}
 	return p;
@@ -234,7 +234,7 @@ void model_init(const struct fw_map *map)
 		else if (pfn_valid(pfn) && PageReserved(pfn_to_page(pfn)))
 			model.reserved_pfns[model.nr_reserved_pfns++] = pfn;
 	}
-	model.hot_on = set_hot_pages(true);
+	model.pcp_on = set_pcp_lists(true);
 	free(bm);
 }
 
@@ -429,7 +429,7 @@ static const char *compare_blocks(void)
 }
 
 /*
- * With the hot lists drained every free frame is in a merged block, so the free blocks are the
+ * With the pcp lists drained every free frame is in a merged block, so the free blocks are the
  * largest free aligned regions: those of order k whose region of order k + 1 is not free. Their
  * numbers must be what buddyinfo_line() shows.
  */
@@ -438,7 +438,7 @@ static const char *compare_buddyinfo(void)
 	static char msg[320];
 	char line[160];
 
-	drain_hot_pages();
+	drain_pcp_lists();
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		const char *p = line;
 

@@ -18,7 +18,7 @@
 #include "mm/bad_page.h"
 #include "mm/compound.h"
 #include "mm/fw_map.h"
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 #include "mm/hugetlb.h"
 #include "mm/mm_stats.h"
 #include "mm/page_alloc.h"
@@ -28,7 +28,7 @@
 
 enum frame_state {
 	FRAME_FOREIGN, /* never handed out: reserved, a hole, outside RAM */
-	FRAME_FREE,    /* in the buddy allocator (its free lists or its hot lists) */
+	FRAME_FREE,    /* in the buddy allocator (its free lists or its pcp lists) */
 	FRAME_HELD,    /* in a block the test holds */
 	FRAME_POOL,    /* in a free page of the hugetlb pool */
 };
@@ -42,7 +42,7 @@ struct model {
 	unsigned long free_pages;                    /* free frames, all zones */
 	unsigned long *reserved_pfns;                /* frames with a struct page and PG_reserved */
 	unsigned long nr_reserved_pfns;
-	bool hot_on;                                 /* what set_hot_pages() was last told */
+	bool pcp_on;                                 /* what set_pcp_lists() was last told */
 	unsigned long expected_reports;              /* bad_page reports the misuse so far must give */
 	unsigned long last_freed_pfn;                /* the block given back last (for double frees) */
 	unsigned int last_freed_order;
@@ -85,7 +85,7 @@ unsigned long model_blocks_for(gfp_t gfp, unsigned int order);
 int model_top_zone_for(gfp_t gfp, unsigned int order);
 
 /*
- * Compares the whole model with the allocator: every free block on the buddy and hot lists is
+ * Compares the whole model with the allocator: every free block on the buddy and pcp lists is
  * well formed (mm_check_free_lists()) and its frames are exactly the model's free frames, zone by
  * zone; the hugetlb pool passes hugetlb_check(); every held block still carries its tokens.
  * Returns NULL, or what differs.
@@ -198,7 +198,7 @@ void op_free(void);
 void op_get(void);
 void op_put(void);
 void op_split(void);
-void op_hot(void);
+void op_pcp(void);
 void op_refused(void);
 
 void op_hugetlb(void);

@@ -3,7 +3,7 @@
  * The model test's operations on the page allocator itself: alloc_pages() and __get_free_pages()
  * at every order with every sensible gfp combination, the three ways of giving a block back
  * (__free_pages, free_pages, the last put_page), get_page()/put_page() on any sub-page of a
- * compound page, split_huge_page(), the hot lists, and the calls that must be refused.
+ * compound page, split_huge_page(), the pcp lists, and the calls that must be refused.
  */
 #include "tests/model/model.h"
 
@@ -80,8 +80,8 @@ static void expect_outcome(const char *op, gfp_t gfp, unsigned int order, struct
 		model_fail("%s(gfp %s, order %u) returned pfn %#lx, but the model has no free aligned block of "
 			   "2^%u frames in the zones allowed", op, gfp_name(gfp, g, sizeof(g)), order,
 			   page_to_pfn(page), order);
-	if (page && !model.hot_on && (int)pfn_zone(page_to_pfn(page)) != may)
-		model_fail("%s(gfp %s, order %u) with the hot lists off took pfn %#lx from zone %s, but zone %s "
+	if (page && !model.pcp_on && (int)pfn_zone(page_to_pfn(page)) != may)
+		model_fail("%s(gfp %s, order %u) with the pcp lists off took pfn %#lx from zone %s, but zone %s "
 			   "is higher and has a free block it may take", op, gfp_name(gfp, g, sizeof(g)), order,
 			   page_to_pfn(page), zone_name(pfn_zone(page_to_pfn(page))), may < 0 ? "?" : zone_name(may));
 }
@@ -245,46 +245,46 @@ void op_split(void)
 		expect_count("refused split_huge_page", b);
 }
 
-/* Blocks on the hot lists, all zones and orders. */
-static unsigned long hot_blocks(void)
+/* Blocks on the pcp lists, all zones and orders. */
+static unsigned long pcp_blocks(void)
 {
 	unsigned long n = 0;
 
 	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
-			for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++)
+			for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
 				n += cpu_pcp(cpu, z)->count[o];
 	return n;
 }
 
 static void drain(void)
 {
-	unsigned long before = hot_blocks(), moved;
+	unsigned long before = pcp_blocks(), moved;
 
-	note("drain_hot_pages", 0, 0, before);
-	moved = drain_hot_pages();
-	if (moved != before || hot_blocks())
-		model_fail("drain_hot_pages() moved %lu blocks of %lu, %lu are left", moved, before, hot_blocks());
+	note("drain_pcp_lists", 0, 0, before);
+	moved = drain_pcp_lists();
+	if (moved != before || pcp_blocks())
+		model_fail("drain_pcp_lists() moved %lu blocks of %lu, %lu are left", moved, before, pcp_blocks());
 }
 
-static void switch_hot_lists(bool on)
+static void switch_pcp_lists(bool on)
 {
 	bool was;
 
-	note("set_hot_pages", 0, 0, on);
-	was = set_hot_pages(on);
-	if (was != model.hot_on || (!on && hot_blocks()))
-		model_fail("set_hot_pages(%d) returned %d (model %d); %lu hot blocks left", on, was,
-			   model.hot_on, hot_blocks());
-	model.hot_on = on;
+	note("set_pcp_lists", 0, 0, on);
+	was = set_pcp_lists(on);
+	if (was != model.pcp_on || (!on && pcp_blocks()))
+		model_fail("set_pcp_lists(%d) returned %d (model %d); %lu pcp blocks left", on, was,
+			   model.pcp_on, pcp_blocks());
+	model.pcp_on = on;
 }
 
-void op_hot(void)
+void op_pcp(void)
 {
 	if (chance(50))
 		drain();
 	else
-		switch_hot_lists(chance(70));
+		switch_pcp_lists(chance(70));
 }
 
 /* Calls that must fail and change nothing: orders above MAX_ORDER, unknown gfp bits. */

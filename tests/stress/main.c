@@ -2,7 +2,7 @@
 /*
  * The host driver of the SMP stress test (tests/stress/stress.h): boots mm/ over the host's
  * default simulated machine (128 MiB plus 512 MiB above 4 GiB, every zone) for --cpus CPUs, runs
- * one worker per pthread, each playing its own CPU, then drains every CPU's hot lists and runs
+ * one worker per pthread, each playing its own CPU, then drains every CPU's pcp lists and runs
  * the end checks. Ends with "N passed, N failed"; exit status 1 on a failure.
  *
  *   stress [--threads N] [--ops N] [--seed N] [--cpus N] [--poison] [--page-owner]
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 #include "mm/poison.h"
 #include "mm/slab.h"
 #include "tests/mm/host_mm.h"
@@ -100,10 +100,10 @@ static unsigned long run(struct stress_totals *totals)
 	for (unsigned int i = 0; i < opt.threads; i++)
 		pthread_join(tid[i], NULL);
 	stress_irq_release();
-	for (unsigned int cpu = 0; cpu < opt.cpus; cpu++) { /* every CPU's hot lists, from that CPU */
+	for (unsigned int cpu = 0; cpu < opt.cpus; cpu++) { /* every CPU's pcp lists, from that CPU */
 		host_mm_set_cpu(cpu);
 		kmem_cache_shrink_all(); /* the slabs' per-CPU leftovers too */
-		drain_hot_pages();
+		drain_pcp_lists();
 	}
 	host_mm_set_cpu(0);
 	return stress_finish(totals);

@@ -19,7 +19,7 @@
  * The driver's sequence:
  *   stress_prepare(&cfg)             one CPU, nothing else running
  *   stress_worker(id) on ids 0..n-1  concurrently, on n different CPUs (arch_cpu_id() distinct)
- *   the hot lists of every CPU drained (the driver knows how to reach each CPU)
+ *   the pcp lists of every CPU drained (the driver knows how to reach each CPU)
  *   stress_finish()                  one CPU again: the end checks; returns the failures
  * stress_irq_tick() may run on any CPU between stress_prepare() and the drain, in interrupt
  * context, at most once at a time per CPU.

@@ -62,7 +62,7 @@ void stress_irq_tick(unsigned int cpu)
 			irq_free(cpu, &b);
 		return;
 	}
-	order = (unsigned int)(mm_test_rand(&s->rng) % (HOT_MAX_ORDER + 1));
+	order = (unsigned int)(mm_test_rand(&s->rng) % (PCP_MAX_ORDER + 1));
 	page = alloc_pages(STRESS_IRQ_GFP, order);
 	s->allocs++;
 	if (!page) {

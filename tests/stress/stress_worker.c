@@ -7,7 +7,7 @@
 #include "lib/printk.h"
 #include "mm/arch.h"
 #include "mm/compound.h"
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 #include "mm/hugetlb.h"
 #include "mm/page_alloc.h"
 #include "mm/slab.h"
@@ -516,7 +516,7 @@ static void step(struct worker *w)
 	else if (r < 951)
 		op_observe(w);
 	else if (r < 955)
-		drain_hot_pages();
+		drain_pcp_lists();
 	else
 		op_irq(w);
 }

@@ -15,7 +15,7 @@
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
 #include "lib/printk.h"
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 #include "mm/poison.h"
 #include "tests/ktest/kernel/tick_hook.h"
 #include "tests/stress/stress.h"
@@ -74,7 +74,7 @@ static void every_cpu_allocates_and_frees_at_once(struct ktest *t)
 	timer_unhook_and_wait(nr_workers);
 	stress_irq_release();
 	mm_debug_poison = poison;
-	drain_hot_pages();
+	drain_pcp_lists();
 	KT_EXPECT(t, stress_finish(&totals) == 0, "%lu failures (the lines above say which)", totals.failures);
 	KT_EXPECT_EQ(t, totals.ops, nr_workers * cfg.ops);
 	printk("    # smp_stress: %u CPUs, %lu operations, %lu allocations in the timer interrupt's %lu runs "

@@ -10,7 +10,7 @@
 
 #include "tests/ktest/ktest.h"
 #include "mm/bad_page.h"
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 #include "mm/page_alloc.h"
 #include "mm/poison.h"
 #include "tests/ktest/mm_helpers.h"
@@ -37,7 +37,7 @@ static void a_block_freed_on_another_cpu_goes_to_that_cpus_list(struct ktest *t)
 		  "the block is not first on CPU 1's order-1 list (%u blocks there)", pcp_of(1, page)->count[1]);
 	KT_EXPECT(t, pcp_of(0, page)->count[1] == 0 || lru_to_page(pcp_of(0, page)->lists[1].next) != page,
 		  "the block went to CPU 0's list");
-	drain_hot_pages();
+	drain_pcp_lists();
 }
 
 #define HELD_MARK 0x48454c44UL /* private of a page take_everything() holds */
@@ -180,7 +180,7 @@ static void last_two_references_dropped_at_once_free_the_page_once(struct ktest 
 	pthread_t thread;
 
 	host_mm_set_cpu(0);
-	drain_hot_pages();
+	drain_pcp_lists();
 	free0 = nr_free_pages();
 	KT_ASSERT(t, pthread_create(&thread, NULL, racer, NULL) == 0, "no thread");
 	for (unsigned long r = 1; r <= RACE_ROUNDS; r++) {
@@ -201,11 +201,11 @@ static void last_two_references_dropped_at_once_free_the_page_once(struct ktest 
 	__atomic_store_n(&race_round, RACE_ROUNDS + 1, __ATOMIC_RELEASE);
 	pthread_join(thread, NULL);
 	KT_EXPECT_EQ(t, __atomic_load_n(&bad_page_reports, __ATOMIC_RELAXED), reports);
-	drain_hot_pages();
+	drain_pcp_lists();
 	KT_EXPECT_EQ(t, nr_free_pages(), free0);
 }
 
-KTEST_SUITE(mm_percpu_lists,
+KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(a_block_freed_on_another_cpu_goes_to_that_cpus_list),
 	    KTEST_CASE(memory_on_another_cpus_list_is_found_before_an_allocation_fails),
 	    KTEST_CASE(last_two_references_dropped_at_once_free_the_page_once));

@@ -3,15 +3,15 @@
  * Per-CPU page lists: their memory, their limits, moving blocks between them and the buddy lists
  * in batches (refill when a list is empty, flush when it is over its limit, drain before an
  * allocation fails or when the caller wants buddyinfo to show all free memory), and turning them
- * off and on (set_hot_pages).
+ * off and on (set_pcp_lists).
  */
-#include "mm/hot_pages.h"
+#include "mm/pcp.h"
 
 #include "mm/memblock.h"
 #include "mm/watermark.h"
 
-bool hot_lists_on = true;
-uint16_t pcp_high_on[MAX_NR_ZONES][HOT_MAX_ORDER + 1];
+bool pcp_lists_on = true;
+uint16_t pcp_high_on[MAX_NR_ZONES][PCP_MAX_ORDER + 1];
 struct per_cpu_pages *pcp_area;
 unsigned int pcp_nr_cpus;
 
@@ -35,31 +35,31 @@ int pcp_init(unsigned int nr_cpus)
 
 			pcp->cpu = cpu;
 			lock_set_class(&pcp->lock, "per_cpu_pages->lock");
-			for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++)
+			for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
 				list_init(&pcp->lists[o]);
 		}
 	return 0;
 }
 
 /*
- * A list holds at most HOT_HIGH_BLOCKS blocks and at most 1/16 of its zone shared among the CPUs;
- * it moves an eighth of that at a time (at least one block, at most HOT_BATCH_BLOCKS).
+ * A list holds at most PCP_HIGH_BLOCKS blocks and at most 1/16 of its zone shared among the CPUs;
+ * it moves an eighth of that at a time (at least one block, at most PCP_BATCH_BLOCKS).
  */
-void hot_set_limits(void)
+void pcp_set_limits(void)
 {
 	for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
-		for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++) {
+		for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++) {
 			unsigned long share = zones[z].managed_pages >> (o + 4);
 
-			pcp_high_on[z][o] = (uint16_t)MIN(HOT_HIGH_BLOCKS, share / pcp_nr_cpus);
+			pcp_high_on[z][o] = (uint16_t)MIN(PCP_HIGH_BLOCKS, share / pcp_nr_cpus);
 		}
 	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
-			for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++) {
+			for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++) {
 				struct per_cpu_pages *pcp = cpu_pcp(cpu, z);
 
-				pcp->high[o] = hot_lists_on ? pcp_high_on[z][o] : 0;
-				pcp->batch[o] = (uint16_t)MAX(1u, MIN(HOT_BATCH_BLOCKS, pcp_high_on[z][o] / 8u));
+				pcp->high[o] = pcp_lists_on ? pcp_high_on[z][o] : 0;
+				pcp->batch[o] = (uint16_t)MAX(1u, MIN(PCP_BATCH_BLOCKS, pcp_high_on[z][o] / 8u));
 			}
 }
 
@@ -67,7 +67,7 @@ unsigned long pcp_free_pages(const struct per_cpu_pages *pcp)
 {
 	unsigned long pages = 0;
 
-	for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++)
+	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
 		pages += (unsigned long)__atomic_load_n(&pcp->count[o], __ATOMIC_RELAXED) << o;
 	return pages;
 }
@@ -147,7 +147,7 @@ static unsigned long drain_pcp(struct per_cpu_pages *pcp, int on)
 	unsigned long flags = pcp_lock(pcp), blocks = 0;
 	unsigned int z = (unsigned int)(pcp - pcp_area) % MAX_NR_ZONES;
 
-	for (unsigned int o = 0; o <= HOT_MAX_ORDER; o++) {
+	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++) {
 		if (on >= 0)
 			pcp->high[o] = on ? pcp_high_on[z][o] : 0;
 		blocks += pcp->count[o];
@@ -167,14 +167,14 @@ static unsigned long drain_all(int on)
 	return blocks;
 }
 
-unsigned long drain_hot_pages(void)
+unsigned long drain_pcp_lists(void)
 {
 	return drain_all(-1);
 }
 
-bool set_hot_pages(bool on)
+bool set_pcp_lists(bool on)
 {
-	bool was = __atomic_exchange_n(&hot_lists_on, on, __ATOMIC_RELAXED);
+	bool was = __atomic_exchange_n(&pcp_lists_on, on, __ATOMIC_RELAXED);
 
 	drain_all(on);
 	return was;

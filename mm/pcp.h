@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Per-CPU page lists ("hot lists"): the fast path of alloc_pages() and __free_pages() for orders
- * 0..HOT_MAX_ORDER (see struct per_cpu_pages in mm/zone.h). drain_hot_pages() and
- * set_hot_pages() are for everyone; the rest is mm/'s own.
+ * Per-CPU page lists ("pcp lists"): the fast path of alloc_pages() and __free_pages() for orders
+ * 0..PCP_MAX_ORDER (see struct per_cpu_pages in mm/zone.h). drain_pcp_lists() and
+ * set_pcp_lists() are for everyone; the rest is mm/'s own.
  *
  * Locking: a CPU's lists for a zone are behind that per_cpu_pages' lock, taken with interrupts
  * off by pcp_lock(). The functions below that take a per_cpu_pages are called with its lock held;
  * those that move blocks to or from the buddy lists take the zone lock inside it (the order of
  * all mm/'s locks: mm/lock_check.h).
  */
-#ifndef MM_HOT_PAGES_H
-#define MM_HOT_PAGES_H
+#ifndef MM_PCP_H
+#define MM_PCP_H
 
 #include "mm/buddy.h"
 #include "mm/debug.h"
@@ -19,12 +19,12 @@
 #include "mm/memmap.h"
 
 /*
- * Gives every block on every CPU's lists (recently freed blocks of order <= HOT_MAX_ORDER, kept
+ * Gives every block on every CPU's lists (recently freed blocks of order <= PCP_MAX_ORDER, kept
  * unmerged for speed) back to the buddy free lists, each CPU's under its lock, so that buddyinfo
  * shows all free memory in its merged form. alloc_pages() does this itself before it fails.
  * Returns the blocks moved.
  */
-unsigned long drain_hot_pages(void);
+unsigned long drain_pcp_lists(void);
 
 /*
  * Turns the per-CPU lists off (false) or back on (true, the state after boot). Off, they are
@@ -33,14 +33,14 @@ unsigned long drain_hot_pages(void);
  * buddies; the plain buddy allocator, which benchmarks and tests compare against. Returns the
  * previous state.
  */
-bool set_hot_pages(bool on);
+bool set_pcp_lists(bool on);
 
 /*
- * What set_hot_pages() was last told. The lists themselves say it to the fast path: while off,
- * every list's high is 0, set under its lock, so a CPU that frees after set_hot_pages(false)
+ * What set_pcp_lists() was last told. The lists themselves say it to the fast path: while off,
+ * every list's high is 0, set under its lock, so a CPU that frees after set_pcp_lists(false)
  * has drained its lists finds high 0 under the same lock and never puts a block back on them.
  */
-extern bool hot_lists_on;
+extern bool pcp_lists_on;
 
 /* Every CPU's lists: pcp_nr_cpus * MAX_NR_ZONES of them, CPU-major (from memblock, mm_init()). */
 extern struct per_cpu_pages *pcp_area;
@@ -86,10 +86,10 @@ static inline void pcp_unlock(struct per_cpu_pages *pcp, unsigned long flags)
 int pcp_init(unsigned int nr_cpus);
 
 /* Sets every list's high and batch from its zone's size (after the hand-off). */
-void hot_set_limits(void);
+void pcp_set_limits(void);
 
 /* The high of CPU lists of zone z, order o, while the lists are on. */
-extern uint16_t pcp_high_on[MAX_NR_ZONES][HOT_MAX_ORDER + 1];
+extern uint16_t pcp_high_on[MAX_NR_ZONES][PCP_MAX_ORDER + 1];
 
 /* Frames on pcp's lists, read atomically (no lock needed). */
 unsigned long pcp_free_pages(const struct per_cpu_pages *pcp);
@@ -129,7 +129,7 @@ static inline __attribute__((always_inline)) struct page *pcp_take(struct per_cp
 	MM_BUG_ON(!arch_irqs_disabled(), NULL, "a per-CPU list used with interrupts on");
 	MM_BUG_ON(!lock_held(&pcp->lock), NULL, "CPU %u's lists not locked", pcp->cpu);
 	MM_BUG_ON(PageBuddy(lru_to_page(first)) || alloc_order_of(lru_to_page(first)) != order,
-		  lru_to_page(first), "a hot block of order %u marked PG_buddy or with another order", order);
+		  lru_to_page(first), "a pcp block of order %u marked PG_buddy or with another order", order);
 	list_del(first);
 	pcp_set_count(pcp, order, count - 1);
 	return lru_to_page(first);
