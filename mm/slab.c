@@ -20,6 +20,14 @@
 struct list_head slab_caches;
 DEFINE_MM_SPINLOCK(slab_caches_lock, "slab_caches_lock");
 
+/*
+ * The locks the comments below say are held (mm/lock_check.h has the order): checked in MM_DEBUG
+ * builds, nothing in release builds.
+ */
+#define assert_cache_locked(cache) \
+	MM_BUG_ON(!lock_held(&(cache)->lock), NULL, "slab %s: the cache's lock is not held", (cache)->name)
+#define assert_slot_locked(slot) MM_BUG_ON(!lock_held(&(slot)->lock), NULL, "a slab CPU slot's lock is not held")
+
 static bool debug_default = MM_DEBUG; /* atomic: slab_set_debug() may run beside a create */
 static bool kmalloc_started;          /* a kmalloc cache has had a slab since slab_caches_reset() */
 
@@ -167,6 +175,7 @@ static void relist(struct kmem_cache *cache, struct page *slab)
 			    : slab->slab_inuse == cache->objects ? SLAB_ON_NONE
 							   : SLAB_ON_PARTIAL;
 
+	assert_cache_locked(cache);
 	if (slab->slab_list == want)
 		return;
 	if (slab->slab_list != SLAB_ON_NONE)
@@ -178,6 +187,7 @@ static void relist(struct kmem_cache *cache, struct page *slab)
 /* cache's lock held: the counters slabinfo reads without it (atomic stores). */
 static void set_nr_slabs(struct kmem_cache *cache, unsigned long n)
 {
+	assert_cache_locked(cache);
 	__atomic_store_n(&cache->nr_slabs, n, __ATOMIC_RELAXED);
 }
 
@@ -200,6 +210,7 @@ static struct page *take_empty(struct kmem_cache *cache)
 {
 	struct page *slab;
 
+	assert_cache_locked(cache);
 	if (cache->empty.first == SLAB_NIL)
 		return NULL;
 	slab = pfn_to_page(cache->empty.first);
@@ -212,6 +223,7 @@ static struct page *take_empty(struct kmem_cache *cache)
 /* cache's lock held: if cache keeps too many empty slabs, takes one off its list to be freed. */
 static struct page *excess_empty(struct kmem_cache *cache)
 {
+	assert_cache_locked(cache);
 	return cache->empty.nr > SLAB_KEEP_EMPTY ? take_empty(cache) : NULL;
 }
 
@@ -272,6 +284,7 @@ static struct page *slab_new(struct kmem_cache *cache, gfp_t gfp)
 /* cache's lock held: obj (checked) back on its slab's free list; a slab to free, or NULL. */
 static struct page *slab_put(struct kmem_cache *cache, struct page *slab, void *obj)
 {
+	assert_cache_locked(cache);
 	set_link(cache, obj, slab->slab_free == SLAB_NIL ? obj : slab_obj(slab, slab->slab_free));
 	slab->slab_free = (uint32_t)((char *)obj - slab_base(slab));
 	slab->slab_inuse--;
@@ -288,6 +301,7 @@ static void *slab_take_all(struct kmem_cache *cache, struct page *slab, unsigned
 {
 	void *obj = slab_obj(slab, slab->slab_free);
 
+	assert_cache_locked(cache);
 	*n = cache->objects - slab->slab_inuse;
 	add_free(cache, -(long)*n);
 	slab->slab_free = SLAB_NIL;
@@ -306,6 +320,7 @@ static void *slab_take(struct kmem_cache *cache, struct page *slab)
 	char *obj = slab_obj(slab, slab->slab_free), *next = NULL;
 	unsigned int n;
 
+	assert_cache_locked(cache);
 	if (slab->slab_inuse + 1u < cache->objects) {
 		next = follow_link(cache, obj);
 		if (!next || (uintptr_t)(next - slab_base(slab)) > cache->slab_mask) {
@@ -325,12 +340,14 @@ static struct page *slab_with_free(struct kmem_cache *cache)
 {
 	uint32_t pfn = cache->partial.first != SLAB_NIL ? cache->partial.first : cache->empty.first;
 
+	assert_cache_locked(cache);
 	return pfn == SLAB_NIL ? NULL : pfn_to_page(pfn);
 }
 
 /* cache's lock held: counts a new slab, its objects free (it is on no list until relist()). */
 static void count_new_slab(struct kmem_cache *cache)
 {
+	assert_cache_locked(cache);
 	set_nr_slabs(cache, cache->nr_slabs + 1);
 	add_free(cache, cache->objects);
 }
@@ -368,6 +385,7 @@ static void report_broken_list(struct kmem_cache *cache, const void *obj, const 
 /* slot locked: its list forgotten. Its objects stay counted in use: they are never handed out. */
 static void abandon_list(struct slab_cpu *slot)
 {
+	assert_slot_locked(slot);
 	slot->freelist = slab_list_end();
 	__atomic_store_n(&slot->count, 0, __ATOMIC_RELAXED);
 }
@@ -379,6 +397,7 @@ static void abandon_list(struct slab_cpu *slot)
  */
 static void *refill(struct kmem_cache *cache, struct slab_cpu *slot, gfp_t gfp, unsigned int *broken)
 {
+	assert_slot_locked(slot);
 	for (;;) {
 		struct page *slab = lock_slab_with_free(cache, gfp);
 		unsigned int n;
@@ -419,6 +438,7 @@ static unsigned long flush(struct kmem_cache *cache, struct slab_cpu *slot, unsi
 	unsigned int left = slot->count;
 	unsigned long freed = 0;
 
+	assert_slot_locked(slot);
 	*broken_at = NULL;
 	arch_spin_lock(&cache->lock);
 	for (unsigned int i = 0; i < n; i++, left--) {
@@ -495,6 +515,7 @@ __attribute__((noinline)) void *slab_alloc_slow(struct kmem_cache *cache, struct
 	unsigned int broken = 0;
 	void *obj = NULL;
 
+	assert_slot_locked(slot);
 	if (cache->cpu_limit)
 		obj = refill(cache, slot, gfp, &broken);
 	arch_spin_unlock(&slot->lock);
@@ -513,6 +534,7 @@ __attribute__((noinline)) void *slab_alloc_broken(struct kmem_cache *cache, stru
 {
 	void *fresh;
 
+	assert_slot_locked(slot);
 	abandon_list(slot);
 	fresh = slab_alloc_slow(cache, slot, gfp, irq, caller);
 	report_broken_list(cache, obj, caller);
@@ -524,6 +546,7 @@ __attribute__((noinline)) void slab_free_slow(struct kmem_cache *cache, struct s
 {
 	void *broken_at = NULL;
 
+	assert_slot_locked(slot);
 	if (!cache->cpu_limit) {
 		arch_spin_unlock(&slot->lock);
 		debug_free(cache, slab_obj_head(obj), obj, caller);

@@ -2,6 +2,8 @@
 /* Slab misuse reports, red zones and poison: see mm/slab_debug.h and mm/slab_cache.h. */
 #include "mm/slab_debug.h"
 
+#include "mm/debug.h"
+
 
 unsigned long slab_reports;
 
@@ -83,6 +85,7 @@ const char *slab_debug_free_problem(const struct kmem_cache *c, const char *base
 	unsigned long offset = (unsigned long)((const char *)obj - base);
 	unsigned int i = slab_obj_index(c, offset);
 
+	MM_BUG_ON(!lock_held(&c->lock), NULL, "slab %s: the cache's lock is not held", c->name);
 	*overflow = false;
 	if (i >= c->objects || offset != (unsigned long)i * c->stride + c->obj_offset)
 		return "free of a pointer inside an";
