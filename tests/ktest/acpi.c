@@ -158,21 +158,31 @@ static unsigned int to_start(const struct acpi_sample_cpu *madt, uint32_t n, boo
 	return acpi_cpus_to_start(&cpus, 0, x2apic, ids, ACPI_MAX_CPUS, capture_printf);
 }
 
-#define EXPECT_SAID(t, want) \
-	KT_EXPECT(t, !strcmp(captured.text, want), "said \"%s\", want \"%s\"", captured.text, want)
+/*
+ * Starts the CPUs of madt (n entries) in xAPIC or x2APIC mode and expects exactly the ids want
+ * (nwant of them, in order) and the lines said about the ones skipped.
+ */
+static void expect_started(struct ktest *t, const struct acpi_sample_cpu *madt, uint32_t n, bool x2apic,
+			   const uint32_t *want, unsigned int nwant, const char *said)
+{
+	uint32_t ids[ACPI_MAX_CPUS];
+	unsigned int got = to_start(madt, n, x2apic, ids);
+
+	KT_ASSERT(t, got == nwant, "%u CPUs to start, want %u", got, nwant);
+	for (unsigned int i = 0; i < nwant; i++)
+		KT_EXPECT(t, ids[i] == want[i], "CPU %u to start has APIC id %u, want %u", i, ids[i], want[i]);
+	KT_EXPECT(t, !strcmp(captured.text, said), "said \"%s\", want \"%s\"", captured.text, said);
+}
 
 static void acpi_xapic_mode_starts_ids_0_to_254_only(struct ktest *t)
 {
 	static const struct acpi_sample_cpu madt[] = {
 		{ 0, 0, 1 }, { 0, 255, 1 }, { 9, 256, 1 }, { 0, 254, 1 }, { 9, 0x1000, 1 }, { 9, 3, 1 },
 	};
-	uint32_t ids[ACPI_MAX_CPUS];
+	static const uint32_t want[] = { 254, 3 };
 
-	KT_ASSERT(t, to_start(madt, 6, false, ids) == 2, "%u CPUs to start, want 2 (254 and 3)",
-		  to_start(madt, 6, false, ids));
-	KT_EXPECT_EQ(t, ids[0], 254);
-	KT_EXPECT_EQ(t, ids[1], 3);
-	EXPECT_SAID(t, "smp: skipping the MADT's CPU with APIC id 255: it is the xAPIC broadcast id\n"
+	expect_started(t, madt, 6, false, want, 2,
+		       "smp: skipping the MADT's CPU with APIC id 255: it is the xAPIC broadcast id\n"
 		       "smp: skipping the MADT's CPU with APIC id 256: xAPIC mode reaches ids 0 to 254 only\n"
 		       "smp: skipping the MADT's CPU with APIC id 4096: xAPIC mode reaches ids 0 to 254 only\n");
 }
@@ -182,13 +192,10 @@ static void acpi_x2apic_mode_starts_ids_past_255(struct ktest *t)
 	static const struct acpi_sample_cpu madt[] = {
 		{ 0, 0, 1 }, { 9, 255, 1 }, { 9, 256, 1 }, { 9, 0xffffffffu, 1 }, { 9, 0x10000, 2 },
 	};
-	uint32_t ids[ACPI_MAX_CPUS];
+	static const uint32_t want[] = { 255, 256, 0x10000 };
 
-	KT_ASSERT(t, to_start(madt, 5, true, ids) == 3, "%u CPUs to start, want 3", to_start(madt, 5, true, ids));
-	KT_EXPECT_EQ(t, ids[0], 255);
-	KT_EXPECT_EQ(t, ids[1], 256);
-	KT_EXPECT_EQ(t, ids[2], 0x10000);
-	EXPECT_SAID(t, "smp: skipping the MADT's CPU with APIC id 4294967295: it is the x2APIC broadcast id\n");
+	expect_started(t, madt, 5, true, want, 3,
+		       "smp: skipping the MADT's CPU with APIC id 4294967295: it is the x2APIC broadcast id\n");
 }
 
 static void acpi_duplicate_ids_start_once(struct ktest *t)
@@ -196,13 +203,10 @@ static void acpi_duplicate_ids_start_once(struct ktest *t)
 	static const struct acpi_sample_cpu madt[] = {
 		{ 0, 1, 1 }, { 0, 0, 1 }, { 9, 1, 1 }, { 0, 2, 1 }, { 9, 0, 1 }, { 0, 2, 2 },
 	};
-	uint32_t ids[ACPI_MAX_CPUS];
+	static const uint32_t want[] = { 1, 2 };
 
-	KT_ASSERT(t, to_start(madt, 6, false, ids) == 2, "%u CPUs to start, want 2 (1 and 2)",
-		  to_start(madt, 6, false, ids));
-	KT_EXPECT_EQ(t, ids[0], 1);
-	KT_EXPECT_EQ(t, ids[1], 2);
-	EXPECT_SAID(t, "smp: skipping the MADT's CPU with APIC id 1: it is listed twice, and a second start-up would reset a running CPU\n"
+	expect_started(t, madt, 6, false, want, 2,
+		       "smp: skipping the MADT's CPU with APIC id 1: it is listed twice, and a second start-up would reset a running CPU\n"
 		       "smp: skipping the MADT's CPU with APIC id 0: it is listed twice, and a second start-up would reset a running CPU\n"
 		       "smp: skipping the MADT's CPU with APIC id 2: it is listed twice, and a second start-up would reset a running CPU\n");
 }
@@ -210,12 +214,10 @@ static void acpi_duplicate_ids_start_once(struct ktest *t)
 static void acpi_boot_cpu_is_not_started_and_not_reported(struct ktest *t)
 {
 	static const struct acpi_sample_cpu madt[] = { { 0, 1, 1 }, { 0, 0, 1 }, { 0, 2, 1 } };
+	static const uint32_t want[] = { 1, 2 };
 	uint32_t ids[ACPI_MAX_CPUS];
 
-	KT_ASSERT(t, to_start(madt, 3, false, ids) == 2, "%u CPUs to start, want 2", to_start(madt, 3, false, ids));
-	KT_EXPECT_EQ(t, ids[0], 1);
-	KT_EXPECT_EQ(t, ids[1], 2);
-	EXPECT_SAID(t, "");
+	expect_started(t, madt, 3, false, want, 2, "");
 	KT_EXPECT_EQ(t, acpi_cpus_to_start(&cpus, 0, false, ids, 1, capture_printf), 1);
 }
 
