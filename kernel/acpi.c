@@ -9,8 +9,6 @@
  */
 #include "kernel/acpi.h"
 
-#include <stdarg.h>
-
 #include "lib/printk.h"
 #include "lib/string.h"
 
@@ -31,20 +29,6 @@ struct walk {
 	void *ctx;
 	struct acpi_cpus *cpus;
 };
-
-static char errbuf[160];
-
-/* Formats the error message into errbuf; returns -1 so callers can `return fail(...)`. */
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(errbuf, sizeof(errbuf), fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static uint32_t get32(const uint8_t *p)
 {
@@ -69,23 +53,23 @@ static uint8_t checksum(const uint8_t *p, uint32_t len)
 	return sum;
 }
 
-/* The len bytes at phys, which must lie in the low 4 GiB and be mapped; NULL after fail(). */
+/* The len bytes at phys, which must lie in the low 4 GiB and be mapped; NULL after parse_fail(). */
 static const uint8_t *map_checked(const struct walk *w, uint64_t phys, uint32_t len, const char *what)
 {
 	const uint8_t *p;
 
 	if (phys >= LOW_4G || len > LOW_4G - phys) {
-		fail("acpi: %s at %#llx (length %#x) leaves the low 4 GiB", what,
+		parse_fail("acpi: %s at %#llx (length %#x) leaves the low 4 GiB", what,
 		     (unsigned long long)phys, len);
 		return NULL;
 	}
 	p = w->map(w->ctx, phys, len);
 	if (!p)
-		fail("acpi: %s at %#llx (length %#x) is not mapped", what, (unsigned long long)phys, len);
+		parse_fail("acpi: %s at %#llx (length %#x) is not mapped", what, (unsigned long long)phys, len);
 	return p;
 }
 
-/* The table with signature sig (name: MADT for APIC) at phys, whole, zero checksum; NULL after fail(). */
+/* The table with signature sig (name: MADT for APIC) at phys, whole, zero checksum; NULL after parse_fail(). */
 static const uint8_t *map_table(const struct walk *w, uint64_t phys, const char *sig, uint32_t *len)
 {
 	const char *name = memcmp(sig, "APIC", 4) ? sig : "MADT";
@@ -95,18 +79,18 @@ static const uint8_t *map_table(const struct walk *w, uint64_t phys, const char 
 	if (!h)
 		return NULL;
 	if (memcmp(h, sig, 4)) {
-		fail("acpi: %s at %#llx has signature %02x %02x %02x %02x", name, a, h[0], h[1], h[2], h[3]);
+		parse_fail("acpi: %s at %#llx has signature %02x %02x %02x %02x", name, a, h[0], h[1], h[2], h[3]);
 		return NULL;
 	}
 	*len = get32(h + 4);
 	if (*len < SDT_HEADER_LEN) {
-		fail("acpi: %s at %#llx has length %#x, less than its 36-byte header", name, a, *len);
+		parse_fail("acpi: %s at %#llx has length %#x, less than its 36-byte header", name, a, *len);
 		return NULL;
 	}
 	if (!(h = map_checked(w, phys, *len, name)))
 		return NULL;
 	if (checksum(h, *len)) {
-		fail("acpi: %s at %#llx (length %#x) has a bad checksum (its bytes sum to %#x, not 0)",
+		parse_fail("acpi: %s at %#llx (length %#x) has a bad checksum (its bytes sum to %#x, not 0)",
 		     name, a, *len, checksum(h, *len));
 		return NULL;
 	}
@@ -131,7 +115,7 @@ static int madt_entry(struct acpi_cpus *cpus, const uint8_t *e, uint32_t off)
 	uint8_t type = e[0], len = e[1];
 
 	if (type < sizeof(min_len) && len < min_len[type])
-		return fail("acpi: MADT entry at offset %#x of type %u has length %u, less than %u", off,
+		return parse_fail("acpi: MADT entry at offset %#x of type %u has length %u, less than %u", off,
 			    type, len, min_len[type]);
 	if (type == MADT_LAPIC)
 		add_cpu(cpus, e[3], get32(e + 4));
@@ -151,15 +135,15 @@ static int parse_madt(const struct walk *w, uint64_t phys)
 	if (!t)
 		return -1;
 	if (len < MADT_ENTRIES)
-		return fail("acpi: MADT at %#llx has length %#x, less than 44", (unsigned long long)phys, len);
+		return parse_fail("acpi: MADT at %#llx has length %#x, less than 44", (unsigned long long)phys, len);
 	w->cpus->lapic_addr = get32(t + SDT_HEADER_LEN);
 	for (off = MADT_ENTRIES; off < len; off += t[off + 1]) {
 		if (len - off < 2)
-			return fail("acpi: MADT entry at offset %#x runs past the table end %#x", off, len);
+			return parse_fail("acpi: MADT entry at offset %#x runs past the table end %#x", off, len);
 		if (t[off + 1] == 0)
-			return fail("acpi: MADT entry at offset %#x has length 0", off);
+			return parse_fail("acpi: MADT entry at offset %#x has length 0", off);
 		if (t[off + 1] > len - off)
-			return fail("acpi: MADT entry at offset %#x (length %u) runs past the table end %#x",
+			return parse_fail("acpi: MADT entry at offset %#x (length %u) runs past the table end %#x",
 				    off, t[off + 1], len);
 		if (madt_entry(w->cpus, t + off, off) < 0)
 			return -1;
@@ -178,7 +162,7 @@ static int parse_root(const struct walk *w, uint64_t phys, bool xsdt)
 	if (!t)
 		return -1;
 	if ((len - SDT_HEADER_LEN) % esize)
-		return fail("acpi: %s at %#llx has length %#x: a partial entry at its end", sig,
+		return parse_fail("acpi: %s at %#llx has length %#x: a partial entry at its end", sig,
 			    (unsigned long long)phys, len);
 	for (uint32_t off = SDT_HEADER_LEN; off < len; off += esize) {
 		uint64_t entry = xsdt ? get64(t + off) : get32(t + off);
@@ -189,28 +173,28 @@ static int parse_root(const struct walk *w, uint64_t phys, bool xsdt)
 		if (!memcmp(h, "APIC", 4))
 			return parse_madt(w, entry);
 	}
-	return fail("acpi: %s at %#llx lists no MADT (signature APIC)", sig, (unsigned long long)phys);
+	return parse_fail("acpi: %s at %#llx lists no MADT (signature APIC)", sig, (unsigned long long)phys);
 }
 
 /* Checks the RSDP copy and follows it to the XSDT (revision 2 and later) or the RSDT. */
 static int parse_rsdp(const struct walk *w, const uint8_t *r, uint32_t len)
 {
 	if (!r || len < RSDP_V1_LEN)
-		return fail("acpi: RSDP copy of %u bytes is shorter than 20", r ? len : 0);
+		return parse_fail("acpi: RSDP copy of %u bytes is shorter than 20", r ? len : 0);
 	if (memcmp(r, "RSD PTR ", 8))
-		return fail("acpi: RSDP at offset 0x0 has no \"RSD PTR \" signature");
+		return parse_fail("acpi: RSDP at offset 0x0 has no \"RSD PTR \" signature");
 	if (checksum(r, RSDP_V1_LEN))
-		return fail("acpi: RSDP checksum of bytes 0x0-0x13 sums to %#x, not 0", checksum(r, RSDP_V1_LEN));
+		return parse_fail("acpi: RSDP checksum of bytes 0x0-0x13 sums to %#x, not 0", checksum(r, RSDP_V1_LEN));
 	if (r[15] < 2)
 		return parse_root(w, get32(r + 16), false);
 	if (len < RSDP_V2_LEN)
-		return fail("acpi: RSDP revision %u copy of %u bytes is shorter than 36", r[15], len);
+		return parse_fail("acpi: RSDP revision %u copy of %u bytes is shorter than 36", r[15], len);
 	uint32_t full = get32(r + 20);
 	if (full < RSDP_V2_LEN || full > len)
-		return fail("acpi: RSDP length %u at offset 0x14 is not between 36 and the %u bytes passed",
+		return parse_fail("acpi: RSDP length %u at offset 0x14 is not between 36 and the %u bytes passed",
 			    full, len);
 	if (checksum(r, full))
-		return fail("acpi: RSDP extended checksum of bytes 0x0-%#x sums to %#x, not 0", full - 1,
+		return parse_fail("acpi: RSDP extended checksum of bytes 0x0-%#x sums to %#x, not 0", full - 1,
 			    checksum(r, full));
 	if (get64(r + 24))
 		return parse_root(w, get64(r + 24), true);
@@ -232,7 +216,7 @@ int acpi_find_cpus(const void *rsdp, uint32_t rsdp_len, acpi_map_fn map, void *c
 	cpus->apic_ids[0] = boot_apic_id;
 	cpus->lapic_addr = ACPI_LAPIC_DEFAULT;
 	if (err)
-		*err = errbuf;
+		*err = parse_fail_message();
 	return -1;
 }
 
@@ -240,7 +224,7 @@ int acpi_format_cpus(char *buf, size_t len, const struct acpi_cpus *c)
 {
 	size_t n = 0;
 
-#define PUT(...) (n += snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, __VA_ARGS__))
+#define PUT(...) (n = snprintf_append(buf, len, n, __VA_ARGS__))
 	if (c->from_madt)
 		PUT("ACPI: MADT lists %u CPU%s (APIC ids", c->count + c->more,
 		    c->count + c->more == 1 ? "" : "s");
@@ -253,4 +237,48 @@ int acpi_format_cpus(char *buf, size_t len, const struct acpi_cpus *c)
 	PUT("), local APIC at %#llx", (unsigned long long)c->lapic_addr);
 #undef PUT
 	return (int)n;
+}
+
+/* True when apic_id is already among the first n entries of cpus. */
+static bool listed_before(const struct acpi_cpus *cpus, uint32_t n, uint32_t apic_id)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (cpus->apic_ids[i] == apic_id)
+			return true;
+	return false;
+}
+
+/* Why the CPU of entry i may not be started (NULL: it may); the boot CPU's first entry is "". */
+static const char *not_startable(const struct acpi_cpus *cpus, uint32_t i, uint32_t boot_apic,
+				 bool x2apic)
+{
+	uint32_t id = cpus->apic_ids[i];
+
+	if (listed_before(cpus, i, id))
+		return "it is listed twice, and a second start-up would reset a running CPU";
+	if (id == boot_apic)
+		return "";
+	if (x2apic && id == 0xffffffffu)
+		return "it is the x2APIC broadcast id";
+	if (!x2apic && id == 0xff)
+		return "it is the xAPIC broadcast id";
+	if (!x2apic && id > 0xff)
+		return "xAPIC mode reaches ids 0 to 254 only";
+	return NULL;
+}
+
+unsigned int acpi_cpus_to_start(const struct acpi_cpus *cpus, uint32_t boot_apic, bool x2apic,
+				uint32_t *ids, unsigned int max, acpi_say_fn *say)
+{
+	unsigned int n = 0;
+
+	for (uint32_t i = 0; i < cpus->count; i++) {
+		const char *why = not_startable(cpus, i, boot_apic, x2apic);
+
+		if (!why && n < max)
+			ids[n++] = cpus->apic_ids[i];
+		else if (why && *why)
+			say("smp: skipping the MADT's CPU with APIC id %u: %s\n", cpus->apic_ids[i], why);
+	}
+	return n;
 }

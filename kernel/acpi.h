@@ -28,12 +28,27 @@ struct acpi_cpus {
 /*
  * Lists the CPUs the MADT marks enabled or online capable (entry types 0 and 9), from the RSDP
  * copy of rsdp_len bytes. Returns 0 and fills cpus; or, on the first problem, returns -1 with
- * *err naming the table and the offset (a static buffer valid until the next call) and cpus set
- * to the fallback: the boot CPU alone (boot_apic_id) at the default local APIC address. No table
- * is read outside the low 4 GiB or past what map returns.
+ * *err naming the table and the offset (parse_fail_message(), lib/printk.h: valid until the next
+ * parse) and cpus set to the fallback: the boot CPU alone (boot_apic_id) at the default local
+ * APIC address. No table is read outside the low 4 GiB or past what map returns.
  */
 int acpi_find_cpus(const void *rsdp, uint32_t rsdp_len, acpi_map_fn map, void *ctx,
 		   uint32_t boot_apic_id, struct acpi_cpus *cpus, const char **err);
+
+/* Where acpi_cpus_to_start() writes its messages: printk in the kernel, a buffer in the tests. */
+typedef int acpi_say_fn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * The CPUs the kernel may start: the APIC ids of cpus in MADT order, without the boot CPU's
+ * (boot_apic) and without any id an interrupt cannot reach alone. In xAPIC mode (x2apic false)
+ * the destination is 8 bits and 255 is the broadcast, so only ids 0 to 254 qualify; in x2APIC
+ * mode 0xffffffff is the broadcast. An id listed a second time (the boot CPU's included) is
+ * left out too: starting it would reset a CPU already running. Writes one line through say for
+ * each entry it leaves out, the boot CPU's own excepted. Writes at most max ids to ids and
+ * returns how many it wrote.
+ */
+unsigned int acpi_cpus_to_start(const struct acpi_cpus *cpus, uint32_t boot_apic, bool x2apic,
+				uint32_t *ids, unsigned int max, acpi_say_fn *say);
 
 /* Writes the boot report line "ACPI: MADT lists N CPUs (APIC ids ...), local APIC at 0x..." into buf, like snprintf. */
 int acpi_format_cpus(char *buf, size_t len, const struct acpi_cpus *cpus);

@@ -23,10 +23,11 @@
 #define ICR_PENDING       (1u << 12) /* xAPIC only: the last IPI is not sent yet */
 #define ICR_ASSERT        (1u << 14)
 
-static bool x2apic;
+static bool x2apic, enabled;
 static volatile uint32_t *xapic; /* the xAPIC page, uncached */
 
 bool apic_is_x2apic(void) { return x2apic; }
+bool apic_enabled(void) { return enabled; }
 
 uint32_t apic_read(uint32_t reg)
 {
@@ -54,10 +55,19 @@ void apic_eoi(void)
 /*
  * Writes the interrupt command register: one 64-bit MSR in x2APIC mode; in xAPIC mode the
  * destination half first (writing the low half sends), then waits until the IPI has left.
+ * Refuses, saying so, a destination the mode cannot name alone: in xAPIC mode the field has 8
+ * bits, so 256 would reach CPU 0, and 255 is every CPU (in x2APIC mode 0xffffffff is).
  */
-static void send_icr(uint32_t dest, uint32_t low)
+static bool send_icr(uint32_t dest, uint32_t low)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
+
+	if (dest > (x2apic ? 0xfffffffeu : 0xfeu)) {
+		printk("apic: refusing an IPI to APIC id %u: %s mode names ids 0 to %u alone\n", dest,
+		       x2apic ? "x2APIC" : "xAPIC", x2apic ? 0xfffffffeu : 0xfeu);
+		return false;
+	}
+	flags = local_irq_save();
 
 	if (x2apic) {
 		/*
@@ -73,21 +83,22 @@ static void send_icr(uint32_t dest, uint32_t low)
 			cpu_relax();
 	}
 	local_irq_restore(flags);
+	return true;
 }
 
-void apic_send_ipi(uint32_t dest, uint8_t vector)
+bool apic_send_ipi(uint32_t dest, uint8_t vector)
 {
-	send_icr(dest, ICR_ASSERT | vector);
+	return send_icr(dest, ICR_ASSERT | vector);
 }
 
-void apic_send_init(uint32_t dest)
+bool apic_send_init(uint32_t dest)
 {
-	send_icr(dest, ICR_ASSERT | ICR_INIT);
+	return send_icr(dest, ICR_ASSERT | ICR_INIT);
 }
 
-void apic_send_startup(uint32_t dest, uint8_t page)
+bool apic_send_startup(uint32_t dest, uint8_t page)
 {
-	send_icr(dest, ICR_ASSERT | ICR_STARTUP | page);
+	return send_icr(dest, ICR_ASSERT | ICR_STARTUP | page);
 }
 
 /* A spurious interrupt is not acknowledged (the SDM says so: it never set an in-service bit). */
@@ -135,6 +146,7 @@ bool apic_init(void)
 	}
 	irq_register(APIC_VECTOR_SPURIOUS, spurious);
 	apic_init_cpu();
+	enabled = true;
 	printk("apic: %s mode, boot CPU's APIC id %u\n", x2apic ? "x2APIC" : "xAPIC", apic_id());
 	return true;
 }

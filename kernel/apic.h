@@ -43,6 +43,9 @@ bool apic_init(void);
 /* On every other CPU: switches its APIC to the mode the boot CPU chose and sets it up. */
 void apic_init_cpu(void);
 
+/* True once apic_init() has set up the boot CPU's APIC. */
+bool apic_enabled(void);
+
 /* True when the APICs run in x2APIC mode. */
 bool apic_is_x2apic(void);
 
@@ -55,11 +58,18 @@ uint32_t apic_id(void);
 /* Ends the interrupt being handled on this CPU. */
 void apic_eoi(void);
 
-/* Sends vector to the CPU with APIC id dest (a fixed interrupt, physical destination). */
-void apic_send_ipi(uint32_t dest, uint8_t vector);
+/*
+ * Sends vector to the CPU with APIC id dest (a fixed interrupt, physical destination). Returns
+ * false, sending nothing and saying why, when dest is not one CPU's id in this mode: above 254
+ * in xAPIC mode (8 bits; 255 is the broadcast), 0xffffffff in x2APIC mode.
+ */
+bool apic_send_ipi(uint32_t dest, uint8_t vector);
 
-/* The start-up messages: INIT, and a start-up IPI that runs the CPU at page << 12 in real mode. */
-void apic_send_init(uint32_t dest);
-void apic_send_startup(uint32_t dest, uint8_t page);
+/*
+ * The start-up messages: INIT, and a start-up IPI that runs the CPU at page << 12 in real mode.
+ * They refuse the destinations apic_send_ipi() refuses, the same way.
+ */
+bool apic_send_init(uint32_t dest);
+bool apic_send_startup(uint32_t dest, uint8_t page);
 
 #endif

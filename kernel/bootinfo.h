@@ -57,12 +57,16 @@ struct efi_memory_descriptor {
 	uint64_t phys_start, virt_start, num_pages, attribute;
 };
 
+/* The kernel's boot information (kernel/main.c), filled before anything else reads it. */
+extern struct boot_info boot_info;
+
 /*
  * Parses the multiboot2 information structure at mbi, of which at most avail bytes may be read.
  * Returns 0 and fills bi, or a negative value with *err set to a message naming what is wrong
  * (the structure is never read past its end or past avail).
- * On failure bi is left empty; *err points to a static buffer valid until the next call. More than
- * BOOT_MAX_MODULES modules, or a second tag of a kind that comes once, is an error.
+ * On failure bi is left empty; *err is parse_fail_message() (lib/printk.h), valid until the next
+ * parse. More than BOOT_MAX_MODULES modules, or a second tag of a kind that comes once, is an
+ * error.
  */
 int mb2_parse(const void *mbi, size_t avail, struct boot_info *bi, const char **err);
 

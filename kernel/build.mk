@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: MIT
-# kernel/: console, exceptions, boot information, test runner, main.
-# The self-test runner goes into every kernel but the release one; its suites are in tests/ktest/.
-KERNEL_TEST_SRCS += kernel/ktest.c kernel/ktest_leak.c kernel/ktest_boot.c kernel/ktest_page.c
+# kernel/: console, exceptions, boot information, main. The self-test runner and its suites are in
+# tests/ktest/ (tests/ktest/build.mk: every kernel but the release one, and the host binary).
 KERNEL_SRCS += $(filter-out $(KERNEL_TEST_SRCS),$(wildcard kernel/*.c))
 KERNEL_ASM  += $(wildcard kernel/*.asm)
-HOST_SRCS   += kernel/ktest.c kernel/ktest_leak.c kernel/cmdline.c kernel/backtrace.c $(wildcard kernel/multiboot2.c kernel/bootinfo_print.c kernel/acpi.c)
+HOST_SRCS   += kernel/cmdline.c kernel/hugetlb_cmdline.c kernel/backtrace.c $(wildcard kernel/multiboot2.c kernel/bootinfo_print.c kernel/acpi.c)
 include kernel/console/build.mk
 include kernel/ksyms/build.mk

@@ -1,16 +1,45 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The kernel command line: words separated by spaces, each a bare word ("bench") or key=value
- * ("ktest=printk"); there is no quoting. Every option the kernel reads is in one table in
- * kernel/cmdline.c, which says whether it is a bare word or takes a value; any other word is
- * listed in one warning and ignored. The hugetlb options are parsed here too, and handed to
- * mm/ through hugetlb_request().
+ * ("ktest=printk"); there is no quoting. Every option the kernel reads is registered with
+ * CMDLINE_OPTION() by the file that reads it, in the cmdline_options section, which says whether
+ * it is a bare word or takes a value; any other word is listed in one warning and ignored.
  */
 #ifndef KERNEL_CMDLINE_H
 #define KERNEL_CMDLINE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+enum cmdline_form { CMDLINE_BARE, CMDLINE_VALUE };
+
+struct cmdline_option {
+	const char *name;       /* "bench", "ktest" */
+	enum cmdline_form form; /* a bare word, or name=value */
+};
+
+/*
+ * Registers the option name (a string) of the given form, CMDLINE_BARE or CMDLINE_VALUE, as one
+ * the kernel knows; at file scope, in the file that reads it (like Linux's early_param()). The
+ * linker gathers pointers to them, not the options, so sanitizer padding cannot break the walk.
+ */
+#define CMDLINE_OPTION(ident, name, form)                                             \
+	static const struct cmdline_option cmdline_option_##ident = { name, form };   \
+	static const struct cmdline_option *const cmdline_option_ptr_##ident          \
+		__attribute__((used, section("cmdline_options"))) = &cmdline_option_##ident
+
+/* The word at or after s (NULL when none is left), its length in *len. */
+const char *cmdline_next_word(const char *s, size_t *len);
+
+/* Each word of cmdline in turn, as w with its length len. */
+#define cmdline_for_each_word(w, len, cmdline) \
+	for ((w) = cmdline_next_word((cmdline), &(len)); (w); (w) = cmdline_next_word((w) + (len), &(len)))
+
+/* Is the word w[0..len) "key=..." for the key of length klen? */
+bool cmdline_word_has_key(const char *w, size_t len, const char *key, size_t klen);
+
+/* Parses the decimal number s[0..len) into *out; false when it is not one or does not fit. */
+bool cmdline_parse_ulong(const char *s, size_t len, unsigned long *out);
 
 /* True when the bare word is on the command line: "bench", not "bench=off" nor "benchmark". */
 bool cmdline_has(const char *cmdline, const char *word);
@@ -56,19 +85,5 @@ unsigned int cmdline_cpu_limit(const char *cmdline, cmdline_warn_fn *warn);
  * may be NULL.
  */
 bool cmdline_page_owner(const char *cmdline, cmdline_warn_fn *warn);
-
-/*
- * Hands the hugetlb options to mm/ in their order: hugepages=N asks for N pages of the size of the
- * last valid hugepagesz= before it (2M when none), through hugetlb_request(). hugepagesz= takes a
- * size in bytes with an optional K, M or G suffix (2M, 2048K, 1G) that must be a huge page size.
- * A warning line is written for each option ignored or changed: an invalid hugepagesz= (and each
- * hugepages= after it, up to the next valid hugepagesz=), a hugepages= that is not a number, and
- * a count the pool clamped (it says the count asked for and the count used). Returns the number
- * of warnings. cmdline may be NULL.
- */
-int cmdline_setup_hugetlb(const char *cmdline, cmdline_warn_fn *warn);
-
-/* Boot: cmdline_setup_hugetlb() with printk. Returns 0, or -EINVAL when it warned. */
-int hugetlb_setup_cmdline(const char *cmdline);
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * Benchmark registry: a file registers a benchmark with KBENCH(); kmain() finds every one through
  * the "kbench" linker section and runs them when the command line says "bench", without knowing
- * which are linked in (none in a release build). Like KTEST_SUITE() in kernel/ktest.h.
+ * which are linked in (none in a release build). Like KTEST_SUITE() in tests/ktest/ktest.h.
  *
  *   static void page_alloc_bench(void) { ... }
  *   KBENCH(page_alloc, page_alloc_bench);

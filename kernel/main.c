@@ -14,11 +14,12 @@
 #include "kernel/gdt.h"
 #include "kernel/kbench.h"
 #include "kernel/ksyms/ksyms.h"
-#include "kernel/ktest.h"
 #include "kernel/mm_setup.h"
 #include "kernel/paging.h"
 #include "kernel/percpu.h"
+#include "kernel/platform.h"
 #include "kernel/panic.h"
+#include "kernel/selftest.h"
 #include "kernel/serial.h"
 #include "kernel/smp.h"
 #include "kernel/traps.h"
@@ -36,6 +37,10 @@ struct boot_info boot_info;
 /* The linker provides these for a section whose name is a C identifier (see linker.ld). */
 extern const struct kbench *const __start_kbench[];
 extern const struct kbench *const __stop_kbench[];
+
+/* A release kernel knows ktest= too: it says it has no self-tests (run_selftests() below). */
+CMDLINE_OPTION(bench, "bench", CMDLINE_BARE); /* run the benchmarks linked in, if any */
+CMDLINE_OPTION(selftests, "ktest", CMDLINE_VALUE); /* which self-test suites run, or "off" */
 
 /* Parses the information structure, or stops with a message naming what is wrong. */
 static void read_boot_info(uint32_t magic, uint64_t mbi_phys)
@@ -124,7 +129,7 @@ static void run_benchmarks(void)
 	machine_exit(true);
 }
 
-/* A release kernel's stand-in for the self-test runner (kernel/ktest_boot.c), which replaces it. */
+/* A release kernel's stand-in for the self-test runner (tests/ktest/kernel/ktest_boot.c), which replaces it. */
 __attribute__((weak)) void run_selftests(const char *cmdline)
 {
 	(void)cmdline;
@@ -150,6 +155,7 @@ void kmain(uint32_t magic, uint64_t mbi_phys)
 	unsigned int nr_cpus = smp_plan(find_cpus(), boot_info.cmdline);
 	mm_setup(&boot_info, nr_cpus);
 	start_screen_console(true);
+	platform_init();
 	smp_init();
 	show_mem();
 	if (cmdline_has(boot_info.cmdline, "bench"))

@@ -38,6 +38,7 @@ static inline void arch_spin_unlock(arch_spinlock_t *lock)
 static inline unsigned long arch_irq_save(void) { return local_irq_save(); }
 static inline bool arch_irqs_disabled(void) { return irqs_disabled(); }
 static inline void arch_irq_restore(unsigned long flags) { local_irq_restore(flags); }
+static inline bool arch_in_interrupt(void) { return in_interrupt(); }
 static inline unsigned int arch_cpu_id(void) { return this_cpu_id(); }
 
 #endif

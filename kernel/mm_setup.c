@@ -9,8 +9,10 @@
 
 #include "kernel/boot_memmap.h"
 #include "kernel/cmdline.h"
+#include "kernel/hugetlb_cmdline.h"
 #include "kernel/paging.h"
 #include "kernel/panic.h"
+#include "kernel/smp.h"
 #include "kernel/x86.h"
 #include "lib/printk.h"
 #include "mm/hugetlb.h"
@@ -23,9 +25,10 @@
 
 extern char __kernel_phys_start[], __kernel_phys_end[];
 
-static struct fw_map firmware_map;
+CMDLINE_OPTION(mm_picture, "mm_picture", CMDLINE_BARE); /* print the memory picture's lines at boot */
+CMDLINE_OPTION(slub_debug, "slub_debug", CMDLINE_BARE); /* the slab allocator's debug mode (mm/slab.h) */
 
-phys_addr_t smp_trampoline_phys;
+static struct fw_map firmware_map;
 
 /* Early page tables come from memblock, below 4 GiB; after the hand-off, from the buddy allocator. */
 static phys_addr_t early_table_alloc(void)
@@ -80,17 +83,6 @@ static unsigned int boot_reservations(const struct boot_info *bi, struct mm_rese
  * A page below 1 MiB for the other CPUs' start-up code, which the firmware map says is RAM and
  * nothing of the boot loader's is in: reserved under its own name, though inside the first 1 MiB.
  */
-static unsigned int reserve_smp_trampoline(const struct boot_memmap *raw, struct mm_reservation *r,
-					   unsigned int n)
-{
-	/* r[0] is the first 1 MiB: a precaution, not something in the way. */
-	smp_trampoline_phys = boot_memmap_find_low_page(raw, r + 1, n - 1, PC_LOW_RESERVE);
-	if (!smp_trampoline_phys)
-		return n;
-	r[n] = (struct mm_reservation){ smp_trampoline_phys, PAGE_SIZE, "SMP trampoline" };
-	return n + 1;
-}
-
 void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 {
 	struct mm_reservation reserve[5 + BOOT_MAX_MODULES];
@@ -101,7 +93,7 @@ void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 		panic("mm: the boot loader passed no memory map (neither tag 6 nor tag 17)");
 	printk("mm: using the %s memory map (%u entries)\n", boot_memmap_name(&raw), raw.count);
 	if (nr_cpus > 1)
-		nreserve = reserve_smp_trampoline(&raw, reserve, nreserve);
+		nreserve = smp_reserve_trampoline(&raw, reserve, nreserve);
 	/* The sanitized map's storage goes where the boot tables map it, and stays reserved. */
 	if (boot_memmap_build(&raw, reserve, nreserve, BOOT_TABLE_LIMIT, &firmware_map, &reserve[nreserve]))
 		panic("mm: cannot use the firmware memory map (see above): no memory can be trusted");

@@ -11,7 +11,6 @@
  */
 #include "kernel/bootinfo.h"
 
-#include <stdarg.h>
 #include <stdbool.h>
 
 #include "kernel/multiboot2.h"
@@ -36,25 +35,11 @@ struct tag_rule {
 	int (*parse)(struct parser *p, const void *tag, uint32_t off);
 };
 
-static char errbuf[160];
-
-/* Formats the error message into errbuf; returns -1 so callers can `return fail(...)`. */
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(errbuf, sizeof(errbuf), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* The string of len bytes at s must end with a NUL inside those bytes. */
 static int check_string(const char *s, uint32_t len, uint32_t type, uint32_t off, const char *what)
 {
 	if (strnlen(s, len) == len)
-		return fail("tag %u at offset 0x%x: %s is not NUL-terminated within its %u bytes", type,
+		return parse_fail("tag %u at offset 0x%x: %s is not NUL-terminated within its %u bytes", type,
 			    off, what, len);
 	return 0;
 }
@@ -82,10 +67,10 @@ static int parse_module(struct parser *p, const void *tag, uint32_t off)
 	struct boot_info *bi = p->bi;
 
 	if (bi->nmodules == BOOT_MAX_MODULES)
-		return fail("tag 3 at offset 0x%x: more than %d modules (BOOT_MAX_MODULES)", off,
+		return parse_fail("tag 3 at offset 0x%x: more than %d modules (BOOT_MAX_MODULES)", off,
 			    BOOT_MAX_MODULES);
 	if (t->mod_end < t->mod_start)
-		return fail("tag 3 at offset 0x%x: module end 0x%x is below its start 0x%x", off,
+		return parse_fail("tag 3 at offset 0x%x: module end 0x%x is below its start 0x%x", off,
 			    t->mod_end, t->mod_start);
 	if (check_string(t->cmdline, t->size - 16, 3, off, "the module command line") < 0)
 		return -1;
@@ -98,12 +83,12 @@ static int check_entries(uint32_t type, uint32_t off, uint32_t bytes, uint32_t e
 			 uint32_t min, const char *what)
 {
 	if (entry_size < min)
-		return fail("tag %u at offset 0x%x: %s %u is less than %u", type, off, what, entry_size, min);
+		return parse_fail("tag %u at offset 0x%x: %s %u is less than %u", type, off, what, entry_size, min);
 	if (entry_size % 8)
-		return fail("tag %u at offset 0x%x: %s %u is not a multiple of 8", type, off, what,
+		return parse_fail("tag %u at offset 0x%x: %s %u is not a multiple of 8", type, off, what,
 			    entry_size);
 	if (bytes % entry_size)
-		return fail("tag %u at offset 0x%x: %u bytes of entries are not a whole number of %s %u",
+		return parse_fail("tag %u at offset 0x%x: %u bytes of entries are not a whole number of %s %u",
 			    type, off, bytes, what, entry_size);
 	return 0;
 }
@@ -149,9 +134,9 @@ static int parse_framebuffer(struct parser *p, const void *tag, uint32_t off)
 	struct boot_framebuffer *fb = &p->bi->fb;
 
 	if (t->fb_type > MB2_FB_EGA_TEXT)
-		return fail("tag 8 at offset 0x%x: framebuffer type %u is not 0, 1 or 2", off, t->fb_type);
+		return parse_fail("tag 8 at offset 0x%x: framebuffer type %u is not 0, 1 or 2", off, t->fb_type);
 	if (t->size < min_size[t->fb_type])
-		return fail("tag 8 at offset 0x%x: size %u is too small for framebuffer type %u (at least %u bytes)",
+		return parse_fail("tag 8 at offset 0x%x: size %u is too small for framebuffer type %u (at least %u bytes)",
 			    off, t->size, t->fb_type, min_size[t->fb_type]);
 	*fb = (struct boot_framebuffer){ .addr = t->addr, .pitch = t->pitch, .width = t->width,
 					 .height = t->height, .bpp = t->bpp, .type = t->fb_type };
@@ -205,10 +190,10 @@ static int parse_tag(struct parser *p, const struct mb2_tag *tag, uint32_t off)
 		if (r->type != tag->type)
 			continue;
 		if (tag->size < r->min_size)
-			return fail("tag %u at offset 0x%x: size %u is too small for the %s (at least %u bytes)",
+			return parse_fail("tag %u at offset 0x%x: size %u is too small for the %s (at least %u bytes)",
 				    tag->type, off, tag->size, r->name, r->min_size);
 		if (r->once && p->first_seen[i])
-			return fail("tag %u at offset 0x%x: a second %s tag (the first is at offset 0x%x)",
+			return parse_fail("tag %u at offset 0x%x: a second %s tag (the first is at offset 0x%x)",
 				    tag->type, off, r->name, p->first_seen[i]);
 		p->first_seen[i] = off;
 		return r->parse(p, tag, off);
@@ -220,9 +205,9 @@ static int parse_tag(struct parser *p, const struct mb2_tag *tag, uint32_t off)
 static int check_end_tag(const struct parser *p, const struct mb2_tag *tag, uint32_t off)
 {
 	if (tag->size != 8)
-		return fail("tag 0 at offset 0x%x: the end tag has size %u, not 8", off, tag->size);
+		return parse_fail("tag 0 at offset 0x%x: the end tag has size %u, not 8", off, tag->size);
 	if (p->total - (off + 8) >= MB2_TAG_ALIGN)
-		return fail("tag 0 at offset 0x%x: the end tag is followed by 0x%x more bytes of total_size 0x%x",
+		return parse_fail("tag 0 at offset 0x%x: the end tag is followed by 0x%x more bytes of total_size 0x%x",
 			    off, p->total - (off + 8), p->total);
 	return 0;
 }
@@ -234,14 +219,14 @@ static int parse_tags(struct parser *p)
 
 	for (;;) {
 		if (off + sizeof(struct mb2_tag) > p->total)
-			return fail("no end tag: the tags stop at offset 0x%llx, total_size 0x%x",
+			return parse_fail("no end tag: the tags stop at offset 0x%llx, total_size 0x%x",
 				    (unsigned long long)off, p->total);
 		const struct mb2_tag *tag = (const struct mb2_tag *)(p->base + off);
 		if (tag->size < sizeof(struct mb2_tag))
-			return fail("tag %u at offset 0x%x has size %u, less than its 8-byte header",
+			return parse_fail("tag %u at offset 0x%x has size %u, less than its 8-byte header",
 				    tag->type, (uint32_t)off, tag->size);
 		if (tag->size > p->total - off)
-			return fail("tag %u at offset 0x%x runs past total_size 0x%x", tag->type,
+			return parse_fail("tag %u at offset 0x%x runs past total_size 0x%x", tag->type,
 				    (uint32_t)off, p->total);
 		if (tag->type == MB2_TAG_END)
 			return check_end_tag(p, tag, (uint32_t)off);
@@ -255,16 +240,16 @@ static int parse_tags(struct parser *p)
 static int check_header(struct parser *p, size_t avail)
 {
 	if (!p->base)
-		return fail("the structure's address is NULL");
+		return parse_fail("the structure's address is NULL");
 	if ((uintptr_t)p->base % MB2_TAG_ALIGN)
-		return fail("the structure at %p is not 8-byte aligned", (const void *)p->base);
+		return parse_fail("the structure at %p is not 8-byte aligned", (const void *)p->base);
 	if (avail < sizeof(struct mb2_info_header))
-		return fail("only %zu bytes are readable: the 8-byte header does not fit", avail);
+		return parse_fail("only %zu bytes are readable: the 8-byte header does not fit", avail);
 	p->total = ((const struct mb2_info_header *)p->base)->total_size;
 	if (p->total < sizeof(struct mb2_info_header) + sizeof(struct mb2_tag))
-		return fail("total_size 0x%x is less than 16 (the header and an end tag)", p->total);
+		return parse_fail("total_size 0x%x is less than 16 (the header and an end tag)", p->total);
 	if (p->total > avail)
-		return fail("total_size 0x%x exceeds the 0x%zx bytes that may be read", p->total, avail);
+		return parse_fail("total_size 0x%x exceeds the 0x%zx bytes that may be read", p->total, avail);
 	return 0;
 }
 
@@ -283,7 +268,7 @@ int mb2_parse(const void *mbi, size_t avail, struct boot_info *bi, const char **
 	if (check_header(&p, avail) < 0 || parse_tags(&p) < 0) {
 		clear_boot_info(bi); /* no half-checked pointers survive a failure */
 		if (err)
-			*err = errbuf;
+			*err = parse_fail_message();
 		return -1;
 	}
 	bi->mbi_size = p.total;

@@ -10,8 +10,6 @@
 #include "mm/arch.h"
 #include "mm/page_alloc.h"
 
-#define KERNEL_VMA 0xffffffff80000000UL
-
 phys_addr_t (*page_table_alloc)(void);
 unsigned long page_table_pages;
 
@@ -69,7 +67,7 @@ static uint64_t *next_table(uint64_t *e)
 		phys_addr_t t = page_table_new();
 		if (!t)
 			return NULL;
-		*e = t | PTE_PRESENT | PTE_WRITE;
+		*e = t | PTE_TABLE;
 	}
 	return phys_to_virt(*e & PTE_ADDR);
 }
@@ -84,16 +82,16 @@ static uint64_t map_one(uintptr_t va, phys_addr_t pa, uint64_t size, bool gbpage
 {
 	uint64_t *table = kernel_pml4();
 
-	for (unsigned int shift = 39; shift >= 12; shift -= 9) {
+	for (unsigned int shift = PML4_SHIFT; shift >= PAGE_SHIFT; shift -= 9) {
 		uint64_t *e = &table[pt_index(va, shift)];
 		uint64_t span = 1ULL << shift;
-		bool huge_ok = !small && (shift == 21 || (shift == 30 && gbpages));
+		bool huge_ok = !small && (shift == PD_SHIFT || (shift == PDPT_SHIFT && gbpages));
 
-		if ((*e & PTE_PRESENT) && ((*e & PTE_HUGE) || shift == 12))
+		if ((*e & PTE_PRESENT) && ((*e & PTE_HUGE) || shift == PAGE_SHIFT))
 			return span - (va & (span - 1)); /* already mapped */
-		if (shift == 12 || (huge_ok && !(*e & PTE_PRESENT) && !(va & (span - 1)) &&
+		if (shift == PAGE_SHIFT || (huge_ok && !(*e & PTE_PRESENT) && !(va & (span - 1)) &&
 				    !(pa & (span - 1)) && size >= span)) {
-			*e = pa | PTE_PRESENT | PTE_WRITE | PTE_NX | flags | (shift > 12 ? PTE_HUGE : 0);
+			*e = pa | PTE_PRESENT | PTE_WRITE | PTE_NX | flags | (shift > PAGE_SHIFT ? PTE_HUGE : 0);
 			return span;
 		}
 		table = next_table(e);
@@ -143,9 +141,4 @@ int direct_map_range(phys_addr_t base, uint64_t size)
 	phys_addr_t start = ALIGN_DOWN(base, PAGE_SIZE), end = ALIGN_UP(base + size, PAGE_SIZE);
 
 	return map_range((uintptr_t)phys_to_virt(start), start, end - start);
-}
-
-int arch_map_memmap(uintptr_t virt, phys_addr_t phys, size_t size)
-{
-	return map_range(virt, phys, size);
 }

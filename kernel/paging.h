@@ -53,10 +53,19 @@ int direct_map_range(phys_addr_t base, uint64_t size);
 #define PTE_HUGE    (1ULL << 7)
 #define PTE_NX      (1ULL << 63)
 #define PTE_ADDR    0x000ffffffffff000ULL
+#define PTE_TABLE   (PTE_PRESENT | PTE_WRITE) /* an entry that points to a table: its leaves decide */
+
+/* Each level's entries map 2^shift bytes: 512 GiB, 1 GiB, 2 MiB and PAGE_SHIFT (4 KiB). */
+#define PML4_SHIFT 39
+#define PDPT_SHIFT 30
+#define PD_SHIFT   21
+
+/* Where the kernel image is linked: -2 GiB (boot/entry.asm and linker.ld say it in their own syntax). */
+#define KERNEL_VMA 0xffffffff80000000UL
 
 /*
- * The index of va's entry in a table whose entries each map 2^shift bytes (39 in the PML4, 30,
- * 21, 12 in a page table).
+ * The index of va's entry in a table whose entries each map 2^shift bytes (PML4_SHIFT down to
+ * PAGE_SHIFT).
  */
 static inline unsigned int pt_index(uintptr_t va, unsigned int shift) { return (va >> shift) & 511; }
 

@@ -7,6 +7,7 @@
 #ifndef KERNEL_PERCPU_H
 #define KERNEL_PERCPU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,7 @@ struct cpu_local {
 	unsigned int cpu;       /* this CPU's number: 0 for the boot CPU, then 1, 2, ... */
 	unsigned int apic_id;   /* its local APIC ID */
 	uintptr_t stack_lo, stack_hi; /* its kernel stack, [lo, hi): where backtraces may read */
+	unsigned int irq_depth; /* interrupt handlers running (nested), kept by kernel/traps.c */
 };
 
 /* The boot CPU's area (CPU 0). */
@@ -41,6 +43,15 @@ static inline unsigned int this_cpu_id(void)
 
 	__asm__("movl %%gs:%c1, %0" : "=r"(cpu) : "i"(offsetof(struct cpu_local, cpu)));
 	return cpu;
+}
+
+/* Is this CPU running an interrupt handler? */
+static inline bool in_interrupt(void)
+{
+	unsigned int depth;
+
+	__asm__ volatile("movl %%gs:%c1, %0" : "=r"(depth) : "i"(offsetof(struct cpu_local, irq_depth)));
+	return depth != 0;
 }
 
 #endif

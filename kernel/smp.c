@@ -6,19 +6,24 @@
  * Initialization"): INIT, 10 ms, a start-up IPI, 200 us, a second one; one CPU at a time, each
  * given up to AP_TIMEOUT_MS to check in. A CPU that does not is sent INIT again, which parks it
  * for good, so a late start cannot run on the next CPU's stack.
+ *
+ * Each attempt has its own slot (its stacks, tables and per-CPU area, never reused), and the CPU
+ * checks in through one word, the gate, that names the slot being started: the CPU moves it from
+ * "open for my slot" to "my slot is ready", the boot CPU from "open" to "shut" at the deadline.
+ * One compare-and-swap each, so exactly one wins: a CPU that checks in after its deadline finds
+ * the gate shut (or open for another slot), is never counted, and parks itself.
  */
 #include "kernel/smp.h"
 
 #include "kernel/apic.h"
+#include "kernel/boot_memmap.h"
 #include "kernel/cmdline.h"
 #include "kernel/gdt.h"
-#include "kernel/mm_setup.h"
 #include "kernel/paging.h"
 #include "kernel/panic.h"
-#include "kernel/pic.h"
+#include "kernel/pc_layout.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
-#include "kernel/tlb.h"
 #include "kernel/traps.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
@@ -27,12 +32,14 @@
 #include "mm/memmap.h"
 #include "mm/page_alloc.h"
 
-#define KERNEL_VMA     0xffffffff80000000UL
-#define PTE_TABLE      0x3ULL             /* present, writable */
 #define AP_TIMEOUT_MS  1000               /* emulated CPUs can be slow to start: be generous */
 #define STACK_ORDER    3                  /* 32 KiB */
 #define STACK_SIZE     (PAGE_SIZE << STACK_ORDER)
 #define DF_STACK_ORDER 1                  /* 8 KiB for the double-fault report */
+#define NR_SLOTS       ACPI_MAX_CPUS      /* one start-up attempt each, at most one per MADT id */
+#define TEST_SLOT      NR_SLOTS           /* never started: smp_prepare_test_slot()'s */
+#define GATE_SHUT      0xffffffffu        /* the gate's value when no CPU may check in */
+#define GATE_READY     0x80000000u        /* or-ed with a slot: that slot's CPU checked in */
 
 /* What boot/ap_trampoline.asm reads from the end of its page. */
 struct ap_boot_params {
@@ -57,11 +64,13 @@ extern char boot_pdpt_low[]; /* boot/page_tables.asm: the low 4 GiB, 2 MiB pages
 
 static const struct acpi_cpus *madt;
 static unsigned int planned = 1, online = 1;
-static struct cpu_local ap_local[NR_CPUS_MAX];
 static struct cpu_local *cpu_area[NR_CPUS_MAX] = { &boot_cpu_local };
-static bool alive[NR_CPUS_MAX];
-static struct cpu_tables *ap_tables[NR_CPUS_MAX];
-static void *ap_df_stack_top[NR_CPUS_MAX];
+static struct cpu_local ap_local[NR_SLOTS + 1]; /* by slot; cpu_area[] points at those online */
+static struct cpu_tables *ap_tables[NR_SLOTS + 1];
+static void *ap_df_stack_top[NR_SLOTS + 1];
+static phys_addr_t trampoline_phys;            /* the start-up code's page below 1 MiB; 0: none */
+static uint32_t gate = GATE_SHUT;
+static unsigned int late_checkins;             /* CPUs that found the gate shut, and parked */
 static struct call calls[NR_CPUS_MAX];
 static uint64_t ap_pml4[512] __attribute__((aligned(4096)));
 
@@ -118,16 +127,56 @@ static void __attribute__((noreturn)) idle_loop(void)
 	}
 }
 
+/* A CPU that may not run: interrupts off for good (its timer is not started yet). */
+static void __attribute__((noreturn)) park(void)
+{
+	local_irq_disable();
+	halt_forever();
+}
+
+/* Test kernels replace this (tests/ktest/kernel/smp_fault.c); a real CPU has no fault. */
+__attribute__((weak)) enum smp_fault smp_fault_at_start(uint32_t apic)
+{
+	(void)apic;
+	return SMP_FAULT_NONE;
+}
+
+/* Checks the CPU of slot in: true when the gate was open for it, false when it is too late. */
+static bool check_in(uint32_t slot)
+{
+	uint32_t open = slot;
+
+	return __atomic_compare_exchange_n(&gate, &open, slot | GATE_READY, false, __ATOMIC_ACQ_REL,
+					   __ATOMIC_ACQUIRE);
+}
+
+/* The fault SMP_FAULT_LATE: wait until the boot CPU has given up on this slot. */
+static void wait_gate_closed(uint32_t slot)
+{
+	while (__atomic_load_n(&gate, __ATOMIC_ACQUIRE) == slot)
+		cpu_relax();
+}
+
 /* boot/ap_trampoline.asm's ap_entry64 calls this on the CPU's own stack and the kernel's tables. */
 void __attribute__((noreturn)) ap_start(struct cpu_local *me);
 void ap_start(struct cpu_local *me)
 {
-	gdt_install(ap_tables[me->cpu], ap_df_stack_top[me->cpu]);
+	uint32_t slot = (uint32_t)(me - ap_local);
+	enum smp_fault fault = smp_fault_at_start(me->apic_id);
+
+	gdt_install(ap_tables[slot], ap_df_stack_top[slot]);
 	idt_load();
 	percpu_install(me);
 	apic_init_cpu();
+	if (fault == SMP_FAULT_NEVER)
+		park();
+	if (fault == SMP_FAULT_LATE)
+		wait_gate_closed(slot);
+	if (!check_in(slot)) {
+		__atomic_fetch_add(&late_checkins, 1, __ATOMIC_RELEASE);
+		park();
+	}
 	timer_start_cpu();
-	__atomic_store_n(&alive[me->cpu], true, __ATOMIC_RELEASE);
 	idle_loop();
 }
 
@@ -154,78 +203,142 @@ static void *pages(unsigned int order)
 	return p ? page_address(p) : NULL;
 }
 
-/*
- * CPU cpu's stack: STACK_SIZE bytes mapped in KSTACK_AREA above STACK_SIZE unmapped bytes, so
- * that running off its end faults (a double fault, reported on its own stack). Returns its top.
- */
-static void *map_stack(unsigned int cpu)
+/* Gives back memory of 2^order pages from pages() (nothing for NULL). */
+static void free_pages_at(void *addr, unsigned int order)
 {
-	struct page *p = alloc_pages(GFP_KERNEL, STACK_ORDER);
-	uintptr_t base = KSTACK_AREA + (uintptr_t)cpu * 2 * STACK_SIZE + STACK_SIZE;
+	if (addr)
+		__free_pages(virt_to_page(addr), order);
+}
 
-	if (!p || map_range(base, PFN_PHYS(page_to_pfn(p)), STACK_SIZE))
+/*
+ * Maps the STACK_SIZE bytes at stack (from pages()) as slot slot's stack, in KSTACK_AREA above
+ * STACK_SIZE unmapped bytes, so that running off its end faults (a double fault, reported on its
+ * own stack). Returns its top there; NULL when there were no page tables.
+ */
+static void *map_stack(unsigned int slot, void *stack)
+{
+	uintptr_t base = KSTACK_AREA + (uintptr_t)slot * 2 * STACK_SIZE + STACK_SIZE;
+
+	if (map_range(base, virt_to_phys(stack), STACK_SIZE))
 		return NULL;
 	return (void *)(base + STACK_SIZE);
 }
 
-/* Everything CPU cpu needs before it starts; false when memory ran out. */
-static bool prepare(unsigned int cpu, uint32_t apic, struct ap_boot_params *params)
+/* Everything slot slot needs before CPU number cpu starts in it; false, keeping nothing, when memory ran out. */
+static bool prepare(unsigned int cpu, unsigned int slot, uint32_t apic, struct ap_boot_params *params)
 {
-	void *stack = map_stack(cpu), *df = pages(DF_STACK_ORDER);
+	void *stack = pages(STACK_ORDER), *df = pages(DF_STACK_ORDER), *tables = pages(0), *top = NULL;
 
-	ap_tables[cpu] = pages(0);
-	if (!stack || !df || !ap_tables[cpu])
+	if (stack && df && tables)
+		top = map_stack(slot, stack);
+	if (!top) {
+		free_pages_at(stack, STACK_ORDER);
+		free_pages_at(df, DF_STACK_ORDER);
+		free_pages_at(tables, 0);
 		return false;
-	ap_df_stack_top[cpu] = (char *)df + (PAGE_SIZE << DF_STACK_ORDER);
-	ap_local[cpu] = (struct cpu_local){
+	}
+	ap_tables[slot] = tables;
+	ap_df_stack_top[slot] = (char *)df + (PAGE_SIZE << DF_STACK_ORDER);
+	ap_local[slot] = (struct cpu_local){
 		.cpu = cpu, .apic_id = apic,
-		.stack_lo = (uintptr_t)stack - STACK_SIZE, .stack_hi = (uintptr_t)stack,
+		.stack_lo = (uintptr_t)top - STACK_SIZE, .stack_hi = (uintptr_t)top,
 	};
 	*params = (struct ap_boot_params){
 		.pml4 = (uint32_t)((uintptr_t)ap_pml4 - KERNEL_VMA),
 		.entry = (uintptr_t)ap_entry64,
 		.kernel_cr3 = read_cr3(),
-		.stack_top = (uintptr_t)stack,
-		.cpu_local = (uintptr_t)&ap_local[cpu],
+		.stack_top = (uintptr_t)top,
+		.cpu_local = (uintptr_t)&ap_local[slot],
 	};
 	return true;
 }
 
-/* True once CPU cpu has checked in, waiting at most us microseconds. */
-static bool wait_alive(unsigned int cpu, uint64_t us)
+bool smp_prepare_test_slot(void)
+{
+	struct ap_boot_params params;
+
+	return prepare(0, TEST_SLOT, 0, &params);
+}
+
+/*
+ * True once the CPU of slot has checked in, waiting at most us microseconds; false after shutting
+ * the gate, from which on the CPU cannot check in any more.
+ */
+static bool wait_checked_in(uint32_t slot, uint64_t us)
 {
 	uint64_t deadline = tsc_deadline_us(us);
+	uint32_t open = slot;
 
 	do {
-		if (__atomic_load_n(&alive[cpu], __ATOMIC_ACQUIRE))
+		if (__atomic_load_n(&gate, __ATOMIC_ACQUIRE) == (slot | GATE_READY))
 			return true;
 		cpu_relax();
 	} while (rdtsc() < deadline);
-	return false;
+	return !__atomic_compare_exchange_n(&gate, &open, GATE_SHUT, false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE);
 }
 
-/* Starts the CPU with APIC id apic as CPU number cpu; false, saying why, when it did not start. */
-static bool start_cpu(unsigned int cpu, uint32_t apic)
+/* True once late_checkins has passed seen, waiting at most us microseconds. */
+static bool wait_late_checkin(unsigned int seen, uint64_t us)
 {
-	phys_addr_t page = smp_trampoline_phys;
-	struct ap_boot_params *params = phys_to_virt(page + (ap_trampoline_params - ap_trampoline));
+	uint64_t deadline = tsc_deadline_us(us);
 
-	if (!prepare(cpu, apic, params)) {
+	while (__atomic_load_n(&late_checkins, __ATOMIC_ACQUIRE) == seen && rdtsc() < deadline)
+		cpu_relax();
+	return __atomic_load_n(&late_checkins, __ATOMIC_ACQUIRE) != seen;
+}
+
+/* Sends INIT, then the start-up IPIs while the CPU of slot has not checked in. */
+static void send_start_up(uint32_t apic, uint32_t slot)
+{
+	apic_send_init(apic);
+	mdelay(10);
+	for (int i = 0; i < 2 && __atomic_load_n(&gate, __ATOMIC_ACQUIRE) == slot; i++) {
+		apic_send_startup(apic, (uint8_t)(trampoline_phys >> PAGE_SHIFT));
+		udelay(200);
+	}
+}
+
+/*
+ * Starts the CPU with APIC id apic in slot slot as CPU number cpu; false, saying why, when it did
+ * not check in by its deadline: it is then sent INIT and never counted.
+ */
+static bool start_cpu(unsigned int cpu, unsigned int slot, uint32_t apic)
+{
+	phys_addr_t page = trampoline_phys;
+	struct ap_boot_params *params = phys_to_virt(page + (ap_trampoline_params - ap_trampoline));
+	unsigned int late_before = __atomic_load_n(&late_checkins, __ATOMIC_ACQUIRE);
+
+	if (!prepare(cpu, slot, apic, params)) {
 		printk("smp: no memory for the stacks of the CPU with APIC id %u\n", apic);
 		return false;
 	}
-	apic_send_init(apic);
-	mdelay(10);
-	for (int i = 0; i < 2 && !__atomic_load_n(&alive[cpu], __ATOMIC_ACQUIRE); i++) {
-		apic_send_startup(apic, (uint8_t)(page >> PAGE_SHIFT));
-		udelay(200);
-	}
-	if (wait_alive(cpu, AP_TIMEOUT_MS * 1000))
+	__atomic_store_n(&gate, slot, __ATOMIC_RELEASE);
+	send_start_up(apic, slot);
+	if (wait_checked_in(slot, AP_TIMEOUT_MS * 1000)) {
+		__atomic_store_n(&gate, GATE_SHUT, __ATOMIC_RELEASE);
 		return true;
+	}
+	/* A test kernel's late CPU checks in now: wait for it, so its report is certain. */
+	if (smp_fault_at_start(apic) == SMP_FAULT_LATE)
+		wait_late_checkin(late_before, AP_TIMEOUT_MS * 1000);
 	apic_send_init(apic);
 	printk("smp: the CPU with APIC id %u did not come up within %u ms; going on without it\n",
 	       apic, AP_TIMEOUT_MS);
+	if (__atomic_load_n(&late_checkins, __ATOMIC_ACQUIRE) != late_before)
+		printk("smp: ignored the late check-in of the CPU with APIC id %u; it is parked\n", apic);
 	return false;
+}
+
+unsigned int smp_reserve_trampoline(const struct boot_memmap *raw, struct mm_reservation *r,
+				    unsigned int n)
+{
+	/* r[0] is the first 1 MiB: a precaution, not something in the way. */
+	trampoline_phys = boot_memmap_find_low_page(raw, r + 1, n - 1, PC_LOW_RESERVE);
+	if (!trampoline_phys)
+		return n;
+	r[n] = (struct mm_reservation){ trampoline_phys, PAGE_SIZE, "SMP trampoline" };
+	return n + 1;
 }
 
 /* The trampoline in its page, and a temporary page table: the low 4 GiB as is, and the kernel. */
@@ -233,26 +346,25 @@ static void install_trampoline(void)
 {
 	const uint64_t *pml4 = kernel_pml4();
 
-	memcpy(phys_to_virt(smp_trampoline_phys), ap_trampoline, (size_t)(ap_trampoline_end - ap_trampoline));
+	memcpy(phys_to_virt(trampoline_phys), ap_trampoline, (size_t)(ap_trampoline_end - ap_trampoline));
 	ap_pml4[0] = (uintptr_t)boot_pdpt_low | PTE_TABLE;
 	ap_pml4[511] = pml4[511];
 }
 
-/* Starts the planned CPUs, in MADT order; returns how many did not come up. */
+/* Starts the planned CPUs, from the MADT's startable ones in order; returns how many failed. */
 static unsigned int start_others(uint32_t boot_apic, char *failed, size_t len)
 {
+	static uint32_t ids[NR_SLOTS];
+	unsigned int n = acpi_cpus_to_start(madt, boot_apic, apic_is_x2apic(), ids, NR_SLOTS, printk);
 	unsigned int nfailed = 0;
-	size_t n = 0;
+	size_t used = 0;
 
-	for (uint32_t i = 0; i < madt->count && online < planned; i++) {
-		uint32_t apic = madt->apic_ids[i];
-		if (apic == boot_apic)
-			continue;
-		if (start_cpu(online, apic)) {
-			cpu_area[online] = &ap_local[online];
+	for (unsigned int slot = 0; slot < n && online < planned; slot++) {
+		if (start_cpu(online, slot, ids[slot])) {
+			cpu_area[online] = &ap_local[slot];
 			__atomic_store_n(&online, online + 1, __ATOMIC_RELEASE);
 		} else {
-			n += (size_t)snprintf(failed + MIN(n, len), n < len ? len - n : 0, " %u", apic);
+			used = snprintf_append(failed, len, used, " %u", ids[slot]);
 			nfailed++;
 		}
 	}
@@ -264,22 +376,17 @@ void smp_init(void)
 	char failed[128] = "";
 	unsigned int nfailed = 0;
 
-	boot_cpu_local.apic_id = 0;
-	pic_disable();
-	tsc_calibrate();
-	if (!apic_init()) {
+	if (!apic_enabled()) {
 		printk("smp: Brought up 1 node, 1 CPU (no local APIC: no tick, no other CPU)\n");
 		return;
 	}
 	boot_cpu_local.apic_id = apic_id();
 	irq_register(APIC_VECTOR_CALL, call_ipi);
 	irq_register(APIC_VECTOR_STOP, stop_ipi);
-	tlb_init();
-	timer_init();
-	if (planned > 1 && !smp_trampoline_phys)
+	if (planned > 1 && !trampoline_phys)
 		printk("smp: no free page below 1 MiB for the start-up code: the other CPUs stay off\n");
 	else if (planned > 1) {
-		printk("smp: start-up code in the page at %#llx\n", (unsigned long long)smp_trampoline_phys);
+		printk("smp: start-up code in the page at %#llx\n", (unsigned long long)trampoline_phys);
 		install_trampoline();
 		nfailed = start_others(boot_cpu_local.apic_id, failed, sizeof(failed));
 	}

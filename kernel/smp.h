@@ -10,8 +10,10 @@
 #define KERNEL_SMP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "kernel/acpi.h"
+#include "kernel/boot_memmap.h"
 #include "kernel/percpu.h"
 
 /*
@@ -22,11 +24,28 @@
 unsigned int smp_plan(const struct acpi_cpus *cpus, const char *cmdline);
 
 /*
- * On the boot CPU, after mm_setup(): sets up interrupts (the 8259s masked, the local APIC, the
- * tick), starts the CPUs smp_plan() chose from the trampoline page mm_setup() reserved, prints
- * "smp: Brought up 1 node, N CPUs" (naming any CPU that did not come up), and enables interrupts.
+ * For mm_setup(), when more than one CPU is planned: picks the page below 1 MiB the other CPUs
+ * start in (free RAM in the firmware map raw, clear of the n reservations of r but the first)
+ * and appends it to r as "SMP trampoline". Returns the new number of reservations: n + 1, or n
+ * when there is no such page (smp_init() then says so and starts no other CPU). r has room.
+ */
+unsigned int smp_reserve_trampoline(const struct boot_memmap *raw, struct mm_reservation *r,
+				    unsigned int n);
+
+/*
+ * On the boot CPU, after platform_init() (kernel/platform.h): starts the CPUs smp_plan() chose
+ * and acpi_cpus_to_start() allows, from the trampoline page, prints "smp: Brought up 1 node, N
+ * CPUs" (naming any CPU that did not come up), and enables interrupts. Without a local APIC it
+ * says the boot CPU runs alone, and leaves interrupts off.
  */
 void smp_init(void);
+
+/*
+ * Self-test hook: allocates and maps what a CPU needs before it starts (its stacks and GDT page)
+ * for a slot no CPU uses. True when it all fit, and then it stays with that slot; false when
+ * memory ran out, with nothing kept.
+ */
+bool smp_prepare_test_slot(void);
 
 /* The number of CPUs online: numbered 0 to smp_num_cpus() - 1. */
 unsigned int smp_num_cpus(void);
@@ -48,6 +67,15 @@ void smp_call_function(void (*fn)(void *), void *arg, bool wait);
  * Boot CPU only.
  */
 void on_each_cpu(void (*fn)(void *), void *arg);
+
+/*
+ * Test kernels only: how the CPU with APIC id apic misbehaves when it is started. SMP_FAULT_LATE
+ * checks in only once the boot CPU has given up on it; SMP_FAULT_NEVER never checks in. The
+ * kernel's own definition (weak) says SMP_FAULT_NONE for every CPU; the test kernel's
+ * (tests/ktest/kernel/smp_fault.c) reads the command line's smp_fault=. Called on any CPU.
+ */
+enum smp_fault { SMP_FAULT_NONE, SMP_FAULT_LATE, SMP_FAULT_NEVER };
+enum smp_fault smp_fault_at_start(uint32_t apic);
 
 /* After a panic: asks every other CPU to halt for good (best effort, does not wait). */
 void smp_stop_others(void);

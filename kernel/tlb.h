@@ -17,7 +17,7 @@
  */
 #define TLB_FLUSH_ALL_PAGES 32
 
-/* Registers the shootdown's interrupt handler; smp_init() calls it before starting the CPUs. */
+/* Registers the shootdown's interrupt handler; platform_init() calls it before the CPUs start. */
 void tlb_init(void);
 
 /*

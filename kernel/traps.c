@@ -146,7 +146,9 @@ static void interrupt(struct trap_frame *f)
 	if (!fn)
 		panic("unexpected interrupt vector %llu on CPU %u (RIP %pS)",
 		      (unsigned long long)f->vector, this_cpu_id(), (void *)f->rip);
+	this_cpu_local()->irq_depth++; /* in_interrupt(): mm/'s lock check asks */
 	fn((unsigned int)f->vector);
+	this_cpu_local()->irq_depth--;
 }
 
 void trap_handler(struct trap_frame *f)

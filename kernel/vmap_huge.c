@@ -13,15 +13,9 @@
 #include "mm/compound.h"
 #include "mm/memmap.h"
 
-#define PML4_SHIFT 39
-#define PDPT_SHIFT 30
-#define PD_SHIFT   21
-#define BITS_PER_LONG (8 * sizeof(unsigned long))
-
 /* A 2 MiB leaf: present, writable, no-execute, PS. Its 4 KiB entries keep all but PS. */
 #define HUGE_LEAF   (PTE_PRESENT | PTE_WRITE | PTE_NX | PTE_HUGE)
 #define LEAF_FLAGS  (PTE_PRESENT | PTE_WRITE | PTE_NX | PTE_PWT | PTE_PCD)
-#define TABLE_FLAGS (PTE_PRESENT | PTE_WRITE) /* a table entry: its leaves decide */
 #define HUGE_ADDR   (PTE_ADDR & ~(HUGE_MAP_SIZE - 1))
 
 _Static_assert(HUGE_MAP_AREA_SIZE == 1UL << PDPT_SHIFT, "the area is one page directory");
@@ -66,9 +60,9 @@ static bool build_tables(void)
 			page_table_free(pdpt); /* never hooked: no CPU can have cached it */
 		return false;
 	}
-	((uint64_t *)phys_to_virt(pdpt))[pt_index(HUGE_MAP_AREA, PDPT_SHIFT)] = pd | TABLE_FLAGS;
+	((uint64_t *)phys_to_virt(pdpt))[pt_index(HUGE_MAP_AREA, PDPT_SHIFT)] = pd | PTE_TABLE;
 	/* x86 keeps stores in order: the tables are complete before the PML4 entry shows them. */
-	__atomic_store_n(pml4_entry(), pdpt | TABLE_FLAGS, __ATOMIC_RELEASE);
+	__atomic_store_n(pml4_entry(), pdpt | PTE_TABLE, __ATOMIC_RELEASE);
 	return true;
 }
 
@@ -220,7 +214,7 @@ static int split_mapping(uint64_t *pde, uintptr_t va)
 	 * The same translations, so a CPU still using the 2 MiB entry does no harm until the flush
 	 * that set_memory() makes of the whole 2 MiB once the protection has changed.
 	 */
-	__atomic_store_n(pde, table | TABLE_FLAGS, __ATOMIC_RELEASE);
+	__atomic_store_n(pde, table | PTE_TABLE, __ATOMIC_RELEASE);
 	return 0;
 }
 

@@ -284,6 +284,34 @@ int snprintf(char *buf, size_t size, const char *fmt, ...)
 	return n;
 }
 
+size_t snprintf_append(char *buf, size_t size, size_t used, const char *fmt, ...)
+{
+	va_list ap;
+	size_t at = used < size ? used : size;
+
+	va_start(ap, fmt);
+	int n = vsnprintf(buf + at, size - at, fmt, ap);
+	va_end(ap);
+	return used + (size_t)(n > 0 ? n : 0);
+}
+
+static char parse_message[160];
+
+int parse_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(parse_message, sizeof(parse_message), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+const char *parse_fail_message(void)
+{
+	return parse_message;
+}
+
 int printk_format(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	struct out o = { buf, size, 0, 0 };

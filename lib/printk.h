@@ -32,6 +32,24 @@
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/*
+ * Appends to the text of used bytes in buf (size bytes), like snprintf at buf + used, and returns
+ * used plus the length of the formatted text. Once used reaches size nothing more is written
+ * (buf stays NUL-terminated), so a line is built by `used = snprintf_append(buf, size, used, ...)`
+ * and the result compared with size says whether it was cut.
+ */
+size_t snprintf_append(char *buf, size_t size, size_t used, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * For parsers that stop at their first problem (kernel/multiboot2.c, kernel/acpi.c): formats the
+ * message into one static buffer and returns -1, so a parser can `return parse_fail(...)`.
+ * parse_fail_message() returns that buffer; it holds the message until parse_fail() is next
+ * called, by any parser.
+ */
+int parse_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *parse_fail_message(void);
+
 /* printk formats each call in a buffer of this many bytes: it writes at most PRINTK_BUF_SIZE - 1. */
 #define PRINTK_BUF_SIZE 512
 

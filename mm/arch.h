@@ -47,6 +47,17 @@ void *memset(void *dst, int c, size_t n);
 void *memcpy(void *dst, const void *src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);
 
+/*
+ * A value that differs from one boot (or run) to the next and that code outside the machine
+ * cannot easily guess: the slab allocator mixes it with each cache's address into the secret
+ * that hides its free links (mm/slab_cache.h). Called once per cache created, interrupts on or
+ * off. It need not be a cryptographic random number, but the better it is the harder a forged
+ * free link: the kernel reads the time-stamp counter, the host harness the clock; an environment
+ * with a hardware random number generator (RDRAND, a TPM) should use it. A constant still works,
+ * and still catches double frees and stray writes, but not an attacker who knows it.
+ */
+unsigned long arch_random_seed(void);
+
 /* Stops everything after printing the message (kernel: halt; host: abort). */
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
@@ -62,6 +73,10 @@ void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)))
  *   unsigned long arch_irq_save(void)   interrupts off on this CPU; returns the previous state
  *   void arch_irq_restore(unsigned long flags)
  *   bool arch_irqs_disabled(void)       are interrupts off on this CPU? (MM_BUG_ON checks only)
+ *   bool arch_in_interrupt(void)        is this CPU running an interrupt handler (or code
+ *                                       called from one)? MM_DEBUG's lock check only: a lock
+ *                                       taken there must never be taken with interrupts on.
+ *                                       Without handlers that allocate: false
  *   unsigned int arch_cpu_id(void)      this CPU's number, below mm_init_params.nr_cpus; must
  *                                       not change while interrupts are off
  *
@@ -69,6 +84,11 @@ void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)))
  * for a lock the code it interrupted holds. A single-CPU environment may define the lock as an
  * empty structure and the operations as nothing, but must still mask interrupts if any handler
  * allocates.
+ *
+ * The lock operations must be functions (static inline), not macros: in MM_DEBUG builds
+ * mm/lock_check.h wraps them in macros of the same name that check the lock order (the order
+ * itself is written there) and then call them. The check keeps each CPU's held locks by
+ * arch_cpu_id() (up to 64 CPUs), so it needs nothing more from the lock.
  */
 #ifndef MM_ENV_H
 #error "mm/arch.h: define MM_ENV_H as the environment's header, e.g. -DMM_ENV_H='\"kernel/mm_env.h\"' (mm/README.md)"

@@ -140,6 +140,7 @@ static struct page *take_smallest(struct zone *zone, unsigned int order, unsigne
 	unsigned int avail = zone->free_orders[mt] >> order, o;
 	struct page *page;
 
+	MM_BUG_ON(!lock_held(&zone->lock), NULL, "zone %s's lock not held", zone->name);
 	if (!avail)
 		return NULL;
 	o = order + (unsigned int)__builtin_ctz(avail);
@@ -249,6 +250,7 @@ void buddy_give(struct page *page, unsigned int order)
 	unsigned long pfn = page_to_pfn(page);
 	unsigned int mt = pfn_migratetype(zone, pfn), bmt = mt;
 
+	MM_BUG_ON(!lock_held(&zone->lock), page, "zone %s's lock not held", zone->name);
 	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages + (1UL << order));
 	for (; order < MAX_ORDER; order++) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);

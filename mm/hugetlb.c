@@ -7,18 +7,17 @@
  * Locking: hugetlb_lock, taken with interrupts off, protects both pools (their free lists and
  * every counter) and is held across a whole operation, the calls to the buddy allocator it makes
  * included, so that the counters are exact however many CPUs grow, shrink, allocate and free at
- * once. The order is therefore hugetlb_lock -> a per-CPU list's lock -> a zone's lock; the page
- * allocator never calls back into the pool while it holds its own locks (put_page() runs the
- * destructor free_huge_page() with none held), so no cycle can form. Reports are printed after
- * the lock is dropped.
+ * once (the lock order: mm/lock_check.h). Reports are printed after the lock is dropped.
  */
 #include "mm/hugetlb.h"
 
 #include "mm/arch.h"
 #include "mm/bad_page.h"
 #include "mm/compound.h"
+#include "mm/debug.h"
 #include "mm/folio.h"
 #include "mm/list.h"
+#include "mm/lock_check.h"
 #include "mm/memblock.h"
 #include "mm/page_alloc.h"
 
@@ -45,7 +44,7 @@ static struct hstate hstates[] = {
 	{ .order = GIGANTIC_ORDER, .free_list = { &hstates[1].free_list, &hstates[1].free_list } },
 };
 static struct hstate *const hstate_2m = &hstates[0];
-static arch_spinlock_t hugetlb_lock;
+static DEFINE_MM_SPINLOCK(hugetlb_lock, "hugetlb_lock");
 
 static unsigned long hugetlb_lock_irqsave(void)
 {
@@ -150,6 +149,7 @@ static struct page *hand_out(struct hstate *h, struct folio *folio)
 /* What is wrong with giving folio back to pool h, or NULL; under the lock. */
 static const char *free_huge_problem(const struct hstate *h, const struct folio *folio)
 {
+	MM_BUG_ON(!lock_held(&hugetlb_lock), (struct page *)&folio->page, "hugetlb_lock not held");
 	if (!h || !folio_test_hugetlb(folio))
 		return "free_huge_page: not a hugetlb pool page";
 	if (folio_ref_count(folio))
@@ -192,6 +192,7 @@ static struct page *alloc_huge_page_locked(void)
 	struct hstate *h = hstate_2m;
 	struct folio *folio;
 
+	MM_BUG_ON(!lock_held(&hugetlb_lock), NULL, "hugetlb_lock not held");
 	if (unreserved_free(h))
 		return hand_out(h, dequeue_huge_folio(h));
 	if (h->surplus >= h->overcommit)

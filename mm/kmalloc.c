@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kmalloc: the size classes over slab caches, large sizes as compound pages of their own (with a
- * small per-CPU reuse of them), kfree() and ksize() from the address alone, caches created at run
- * time, slab_init(), slab_set_debug() and kmem_cache_shrink_all(). See mm/slab.h.
+ * small per-CPU reuse of them), kfree() and ksize() from the address alone, slab_init() (the
+ * classes' caches) and kmem_cache_shrink_all() (the slab caches and the kept large pages). Caches
+ * themselves (creating, destroying, shrinking, the debug switch) are mm/slab.c's. See mm/slab.h.
  */
 #include "mm/slab.h"
 
 #include "mm/compound.h"
-#include "mm/debug.h"
 #include "mm/page_alloc.h"
 #include "mm/page_owner.h"
 #include "mm/poison.h"
@@ -22,23 +22,29 @@ static const char *const kmalloc_names[NR_KMALLOC] = {
 };
 static struct kmem_cache kmalloc_caches[NR_KMALLOC];
 
-/* The class of sizes 1..192 by (size + 7) / 8; above, by the bit length of size - 1. */
-static const uint8_t small_index[25] = { 0, 0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5,
-					 6, 6, 6, 6, 6, 6, 6, 6 };
-static const uint8_t large_index[14] = { [8] = 7, [9] = 8, [10] = 9, [11] = 10, [12] = 11, [13] = 12 };
+/*
+ * The class of sizes 1..192 by (size + 7) / 8; above, by the bit length of size - 1. Pointers,
+ * not indices: the fast path then has the cache in a register, not an index to multiply.
+ */
+#define K(i) (&kmalloc_caches[i])
+static struct kmem_cache *const small_class[25] = { K(0), K(0), K(1), K(2), K(2), K(3), K(3), K(3), K(3),
+						    K(4), K(4), K(4), K(4), K(5), K(5), K(5), K(5), K(6),
+						    K(6), K(6), K(6), K(6), K(6), K(6), K(6) };
+static struct kmem_cache *const large_class[14] = { [8] = K(7),   [9] = K(8),   [10] = K(9),
+						    [11] = K(10), [12] = K(11), [13] = K(12) };
+#undef K
 
-static bool debug_default = MM_DEBUG;
-
-static inline unsigned int kmalloc_index(size_t size)
+/* The kmalloc cache of size, 1..KMALLOC_MAX_CACHE_SIZE. */
+static inline struct kmem_cache *class_of(size_t size)
 {
 	if (size <= 192)
-		return small_index[(size + 7) >> 3];
-	return large_index[64 - __builtin_clzl(size - 1)];
+		return small_class[(size + 7) >> 3];
+	return large_class[64 - __builtin_clzl(size - 1)];
 }
 
 struct kmem_cache *kmalloc_cache(size_t size)
 {
-	return size && size <= KMALLOC_MAX_CACHE_SIZE ? &kmalloc_caches[kmalloc_index(size)] : NULL;
+	return size && size <= KMALLOC_MAX_CACHE_SIZE ? class_of(size) : NULL;
 }
 
 /* ---- large sizes: compound pages, a few kept per CPU --------------------------------------- */
@@ -51,7 +57,7 @@ struct kmem_cache *kmalloc_cache(size_t size)
 #define LARGE_MAX_ORDER 4
 #define LARGE_KEEP 2
 struct large_cpu {
-	arch_spinlock_t lock;
+	mm_spinlock_t lock;
 	unsigned int nr[LARGE_MAX_ORDER + 1];
 	struct page *page[LARGE_MAX_ORDER + 1][LARGE_KEEP];
 };
@@ -62,7 +68,10 @@ static struct large_cpu *large_slot(void)
 	return &large_cpu[arch_cpu_id() % SLAB_CPU_SLOTS];
 }
 
-/* May freed pages be kept? Not while they must be poisoned or their owners recorded as freed. */
+/*
+ * May freed pages be kept? Not while freed pages must be poisoned: a kept page skips it (and
+ * keeps its page_owner record until it is handed out again or given back).
+ */
 static bool large_keep_ok(void)
 {
 	return !__atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED);
@@ -187,7 +196,7 @@ static __attribute__((noinline)) void kfree_large(struct page *head, const void 
 void *kmalloc(size_t size, gfp_t gfp)
 {
 	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE))
-		return slab_alloc_fast(&kmalloc_caches[kmalloc_index(size)], gfp);
+		return slab_alloc_fast(class_of(size), gfp);
 	if (!size)
 		return ZERO_SIZE_PTR;
 	return kmalloc_large(size, gfp, __builtin_return_address(0));
@@ -202,12 +211,24 @@ void kfree(const void *p)
 {
 	const void *caller = __builtin_return_address(0);
 	struct page *head;
+	uintptr_t phys;
 
 	if (unlikely((uintptr_t)p <= (uintptr_t)ZERO_SIZE_PTR))
 		return;
-	head = slab_obj_head(p);
-	if (likely(head && PageSlab(head))) {
-		slab_free_fast(head->slab_cache, (void *)p, caller);
+	phys = virt_to_phys(p);
+	if (unlikely(!pfn_valid(PFN_DOWN(phys)))) {
+		kfree_large(NULL, p, caller);
+		return;
+	}
+	head = compound_head(pfn_to_page(PFN_DOWN(phys)));
+	if (likely(PageSlab(head))) {
+		struct kmem_cache *c = head->slab_cache;
+
+		if (unlikely(!slab_obj_starts_at(c, phys))) {
+			slab_report(c->name, "free of a pointer inside (not the start of) an", p, caller);
+			return;
+		}
+		slab_free_fast(c, (void *)p, caller);
 		return;
 	}
 	kfree_large(head, p, caller);
@@ -228,121 +249,19 @@ size_t ksize(const void *p)
 	return 0;
 }
 
-/* ---- caches ------------------------------------------------------------------------------- */
-
-static bool is_kmalloc_cache(const struct kmem_cache *c)
-{
-	return c >= kmalloc_caches && c < kmalloc_caches + NR_KMALLOC;
-}
-
-static void add_cache(struct kmem_cache *c)
-{
-	unsigned long irq = arch_irq_save();
-
-	arch_spin_lock(&slab_caches_lock);
-	list_add(&c->caches, &slab_caches);
-	arch_spin_unlock(&slab_caches_lock);
-	arch_irq_restore(irq);
-}
-
-struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align, unsigned int flags)
-{
-	struct kmem_cache *c;
-
-	if (!size || size > KMALLOC_MAX_CACHE_SIZE || (align & (align - 1)) || align > PAGE_SIZE) {
-		__atomic_fetch_add(&slab_reports, 1, __ATOMIC_RELAXED);
-		printk("BUG: slab %s: kmem_cache_create refused: size %zu (1..%d), align %zu (a power of two up to %lu)\n",
-		       name ? name : "?", size, KMALLOC_MAX_CACHE_SIZE, align, PAGE_SIZE);
-		return NULL;
-	}
-	c = kmalloc(sizeof(*c), GFP_KERNEL);
-	if (!c)
-		return NULL;
-	if (slab_cache_setup(c, name, size, align, flags | (debug_default ? SLAB_DEBUG : 0))) {
-		kfree(c);
-		return NULL;
-	}
-	add_cache(c);
-	return c;
-}
-
-void kmem_cache_destroy(struct kmem_cache *c)
-{
-	unsigned long irq, active;
-
-	if (!c)
-		return;
-	if (is_kmalloc_cache(c)) {
-		__atomic_fetch_add(&slab_reports, 1, __ATOMIC_RELAXED);
-		printk("BUG: slab %s: kmem_cache_destroy of a kmalloc cache refused, caller %pS\n", c->name,
-		       __builtin_return_address(0));
-		return;
-	}
-	kmem_cache_shrink(c);
-	active = slab_active_objects(c);
-	if (active || __atomic_load_n(&c->nr_slabs, __ATOMIC_RELAXED)) {
-		__atomic_fetch_add(&slab_reports, 1, __ATOMIC_RELAXED);
-		printk("BUG: slab %s: kmem_cache_destroy with %lu objects still allocated: the cache is kept, caller %pS\n",
-		       c->name, active, __builtin_return_address(0));
-		return;
-	}
-	irq = arch_irq_save();
-	arch_spin_lock(&slab_caches_lock);
-	list_del(&c->caches);
-	arch_spin_unlock(&slab_caches_lock);
-	arch_irq_restore(irq);
-	kfree(c);
-}
+/* ---- shrinking and boot ------------------------------------------------------------------- */
 
 unsigned long kmem_cache_shrink_all(void)
 {
-	unsigned long freed = large_drain(), irq;
-
-	/* Created caches' descriptors are kmalloc objects: shrink those caches before kmalloc's. */
-	irq = arch_irq_save();
-	arch_spin_lock(&slab_caches_lock);
-	for (struct list_head *l = slab_caches.next; l != &slab_caches; l = l->next)
-		freed += (unsigned long)kmem_cache_shrink(cache_of_list(l));
-	arch_spin_unlock(&slab_caches_lock);
-	arch_irq_restore(irq);
-	return freed;
-}
-
-unsigned long nr_slab_pages(void)
-{
-	unsigned long pages = 0, irq = arch_irq_save();
-
-	arch_spin_lock(&slab_caches_lock);
-	for (struct list_head *l = slab_caches.next; l != &slab_caches; l = l->next) {
-		struct kmem_cache *c = cache_of_list(l);
-
-		pages += __atomic_load_n(&c->nr_slabs, __ATOMIC_RELAXED) << c->order;
-	}
-	arch_spin_unlock(&slab_caches_lock);
-	arch_irq_restore(irq);
-	return pages;
-}
-
-void slab_set_debug(bool on)
-{
-	debug_default = on;
-	for (unsigned int i = 0; i < NR_KMALLOC; i++) {
-		struct kmem_cache *c = &kmalloc_caches[i];
-
-		if (!c->name) /* before slab_init(): it applies the default */
-			continue;
-		kmem_cache_shrink(c);
-		if (__atomic_load_n(&c->nr_slabs, __ATOMIC_RELAXED))
-			continue; /* it holds objects: their layout stays */
-		c->flags = on ? c->flags | SLAB_DEBUG : c->flags & ~SLAB_DEBUG;
-		slab_cache_layout(c);
-	}
+	return large_drain() + slab_shrink_caches();
 }
 
 void slab_init(void)
 {
-	slab_caches.next = slab_caches.prev = &slab_caches;
+	slab_caches_reset();
 	memset(large_cpu, 0, sizeof(large_cpu));
+	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++)
+		lock_set_class(&large_cpu[i].lock, "large_cpu->lock");
 	register_compound_dtor(kmalloc_large_dtor, "kmalloc_large");
 	for (unsigned int i = NR_KMALLOC; i-- > 0;) { /* the list in size order */
 		/*
@@ -353,8 +272,7 @@ void slab_init(void)
 		size_t size = kmalloc_sizes[i];
 		size_t align = (size & (size - 1)) ? 8 : MIN(size, (size_t)PAGE_SIZE);
 
-		slab_cache_setup(&kmalloc_caches[i], kmalloc_names[i], size, align,
-				 debug_default ? SLAB_DEBUG : 0);
-		list_add(&kmalloc_caches[i].caches, &slab_caches);
+		slab_cache_setup(&kmalloc_caches[i], kmalloc_names[i], size, align, SLAB_KMALLOC);
+		slab_add_cache(&kmalloc_caches[i]);
 	}
 }

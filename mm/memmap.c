@@ -9,7 +9,6 @@
 #include "mm/memblock.h"
 #include "mm/zone.h"
 
-#define BITS_PER_LONG (8 * sizeof(unsigned long))
 #define PIECE_CHUNKS 512UL /* 512 chunks of memmap = 2 MiB, mapped as one large page */
 
 unsigned long max_pfn;

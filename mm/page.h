@@ -4,7 +4,8 @@
  *
  * There is one struct page per frame of RAM, in a virtually contiguous array (the memmap), so
  * pfn_to_page() and page_to_pfn() are one addition or subtraction. The structure is 32 bytes:
- * half of Linux's, because we keep only what the buddy allocator and compound pages need.
+ * half of Linux's, because we keep only what the buddy allocator, compound pages and slabs need
+ * (the unions below say which fields each uses).
  */
 #ifndef MM_PAGE_H
 #define MM_PAGE_H
@@ -53,10 +54,11 @@ struct page {
 		/*
 		 * Head page of a slab (PG_slab; mm/slab.h): the slab's free list and object count.
 		 * Its free objects are linked through their first word (the debug layout: a word after
-		 * the object); slab_free is the offset of the first in the slab, SLAB_NIL when every
-		 * object is out. slab_next/slab_prev link the slab on its cache's partial or empty list
-		 * by frame number (slab_list says which; SLAB_NIL ends a list): the 16 bytes hold two
-		 * links and the free list only because each is 32 bits. A full slab is on no list.
+		 * the object), hardened as mm/slab_cache.h says; slab_free is the offset of the first
+		 * in the slab, SLAB_NIL when every object is out. slab_next/slab_prev link the slab on
+		 * its cache's partial or empty list by frame number (slab_list says which; SLAB_NIL
+		 * ends a list): the 16 bytes hold two links and the free list only because each is 32
+		 * bits. A full slab is on no list.
 		 */
 		struct {
 			uint32_t slab_next, slab_prev;

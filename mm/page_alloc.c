@@ -17,9 +17,6 @@
 #include "mm/poison.h"
 #include "mm/watermark.h"
 
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
-
 /* Flags a block being freed must not carry, plus the allocation order field. */
 #define FREE_CHECK_FLAGS                                                                        \
 	(1u << PG_reserved | 1u << PG_buddy | 1u << PG_head | 1u << PG_tail | 1u << PG_compound | \
@@ -116,6 +113,7 @@ static void warn_alloc_failed(gfp_t gfp, unsigned int order)
 /* zone's lock held: a block from its buddy lists if gfp may take the zone that low, else NULL. */
 static struct page *buddy_take_checked(struct zone *zone, unsigned int order, gfp_t gfp)
 {
+	MM_BUG_ON(!lock_held(&zone->lock), NULL, "zone %s's lock not held", zone->name);
 	return zone_watermark_ok(zone, order, gfp) ? buddy_take(zone, order, gfp_migratetype(gfp)) : NULL;
 }
 

@@ -4,7 +4,7 @@
  * block alloc_pages() hands out it records the allocation site (the return address in the caller
  * of alloc_pages()), the order, the gfp flags and a sequence number that orders all allocations
  * since boot; freeing the block clears the record. dump_page() prints it, and the self-test runner
- * uses it to name the blocks a suite leaked (kernel/ktest.c).
+ * uses it to name the blocks a suite leaked (tests/ktest/ktest.c).
  *
  * The records are a side array, one per frame from 0 to max_pfn, taken from memblock by mm_init()
  * only when asked for (mm_init_params.page_owner; page_owner=on on the kernel's command line), so

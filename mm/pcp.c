@@ -35,6 +35,7 @@ int pcp_init(unsigned int nr_cpus)
 			struct per_cpu_pages *pcp = cpu_pcp(cpu, z);
 
 			pcp->cpu = cpu;
+			lock_set_class(&pcp->lock, "per_cpu_pages->lock");
 			for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
 				for (unsigned int t = 0; t < MIGRATE_TYPES; t++)
 					list_init(&pcp->lists[o][t]);
@@ -83,9 +84,11 @@ static void set_block_order(struct page *page, unsigned int order)
 struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, unsigned int mt,
 			gfp_t gfp)
 {
-	unsigned long flags = zone_lock(zone);
+	unsigned long flags;
 	struct page *page = NULL;
 
+	MM_BUG_ON(!lock_held(&pcp->lock), NULL, "CPU %u's lists not locked", pcp->cpu);
+	flags = zone_lock(zone);
 	/*
 	 * The first block is the one handed out; the others go on the list of their pageblock's
 	 * type, in address order. A block from another type's pageblock (a fallback) ends the
@@ -136,6 +139,7 @@ void pcp_flush(struct per_cpu_pages *pcp, unsigned int order, unsigned int n)
 	unsigned int last = MIGRATE_TYPES - 1;
 	unsigned long flags;
 
+	MM_BUG_ON(!lock_held(&pcp->lock), NULL, "CPU %u's lists not locked", pcp->cpu);
 	if (!pcp->count[order])
 		return;
 	flags = zone_lock(zone);
@@ -152,6 +156,7 @@ void pcp_flush(struct per_cpu_pages *pcp, unsigned int order, unsigned int n)
 
 void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq)
 {
+	MM_BUG_ON(!lock_held(&pcp->lock), page, "CPU %u's lists not locked", pcp->cpu);
 	if (!pcp->high[order]) { /* the lists are off */
 		set_block_order(page, 0);
 		buddy_give_locked(page, order);

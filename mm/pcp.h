@@ -6,8 +6,8 @@
  *
  * Locking: a CPU's lists for a zone are behind that per_cpu_pages' lock, taken with interrupts
  * off by pcp_lock(). The functions below that take a per_cpu_pages are called with its lock held;
- * those that move blocks to or from the buddy lists take the zone lock inside it (the order is
- * always per-CPU lock, then zone lock).
+ * those that move blocks to or from the buddy lists take the zone lock inside it (the order of
+ * all mm/'s locks: mm/lock_check.h).
  */
 #ifndef MM_PCP_H
 #define MM_PCP_H
@@ -149,6 +149,7 @@ static inline __attribute__((always_inline)) struct page *pcp_take(struct per_cp
 	if (first == head)
 		return NULL;
 	MM_BUG_ON(!arch_irqs_disabled(), NULL, "a per-CPU list used with interrupts on");
+	MM_BUG_ON(!lock_held(&pcp->lock), NULL, "CPU %u's lists not locked", pcp->cpu);
 	MM_BUG_ON(PageBuddy(lru_to_page(first)) || alloc_order_of(lru_to_page(first)) != order,
 		  lru_to_page(first), "a pcp block of order %u marked PG_buddy or with another order", order);
 	MM_BUG_ON(page_pcptype(lru_to_page(first)) != mt, lru_to_page(first), "a block on list %u marked type %u", mt,
@@ -169,6 +170,7 @@ static inline __attribute__((always_inline)) void pcp_push(struct per_cpu_pages 
 	MM_BUG_ON(alloc_order_of(page) != order, page, "a block of order %u marked order %u", order, alloc_order_of(page));
 	MM_BUG_ON(pcp->cpu != arch_cpu_id(), page, "freeing to CPU %u's list on CPU %u", pcp->cpu, arch_cpu_id());
 	MM_BUG_ON(!arch_irqs_disabled(), page, "a per-CPU list used with interrupts on");
+	MM_BUG_ON(!lock_held(&pcp->lock), page, "CPU %u's lists not locked", pcp->cpu);
 	MM_BUG_ON(mt >= MIGRATE_PCPTYPES || page_pcptype(page) != mt, page, "a block of type %u pushed on list %u",
 		  page_pcptype(page), mt);
 	list_add(&page->lru, &pcp->lists[order][mt]);

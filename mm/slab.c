@@ -1,34 +1,52 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Slab caches: slabs from the page allocator, their lists, the per-CPU object lists' refills and
- * flushes, the debug mode's locked paths, and creating, shrinking and destroying caches. See
- * mm/slab.h for the interface and mm/slab_cache.h for the layout and the per-CPU lists.
+ * Slab caches: each cache's layout and free-link secret, slabs from the page allocator and the
+ * cache's lists of them, the per-CPU object lists' refills and flushes (their fast paths are
+ * inline in mm/slab_cache.h), the debug mode's locked paths, kmem_cache_alloc()/free(), and the
+ * caches themselves: the list of every cache, creating, destroying and shrinking them, and the
+ * debug switch. kmalloc's classes over these caches are mm/kmalloc.c's. See mm/slab.h for the
+ * interface and mm/slab_cache.h for the layout and the per-CPU lists.
+ *
+ * Names: cache is a struct kmem_cache, slab the head struct page of a slab, slot a CPU's
+ * struct slab_cpu.
  */
 #include "mm/slab.h"
 
+#include "mm/debug.h"
 #include "mm/page_alloc.h"
 #include "mm/slab_cache.h"
 #include "mm/slab_debug.h"
 
 struct list_head slab_caches;
-arch_spinlock_t slab_caches_lock;
+DEFINE_MM_SPINLOCK(slab_caches_lock, "slab_caches_lock");
+
+/*
+ * The locks the comments below say are held (mm/lock_check.h has the order): checked in MM_DEBUG
+ * builds, nothing in release builds.
+ */
+#define assert_cache_locked(cache) \
+	MM_BUG_ON(!lock_held(&(cache)->lock), NULL, "slab %s: the cache's lock is not held", (cache)->name)
+#define assert_slot_locked(slot) MM_BUG_ON(!lock_held(&(slot)->lock), NULL, "a slab CPU slot's lock is not held")
+
+static bool debug_default = MM_DEBUG; /* atomic: slab_set_debug() may run beside a create */
+static bool kmalloc_started;          /* a kmalloc cache has had a slab since slab_caches_reset() */
 
 /* ---- layout ------------------------------------------------------------------------------ */
 
-int slab_cache_layout(struct kmem_cache *c)
+int slab_cache_layout(struct kmem_cache *cache)
 {
-	unsigned int align = c->align, size = c->size, stride, objects = 0, order;
+	unsigned int align = cache->align, size = cache->size, stride, objects = 0, order;
 
-	if (c->flags & SLAB_HWCACHE_ALIGN)
+	if (cache->flags & SLAB_HWCACHE_ALIGN)
 		align = MAX(align, 64u);
 	align = MAX(align, 8u);
-	if (c->flags & SLAB_DEBUG) {
-		c->obj_offset = ALIGN_UP(8u, align);
-		c->rz_end = ALIGN_UP(c->obj_offset + size + 8, 8u);
-		c->fp_offset = c->rz_end - c->obj_offset;
-		stride = ALIGN_UP(c->rz_end + 8, align);
+	if (cache->flags & SLAB_DEBUG) {
+		cache->obj_offset = ALIGN_UP(8u, align);
+		cache->rz_end = ALIGN_UP(cache->obj_offset + size + 8, 8u);
+		cache->fp_offset = cache->rz_end - cache->obj_offset;
+		stride = ALIGN_UP(cache->rz_end + 8, align);
 	} else {
-		c->obj_offset = c->rz_end = c->fp_offset = 0;
+		cache->obj_offset = cache->rz_end = cache->fp_offset = 0;
 		stride = ALIGN_UP(MAX(size, 8u), align);
 	}
 	/* The smallest order that holds 8 objects, up to SLAB_MAX_ORDER. */
@@ -40,28 +58,71 @@ int slab_cache_layout(struct kmem_cache *c)
 	order = MIN(order, (unsigned int)SLAB_MAX_ORDER);
 	if (!objects || objects > 0xffff)
 		return -EINVAL;
-	c->stride = stride;
-	c->objects = objects;
-	c->order = order;
-	c->stride_inv = ((1ULL << 32) + stride - 1) / stride;
+	cache->stride = stride;
+	cache->objects = objects;
+	cache->order = order;
+	cache->stride_inv = ((1ULL << 32) + stride - 1) / stride;
+	cache->slab_mask = (PAGE_SIZE << order) - 1;
+	/* Object i starts where the product is i * (stride_inv * stride - 2^32), below a slab's size. */
+	cache->start_max = (cache->flags & SLAB_DEBUG) ? UINT32_MAX
+					     : (objects - 1) * (uint32_t)(cache->stride_inv * stride - (1ULL << 32));
 	/* A CPU keeps up to two slabs' worth, at most 64 KiB unless one slab is more. */
-	c->cpu_limit = (c->flags & SLAB_DEBUG)
+	cache->cpu_limit = (cache->flags & SLAB_DEBUG)
 			       ? 0
 			       : MAX(objects, MIN(2 * objects, MAX(16u, (unsigned int)(65536 / stride))));
 	return 0;
 }
 
-int slab_cache_setup(struct kmem_cache *c, const char *name, size_t size, size_t align, unsigned int flags)
+/* A multiply-xorshift mixer: every bit of x moves about half the bits of the result. */
+static uint64_t mix64(uint64_t x)
 {
-	memset(c, 0, sizeof(*c));
-	c->name = name;
-	c->size = (unsigned int)size;
-	c->align = (unsigned int)(align ? align : 8);
-	c->flags = flags;
-	c->partial.first = c->empty.first = SLAB_NIL;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 29;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 32);
+}
+
+/*
+ * The bits every decoded free link has clear: those above the highest bit in which two
+ * direct-map addresses of RAM can differ, and the three below an object's alignment.
+ */
+static uintptr_t link_check_bits(void)
+{
+	uintptr_t lo = mm_direct_map_offset, hi = lo + PFN_PHYS(max_pfn) - 1;
+	unsigned int top = 63 - (unsigned int)__builtin_clzl((lo ^ hi) | 1);
+
+	return (top >= 63 ? 0 : ~0UL << (top + 1)) | 7;
+}
+
+/*
+ * The free links' secret: the environment's seed mixed with the cache's address, so that caches
+ * differ and a boot's secrets are not another's. Bit 0 is set: a zeroed link never decodes.
+ */
+static uintptr_t link_secret(const struct kmem_cache *cache)
+{
+	return (uintptr_t)mix64(arch_random_seed() ^ mix64((uintptr_t)cache)) | 1;
+}
+
+int slab_cache_setup(struct kmem_cache *cache, const char *name, size_t size, size_t align,
+		     unsigned int flags)
+{
+	memset(cache, 0, sizeof(*cache));
+	cache->name = name;
+	cache->size = (unsigned int)size;
+	cache->align = (unsigned int)(align ? align : 8);
+	cache->flags = flags | (__atomic_load_n(&debug_default, __ATOMIC_RELAXED) ? SLAB_DEBUG : 0);
+	lock_set_class(&cache->lock, "kmem_cache->lock");
+	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++)
+		lock_set_class(&cache->cpu[i].lock, "slab_cpu->lock");
+	cache->partial.first = cache->empty.first = SLAB_NIL;
 	/* The slab lists hold 32-bit frame numbers: on a huge machine, slabs stay below 4 GiB. */
-	c->gfp = max_pfn > SLAB_PFN_MAX ? __GFP_DMA32 : 0;
-	return slab_cache_layout(c);
+	cache->gfp = max_pfn > SLAB_PFN_MAX ? __GFP_DMA32 : 0;
+	cache->random = link_secret(cache);
+	cache->link_check = link_check_bits();
+	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++)
+		cache->cpu[i].freelist = slab_list_end();
+	return slab_cache_layout(cache);
 }
 
 /* ---- slabs and their lists --------------------------------------------------------------- */
@@ -77,389 +138,666 @@ static void *slab_obj(const struct page *head, uint32_t offset)
 	return offset == SLAB_NIL ? NULL : slab_base(head) + offset;
 }
 
-static void list_add_slab(struct slab_list *l, struct page *s, unsigned int which)
+static void list_add_slab(struct slab_list *l, struct page *slab, unsigned int which)
 {
-	uint32_t pfn = (uint32_t)page_to_pfn(s);
+	uint32_t pfn = (uint32_t)page_to_pfn(slab);
 
-	s->slab_prev = SLAB_NIL;
-	s->slab_next = l->first;
+	slab->slab_prev = SLAB_NIL;
+	slab->slab_next = l->first;
 	if (l->first != SLAB_NIL)
 		pfn_to_page(l->first)->slab_prev = pfn;
 	l->first = pfn;
 	l->nr++;
-	s->slab_list = (uint16_t)which;
+	slab->slab_list = (uint16_t)which;
 }
 
-static void list_del_slab(struct slab_list *l, struct page *s)
+static void list_del_slab(struct slab_list *l, struct page *slab)
 {
-	if (s->slab_prev != SLAB_NIL)
-		pfn_to_page(s->slab_prev)->slab_next = s->slab_next;
+	if (slab->slab_prev != SLAB_NIL)
+		pfn_to_page(slab->slab_prev)->slab_next = slab->slab_next;
 	else
-		l->first = s->slab_next;
-	if (s->slab_next != SLAB_NIL)
-		pfn_to_page(s->slab_next)->slab_prev = s->slab_prev;
+		l->first = slab->slab_next;
+	if (slab->slab_next != SLAB_NIL)
+		pfn_to_page(slab->slab_next)->slab_prev = slab->slab_prev;
 	l->nr--;
-	s->slab_list = SLAB_ON_NONE;
+	slab->slab_list = SLAB_ON_NONE;
 }
 
-static struct slab_list *list_of(struct kmem_cache *c, unsigned int which)
+static struct slab_list *list_of(struct kmem_cache *cache, unsigned int which)
 {
-	return which == SLAB_ON_PARTIAL ? &c->partial : which == SLAB_ON_EMPTY ? &c->empty : NULL;
+	return which == SLAB_ON_PARTIAL ? &cache->partial : which == SLAB_ON_EMPTY ? &cache->empty : NULL;
 }
 
-/* c's lock held: puts s on the list its count says (full: none). */
-static void relist(struct kmem_cache *c, struct page *s)
+/* cache's lock held: puts slab on the list its count says (full: none). */
+static void relist(struct kmem_cache *cache, struct page *slab)
 {
-	unsigned int want = s->slab_inuse == 0		 ? SLAB_ON_EMPTY
-			    : s->slab_inuse == c->objects ? SLAB_ON_NONE
+	unsigned int want = slab->slab_inuse == 0		 ? SLAB_ON_EMPTY
+			    : slab->slab_inuse == cache->objects ? SLAB_ON_NONE
 							   : SLAB_ON_PARTIAL;
 
-	if (s->slab_list == want)
+	assert_cache_locked(cache);
+	if (slab->slab_list == want)
 		return;
-	if (s->slab_list != SLAB_ON_NONE)
-		list_del_slab(list_of(c, s->slab_list), s);
+	if (slab->slab_list != SLAB_ON_NONE)
+		list_del_slab(list_of(cache, slab->slab_list), slab);
 	if (want != SLAB_ON_NONE)
-		list_add_slab(list_of(c, want), s, want);
+		list_add_slab(list_of(cache, want), slab, want);
 }
 
-/* c's lock held: the counters slabinfo reads without it (atomic stores). */
-static void set_nr_slabs(struct kmem_cache *c, unsigned long n)
+/* cache's lock held: the counters slabinfo reads without it (atomic stores). */
+static void set_nr_slabs(struct kmem_cache *cache, unsigned long n)
 {
-	__atomic_store_n(&c->nr_slabs, n, __ATOMIC_RELAXED);
+	assert_cache_locked(cache);
+	__atomic_store_n(&cache->nr_slabs, n, __ATOMIC_RELAXED);
 }
 
-static void add_free(struct kmem_cache *c, long n)
+static void add_free(struct kmem_cache *cache, long n)
 {
-	__atomic_store_n(&c->free_in_slabs, c->free_in_slabs + n, __ATOMIC_RELAXED);
+	__atomic_store_n(&cache->free_in_slabs, cache->free_in_slabs + n, __ATOMIC_RELAXED);
 }
 
-/* A slab's pages back to the page allocator (c's lock held or not: s is on no list). */
-static void slab_free_pages(struct kmem_cache *c, struct page *s)
+/* A slab's pages back to the page allocator (the cache's lock held or not: slab is on no list). */
+static void slab_free_pages(struct kmem_cache *cache, struct page *slab)
 {
-	page_flag_clear(s, PG_slab);
-	s->slab_cache = NULL;
-	s->lru.next = s->lru.prev = NULL;
-	__free_pages(s, c->order);
+	page_flag_clear(slab, PG_slab);
+	slab->slab_cache = NULL;
+	slab->lru.next = slab->lru.prev = NULL;
+	__free_pages(slab, cache->order);
 }
 
-/* c's lock held: an empty slab taken off c's list and uncounted, to be freed; NULL if none. */
-static struct page *take_empty(struct kmem_cache *c)
-{
-	struct page *s;
-
-	if (c->empty.first == SLAB_NIL)
-		return NULL;
-	s = pfn_to_page(c->empty.first);
-	list_del_slab(&c->empty, s);
-	set_nr_slabs(c, c->nr_slabs - 1);
-	add_free(c, -(long)c->objects);
-	return s;
-}
-
-/* c's lock held: if c keeps too many empty slabs, takes one off its list to be freed. */
-static struct page *excess_empty(struct kmem_cache *c)
-{
-	return c->empty.nr > SLAB_KEEP_EMPTY ? take_empty(c) : NULL;
-}
-
-/*
- * A new slab of c with every object on its free list, not counted yet, on no list; NULL when no
- * pages can be had. Interrupts may be off: nothing here sleeps.
- */
-static struct page *slab_new(struct kmem_cache *c, gfp_t gfp)
-{
-	/* No zone modifier: a CPU's list mixes slabs, so the objects' zone could not be kept anyway. */
-	gfp_t g = (gfp & (__GFP_NOWARN | __GFP_HIGH)) | c->gfp | __GFP_RECLAIMABLE | (c->order ? __GFP_COMP : 0);
-	struct page *s = alloc_pages(g, c->order);
-	char *base;
-
-	if (!s)
-		return NULL;
-	if (unlikely(page_to_pfn(s) > SLAB_PFN_MAX)) { /* not from the zone c->gfp asked for */
-		__free_pages(s, c->order);
-		return NULL;
-	}
-	base = slab_base(s);
-	for (unsigned int i = 0; i < c->objects; i++) {
-		void *obj = base + (size_t)i * c->stride + c->obj_offset;
-
-		*slab_link(c, obj) = i + 1 < c->objects ? (char *)obj + c->stride : NULL;
-		if (c->flags & SLAB_DEBUG)
-			slab_debug_mark_free(c, obj);
-	}
-	s->slab_free = c->obj_offset;
-	s->slab_inuse = 0;
-	s->slab_list = SLAB_ON_NONE;
-	s->slab_next = s->slab_prev = SLAB_NIL;
-	s->slab_cache = c;
-	page_flag_set(s, PG_slab);
-	return s;
-}
-
-/* c's lock held: obj (checked) back on its slab s's free list; a slab to free, or NULL. */
-static struct page *slab_put(struct kmem_cache *c, struct page *s, void *obj)
-{
-	*slab_link(c, obj) = slab_obj(s, s->slab_free);
-	s->slab_free = (uint32_t)((char *)obj - slab_base(s));
-	s->slab_inuse--;
-	add_free(c, 1);
-	relist(c, s);
-	return s->slab_inuse ? NULL : excess_empty(c);
-}
-
-/* c's lock held: the first free object of slab s, off its list. */
-static void *slab_take(struct kmem_cache *c, struct page *s)
-{
-	void *obj = slab_obj(s, s->slab_free);
-	void *next = *slab_link(c, obj);
-
-	s->slab_free = next ? (uint32_t)((char *)next - slab_base(s)) : SLAB_NIL;
-	s->slab_inuse++;
-	add_free(c, -1);
-	relist(c, s);
-	return obj;
-}
-
-/* c's lock held: a slab with a free object (a partial one first), or NULL. */
-static struct page *slab_with_free(struct kmem_cache *c)
-{
-	uint32_t pfn = c->partial.first != SLAB_NIL ? c->partial.first : c->empty.first;
-
-	return pfn == SLAB_NIL ? NULL : pfn_to_page(pfn);
-}
-
-/* c's lock held: counts a new slab, its objects free (it is on no list until relist()). */
-static void count_new_slab(struct kmem_cache *c)
-{
-	set_nr_slabs(c, c->nr_slabs + 1);
-	add_free(c, c->objects);
-}
-
-/*
- * Takes c's lock and returns a slab with a free object (a new one if none has any), the lock
- * held; NULL, unlocked, when no slab page can be had.
- */
-static struct page *lock_slab_with_free(struct kmem_cache *c, gfp_t gfp)
+/* cache's lock held: an empty slab taken off the cache's list and uncounted, to be freed; NULL if none. */
+static struct page *take_empty(struct kmem_cache *cache)
 {
 	struct page *slab;
 
-	arch_spin_lock(&c->lock);
-	slab = slab_with_free(c);
-	if (slab)
-		return slab;
-	arch_spin_unlock(&c->lock);
-	slab = slab_new(c, gfp); /* outside the lock: the page allocator takes its own */
+	assert_cache_locked(cache);
+	if (cache->empty.first == SLAB_NIL)
+		return NULL;
+	slab = pfn_to_page(cache->empty.first);
+	list_del_slab(&cache->empty, slab);
+	set_nr_slabs(cache, cache->nr_slabs - 1);
+	add_free(cache, -(long)cache->objects);
+	return slab;
+}
+
+/* cache's lock held: if cache keeps too many empty slabs, takes one off its list to be freed. */
+static struct page *excess_empty(struct kmem_cache *cache)
+{
+	assert_cache_locked(cache);
+	return cache->empty.nr > SLAB_KEEP_EMPTY ? take_empty(cache) : NULL;
+}
+
+/* Makes obj's free link say that next follows it. */
+static void set_link(struct kmem_cache *cache, void *obj, void *next)
+{
+	void **link = slab_link(cache, obj);
+
+	*(uintptr_t *)link = slab_link_encode(cache, link, next);
+}
+
+/* The object obj's free link says follows it, or NULL when the link does not decode. */
+static void *follow_link(struct kmem_cache *cache, void *obj)
+{
+	void **link = slab_link(cache, obj);
+	uintptr_t mixed = slab_link_mixed(cache, link);
+
+	return slab_link_intact(cache, mixed) ? (void *)(mixed ^ (uintptr_t)link) : NULL;
+}
+
+/*
+ * A new slab of cache with every object on its free list, not counted yet, on no list; NULL when
+ * no pages can be had. Interrupts may be off: nothing here sleeps.
+ */
+static struct page *slab_new(struct kmem_cache *cache, gfp_t gfp)
+{
+	/* No zone modifier: a CPU's list mixes slabs, so the objects' zone could not be kept anyway. */
+	gfp_t g = (gfp & (__GFP_NOWARN | __GFP_HIGH)) | cache->gfp | __GFP_RECLAIMABLE | (cache->order ? __GFP_COMP : 0);
+	struct page *slab = alloc_pages(g, cache->order);
+	char *base;
+
 	if (!slab)
 		return NULL;
-	arch_spin_lock(&c->lock);
-	count_new_slab(c);
+	if (unlikely(page_to_pfn(slab) > SLAB_PFN_MAX)) { /* not from the zone cache->gfp asked for */
+		__free_pages(slab, cache->order);
+		return NULL;
+	}
+	base = slab_base(slab);
+	for (unsigned int i = 0; i < cache->objects; i++) {
+		char *obj = base + (size_t)i * cache->stride + cache->obj_offset;
+
+		/* The last links to itself: a list's last link is never followed, but decodes. */
+		set_link(cache, obj, i + 1 < cache->objects ? obj + cache->stride : obj);
+		if (cache->flags & SLAB_DEBUG)
+			slab_debug_mark_free(cache, obj);
+	}
+	slab->slab_free = cache->obj_offset;
+	slab->slab_inuse = 0;
+	slab->slab_list = SLAB_ON_NONE;
+	slab->slab_next = slab->slab_prev = SLAB_NIL;
+	slab->slab_cache = cache;
+	page_flag_set(slab, PG_slab);
+	if (unlikely(!kmalloc_started) && (cache->flags & SLAB_KMALLOC)) /* kmalloc's modes fixed now */
+		__atomic_store_n(&kmalloc_started, true, __ATOMIC_RELEASE);
+	return slab;
+}
+
+/* cache's lock held: obj (checked) back on its slab's free list; a slab to free, or NULL. */
+static struct page *slab_put(struct kmem_cache *cache, struct page *slab, void *obj)
+{
+	assert_cache_locked(cache);
+	set_link(cache, obj, slab->slab_free == SLAB_NIL ? obj : slab_obj(slab, slab->slab_free));
+	slab->slab_free = (uint32_t)((char *)obj - slab_base(slab));
+	slab->slab_inuse--;
+	add_free(cache, 1);
+	relist(cache, slab);
+	return slab->slab_inuse ? NULL : excess_empty(cache);
+}
+
+/*
+ * cache's lock held: every free object of slab taken (it is full), the first returned and their
+ * number in *n. The rest follow it through their links.
+ */
+static void *slab_take_all(struct kmem_cache *cache, struct page *slab, unsigned int *n)
+{
+	void *obj = slab_obj(slab, slab->slab_free);
+
+	assert_cache_locked(cache);
+	*n = cache->objects - slab->slab_inuse;
+	add_free(cache, -(long)*n);
+	slab->slab_free = SLAB_NIL;
+	slab->slab_inuse = (uint16_t)cache->objects;
+	relist(cache, slab);
+	return obj;
+}
+
+/*
+ * cache's lock held: the first free object of slab, off its list. NULL when the link to the next
+ * one does not decode to an address in slab: its free objects are then abandoned (counted in
+ * use, never handed out) and the caller reports it.
+ */
+static void *slab_take(struct kmem_cache *cache, struct page *slab)
+{
+	char *obj = slab_obj(slab, slab->slab_free), *next = NULL;
+	unsigned int n;
+
+	assert_cache_locked(cache);
+	if (slab->slab_inuse + 1u < cache->objects) {
+		next = follow_link(cache, obj);
+		if (!next || (uintptr_t)(next - slab_base(slab)) > cache->slab_mask) {
+			slab_take_all(cache, slab, &n);
+			return NULL;
+		}
+	}
+	slab->slab_free = next ? (uint32_t)(next - slab_base(slab)) : SLAB_NIL;
+	slab->slab_inuse++;
+	add_free(cache, -1);
+	relist(cache, slab);
+	return obj;
+}
+
+/* cache's lock held: a slab with a free object (a partial one first), or NULL. */
+static struct page *slab_with_free(struct kmem_cache *cache)
+{
+	uint32_t pfn = cache->partial.first != SLAB_NIL ? cache->partial.first : cache->empty.first;
+
+	assert_cache_locked(cache);
+	return pfn == SLAB_NIL ? NULL : pfn_to_page(pfn);
+}
+
+/* cache's lock held: counts a new slab, its objects free (it is on no list until relist()). */
+static void count_new_slab(struct kmem_cache *cache)
+{
+	assert_cache_locked(cache);
+	set_nr_slabs(cache, cache->nr_slabs + 1);
+	add_free(cache, cache->objects);
+}
+
+/*
+ * Takes the cache's lock and returns a slab with a free object (a new one if none has any), the lock
+ * held; NULL, unlocked, when no slab page can be had.
+ */
+static struct page *lock_slab_with_free(struct kmem_cache *cache, gfp_t gfp)
+{
+	struct page *slab;
+
+	arch_spin_lock(&cache->lock);
+	slab = slab_with_free(cache);
+	if (slab)
+		return slab;
+	arch_spin_unlock(&cache->lock);
+	slab = slab_new(cache, gfp); /* outside the lock: the page allocator takes its own */
+	if (!slab)
+		return NULL;
+	arch_spin_lock(&cache->lock);
+	count_new_slab(cache);
 	return slab;
 }
 
 /* ---- the per-CPU lists' slow paths ------------------------------------------------------- */
 
-/*
- * s locked: an empty list takes every free object of one slab (a new one if none has any); the
- * first is returned. NULL when no slab page can be had.
- */
-static void *refill(struct kmem_cache *c, struct slab_cpu *s, gfp_t gfp)
+/* The report of a free list that does not decode at obj (the caller holds no slab lock). */
+static void report_broken_list(struct kmem_cache *cache, const void *obj, const void *caller)
 {
-	struct page *slab;
-	unsigned int n;
-	void **obj;
-
-	slab = lock_slab_with_free(c, gfp);
-	if (!slab)
-		return NULL;
-	n = c->objects - slab->slab_inuse;
-	add_free(c, -(long)n);
-	obj = slab_obj(slab, slab->slab_free);
-	slab->slab_free = SLAB_NIL;
-	slab->slab_inuse = (uint16_t)c->objects;
-	relist(c, slab);
-	arch_spin_unlock(&c->lock);
-	s->freelist = *obj;
-	__atomic_store_n(&s->count, n - 1, __ATOMIC_RELAXED);
-	return obj;
+	slab_report(cache->name, "free list broken (a double free, or a write to a freed object) at an", obj,
+		    caller);
 }
 
-/* s locked: gives the first n objects of its list back to their slabs. Returns pages freed. */
-static unsigned long flush(struct kmem_cache *c, struct slab_cpu *s, unsigned int n)
+/* slot locked: its list forgotten. Its objects stay counted in use: they are never handed out. */
+static void abandon_list(struct slab_cpu *slot)
 {
+	assert_slot_locked(slot);
+	slot->freelist = slab_list_end();
+	__atomic_store_n(&slot->count, 0, __ATOMIC_RELAXED);
+}
+
+/*
+ * slot locked and empty: it takes every free object of one slab (a new one if none has any); the
+ * first is returned, its link zeroed. NULL when no slab page can be had. A slab whose list does
+ * not decode is abandoned, counted in *broken, and the next one taken.
+ */
+static void *refill(struct kmem_cache *cache, struct slab_cpu *slot, gfp_t gfp, unsigned int *broken)
+{
+	assert_slot_locked(slot);
+	for (;;) {
+		struct page *slab = lock_slab_with_free(cache, gfp);
+		unsigned int n;
+		void **obj;
+
+		if (!slab)
+			return NULL;
+		obj = slab_take_all(cache, slab, &n);
+		arch_spin_unlock(&cache->lock);
+		slot->freelist = n > 1 ? follow_link(cache, obj) : slab_list_end();
+		if (slot->freelist) {
+			__atomic_store_n(&slot->count, n - 1, __ATOMIC_RELAXED);
+			*obj = NULL;
+			return obj;
+		}
+		abandon_list(slot);
+		(*broken)++;
+	}
+}
+
+/*
+ * Is obj, taken off a CPU list of cache, an object of cache in slab (its head page) that slab
+ * counts in use? Only a list that was tampered with gives one that is not.
+ */
+static bool slab_holds(struct kmem_cache *cache, struct page *slab, const void *obj)
+{
+	return slab && PageSlab(slab) && slab->slab_cache == cache && slab->slab_inuse &&
+	       slab_obj_starts_at(cache, virt_to_phys(obj));
+}
+
+/*
+ * slot locked: gives the first n objects of its list back to their slabs. Returns pages freed. A
+ * link that does not decode, or an object that is not cache's, stops it: the rest of the list is
+ * abandoned and *broken_at says where (else NULL).
+ */
+static unsigned long flush(struct kmem_cache *cache, struct slab_cpu *slot, unsigned int n, void **broken_at)
+{
+	unsigned int left = slot->count;
 	unsigned long freed = 0;
 
-	arch_spin_lock(&c->lock);
-	for (unsigned int i = 0; i < n; i++) {
-		void **obj = s->freelist;
-		struct page *empty;
+	assert_slot_locked(slot);
+	*broken_at = NULL;
+	arch_spin_lock(&cache->lock);
+	for (unsigned int i = 0; i < n; i++, left--) {
+		void *obj = slot->freelist, *next = left > 1 ? follow_link(cache, obj) : slab_list_end();
+		struct page *slab = slab_obj_head(obj), *empty;
 
-		s->freelist = *obj;
-		empty = slab_put(c, slab_obj_head(obj), obj);
+		if (!next || !slab_holds(cache, slab, obj)) {
+			*broken_at = obj;
+			left = 0;
+			break;
+		}
+		slot->freelist = next;
+		empty = slab_put(cache, slab, obj);
 		if (empty) {
-			slab_free_pages(c, empty);
-			freed += 1UL << c->order;
+			slab_free_pages(cache, empty);
+			freed += 1UL << cache->order;
 		}
 	}
-	arch_spin_unlock(&c->lock);
-	__atomic_store_n(&s->count, s->count - n, __ATOMIC_RELAXED);
+	arch_spin_unlock(&cache->lock);
+	if (!left)
+		slot->freelist = slab_list_end();
+	__atomic_store_n(&slot->count, left, __ATOMIC_RELAXED);
 	return freed;
 }
 
 /* ---- the debug mode: one object at a time under the cache lock ---------------------------- */
 
-static void *debug_alloc(struct kmem_cache *c, gfp_t gfp, const void *caller)
+static void *debug_alloc(struct kmem_cache *cache, gfp_t gfp, const void *caller)
 {
 	struct page *slab;
 	void *obj;
 
-	slab = lock_slab_with_free(c, gfp);
-	if (!slab)
-		return NULL;
-	obj = slab_take(c, slab);
-	arch_spin_unlock(&c->lock);
-	slab_debug_alloc(c, obj, caller);
+	do {
+		slab = lock_slab_with_free(cache, gfp);
+		if (!slab)
+			return NULL;
+		obj = slab_take(cache, slab);
+		arch_spin_unlock(&cache->lock);
+		if (!obj)
+			report_broken_list(cache, slab_base(slab), caller);
+	} while (!obj);
+	slab_debug_alloc(cache, obj, caller);
 	return obj;
 }
 
-static void debug_free(struct kmem_cache *c, struct page *slab, void *obj, const void *caller)
+static void debug_free(struct kmem_cache *cache, struct page *slab, void *obj, const void *caller)
 {
 	struct page *empty = NULL;
 	const char *problem;
 	bool overflow;
 
-	arch_spin_lock(&c->lock);
-	problem = slab_debug_free_problem(c, slab_base(slab), obj, &overflow);
+	arch_spin_lock(&cache->lock);
+	problem = slab_debug_free_problem(cache, slab_base(slab), obj, &overflow);
 	if (!problem) {
-		slab_debug_mark_free(c, obj);
-		empty = slab_put(c, slab, obj);
+		slab_debug_mark_free(cache, obj);
+		empty = slab_put(cache, slab, obj);
 	}
-	arch_spin_unlock(&c->lock);
+	arch_spin_unlock(&cache->lock);
 	if (empty)
-		slab_free_pages(c, empty);
+		slab_free_pages(cache, empty);
 	if (overflow)
-		slab_report(c->name, "write past the end (red zone overwritten) of an", obj, caller);
+		slab_report(cache->name, "write past the end (red zone overwritten) of an", obj, caller);
 	if (problem)
-		slab_report(c->name, problem, obj, caller);
+		slab_report(cache->name, problem, obj, caller);
 }
 
-/* The CPU lists' slow paths: a debug cache (cpu_limit 0) always ends up here. */
-void *slab_alloc_slow(struct kmem_cache *c, struct slab_cpu *s, gfp_t gfp, unsigned long irq, const void *caller)
+/*
+ * The CPU lists' slow paths: a debug cache (cpu_limit 0) always ends up here. Never inlined into
+ * the fast paths of this file: the fast path would save registers for them.
+ */
+__attribute__((noinline)) void *slab_alloc_slow(struct kmem_cache *cache, struct slab_cpu *slot, gfp_t gfp,
+						 unsigned long irq, const void *caller)
 {
+	unsigned int broken = 0;
 	void *obj = NULL;
 
-	if (c->cpu_limit)
-		obj = refill(c, s, gfp);
-	arch_spin_unlock(&s->lock);
-	if (!c->cpu_limit)
-		obj = debug_alloc(c, gfp, caller);
+	assert_slot_locked(slot);
+	if (cache->cpu_limit)
+		obj = refill(cache, slot, gfp, &broken);
+	arch_spin_unlock(&slot->lock);
+	if (!cache->cpu_limit)
+		obj = debug_alloc(cache, gfp, caller);
 	arch_irq_restore(irq);
+	while (broken--)
+		report_broken_list(cache, obj, caller);
 	if (obj && (gfp & __GFP_ZERO))
-		memset(obj, 0, c->size);
+		memset(obj, 0, cache->size);
 	return obj;
 }
 
-void slab_free_slow(struct kmem_cache *c, struct slab_cpu *s, void *obj, unsigned long irq, const void *caller)
+__attribute__((noinline)) void *slab_alloc_broken(struct kmem_cache *cache, struct slab_cpu *slot, void *obj,
+						    gfp_t gfp, unsigned long irq, const void *caller)
 {
-	if (!c->cpu_limit) {
-		arch_spin_unlock(&s->lock);
-		debug_free(c, slab_obj_head(obj), obj, caller);
+	void *fresh;
+
+	assert_slot_locked(slot);
+	abandon_list(slot);
+	fresh = slab_alloc_slow(cache, slot, gfp, irq, caller);
+	report_broken_list(cache, obj, caller);
+	return fresh;
+}
+
+__attribute__((noinline)) void slab_free_slow(struct kmem_cache *cache, struct slab_cpu *slot, void *obj,
+					      unsigned long irq, const void *caller)
+{
+	void *broken_at = NULL;
+
+	assert_slot_locked(slot);
+	if (!cache->cpu_limit) {
+		arch_spin_unlock(&slot->lock);
+		debug_free(cache, slab_obj_head(obj), obj, caller);
 		arch_irq_restore(irq);
 		return;
 	}
-	if (obj == s->freelist) {
-		arch_spin_unlock(&s->lock);
+	if (obj == slot->freelist && slot->count) {
+		arch_spin_unlock(&slot->lock);
 		arch_irq_restore(irq);
-		slab_report(c->name, "double free of an", obj, caller);
+		slab_report(cache->name, "double free of an", obj, caller);
 		return;
 	}
-	flush(c, s, s->count / 2);
-	*(void **)obj = s->freelist;
-	s->freelist = obj;
-	__atomic_store_n(&s->count, s->count + 1, __ATOMIC_RELAXED);
-	arch_spin_unlock(&s->lock);
+	if (slot->count >= cache->cpu_limit)
+		flush(cache, slot, slot->count / 2, &broken_at);
+	*(uintptr_t *)obj = slab_link_encode(cache, obj, slot->count ? slot->freelist : obj);
+	slot->freelist = obj;
+	__atomic_store_n(&slot->count, slot->count + 1, __ATOMIC_RELAXED);
+	arch_spin_unlock(&slot->lock);
 	arch_irq_restore(irq);
+	if (broken_at)
+		report_broken_list(cache, broken_at, caller);
 }
 
 /* ---- the interface ------------------------------------------------------------------------ */
 
-void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
+void *kmem_cache_alloc(struct kmem_cache *cache, gfp_t gfp)
 {
-	return slab_alloc_fast(c, gfp);
+	return slab_alloc_fast(cache, gfp);
 }
 
-void kmem_cache_free(struct kmem_cache *c, void *obj)
+/* The report of obj, a slab object of another cache, freed to cache. */
+static __attribute__((noinline, cold)) void report_wrong_cache(struct kmem_cache *cache, struct page *slab,
+								 const void *obj, const void *caller)
+{
+	char what[80];
+
+	snprintf(what, sizeof(what), "free to the wrong cache (it is %s's) of an", slab->slab_cache->name);
+	slab_report(cache->name, what, obj, caller);
+}
+
+void kmem_cache_free(struct kmem_cache *cache, void *obj)
 {
 	const void *caller = __builtin_return_address(0);
+	uintptr_t phys = virt_to_phys(obj);
 	struct page *slab;
 
 	if (!obj)
 		return;
-	slab = slab_obj_head(obj);
-	if (unlikely(!slab || !PageSlab(slab))) {
-		slab_report(c->name, "free of a pointer no slab holds, not an", obj, caller);
+	if (unlikely(!pfn_valid(PFN_DOWN(phys)))) {
+		slab_report(cache->name, "free of a pointer no slab holds, not an", obj, caller);
 		return;
 	}
-	if (unlikely(slab->slab_cache != c)) {
-		char what[80];
-
-		snprintf(what, sizeof(what), "free to the wrong cache (it is %s's) of an", slab->slab_cache->name);
-		slab_report(c->name, what, obj, caller);
+	slab = compound_head(pfn_to_page(PFN_DOWN(phys)));
+	if (unlikely(!PageSlab(slab))) {
+		slab_report(cache->name, "free of a pointer no slab holds, not an", obj, caller);
 		return;
 	}
-	slab_free_fast(c, obj, caller);
+	if (unlikely(slab->slab_cache != cache)) {
+		report_wrong_cache(cache, slab, obj, caller);
+		return;
+	}
+	if (unlikely(!slab_obj_starts_at(cache, phys))) {
+		slab_report(cache->name, "free of a pointer inside (not the start of) an", obj, caller);
+		return;
+	}
+	slab_free_fast(cache, obj, caller);
 }
 
 /* Every CPU's list of c back to the slabs; then c's empty slabs freed. Pages freed. */
-int kmem_cache_shrink(struct kmem_cache *c)
+int kmem_cache_shrink(struct kmem_cache *cache)
 {
+	const void *caller = __builtin_return_address(0);
 	unsigned long freed = 0;
 
 	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++) {
-		struct slab_cpu *s = &c->cpu[i];
+		struct slab_cpu *slot = &cache->cpu[i];
+		void *broken_at = NULL;
 		unsigned long irq;
 
-		if (!__atomic_load_n(&s->count, __ATOMIC_RELAXED))
+		if (!__atomic_load_n(&slot->count, __ATOMIC_RELAXED))
 			continue;
 		irq = arch_irq_save();
-		arch_spin_lock(&s->lock);
-		freed += flush(c, s, s->count);
-		arch_spin_unlock(&s->lock);
+		arch_spin_lock(&slot->lock);
+		freed += flush(cache, slot, slot->count, &broken_at);
+		arch_spin_unlock(&slot->lock);
 		arch_irq_restore(irq);
+		if (broken_at)
+			report_broken_list(cache, broken_at, caller);
 	}
 	for (;;) {
 		unsigned long irq = arch_irq_save();
-		struct page *s;
+		struct page *slab;
 
-		arch_spin_lock(&c->lock);
-		s = take_empty(c);
-		arch_spin_unlock(&c->lock);
-		if (s) {
-			slab_free_pages(c, s);
-			freed += 1UL << c->order;
+		arch_spin_lock(&cache->lock);
+		slab = take_empty(cache);
+		arch_spin_unlock(&cache->lock);
+		if (slab) {
+			slab_free_pages(cache, slab);
+			freed += 1UL << cache->order;
 		}
 		arch_irq_restore(irq);
-		if (!s)
+		if (!slab)
 			break;
 	}
 	return (int)freed;
 }
 
-unsigned long slab_active_objects(struct kmem_cache *c)
+unsigned long slab_active_objects(struct kmem_cache *cache)
 {
-	unsigned long total = __atomic_load_n(&c->nr_slabs, __ATOMIC_RELAXED) * c->objects, idle;
+	unsigned long total = __atomic_load_n(&cache->nr_slabs, __ATOMIC_RELAXED) * cache->objects, idle;
 
-	idle = __atomic_load_n(&c->free_in_slabs, __ATOMIC_RELAXED);
+	idle = __atomic_load_n(&cache->free_in_slabs, __ATOMIC_RELAXED);
 	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++)
-		idle += __atomic_load_n(&c->cpu[i].count, __ATOMIC_RELAXED);
+		idle += __atomic_load_n(&cache->cpu[i].count, __ATOMIC_RELAXED);
 	return total > idle ? total - idle : 0;
 }
 
-size_t kmem_cache_size(const struct kmem_cache *c)
+size_t kmem_cache_size(const struct kmem_cache *cache)
 {
-	return c->size;
+	return cache->size;
 }
 
-bool slab_debug_enabled(const struct kmem_cache *c)
+bool slab_debug_enabled(const struct kmem_cache *cache)
 {
-	return c && (c->flags & SLAB_DEBUG);
+	return cache && (cache->flags & SLAB_DEBUG);
+}
+
+/* ---- caches: the list of them, creating, destroying, shrinking, the debug switch --------- */
+
+void slab_caches_reset(void)
+{
+	slab_caches.next = slab_caches.prev = &slab_caches;
+	kmalloc_started = false;
+}
+
+void slab_add_cache(struct kmem_cache *cache)
+{
+	unsigned long irq = arch_irq_save();
+
+	arch_spin_lock(&slab_caches_lock);
+	list_add(&cache->caches, &slab_caches);
+	arch_spin_unlock(&slab_caches_lock);
+	arch_irq_restore(irq);
+}
+
+static void remove_cache(struct kmem_cache *cache)
+{
+	unsigned long irq = arch_irq_save();
+
+	arch_spin_lock(&slab_caches_lock);
+	list_del(&cache->caches);
+	arch_spin_unlock(&slab_caches_lock);
+	arch_irq_restore(irq);
+}
+
+struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align, unsigned int flags)
+{
+	struct kmem_cache *cache;
+
+	if (!size || size > KMALLOC_MAX_CACHE_SIZE || (align & (align - 1)) || align > PAGE_SIZE) {
+		char what[120];
+
+		snprintf(what, sizeof(what),
+			 "kmem_cache_create refused: size %zu (1..%d), align %zu (a power of two up to %lu)",
+			 size, KMALLOC_MAX_CACHE_SIZE, align, PAGE_SIZE);
+		slab_report(name ? name : "?", what, NULL, NULL);
+		return NULL;
+	}
+	cache = kmalloc(sizeof(*cache), GFP_KERNEL); /* the descriptor: a kmalloc object */
+	if (!cache)
+		return NULL;
+	if (slab_cache_setup(cache, name, size, align, flags & ~SLAB_KMALLOC)) {
+		kfree(cache);
+		return NULL;
+	}
+	slab_add_cache(cache);
+	return cache;
+}
+
+void kmem_cache_destroy(struct kmem_cache *cache)
+{
+	const void *caller = __builtin_return_address(0);
+	unsigned long active;
+
+	if (!cache)
+		return;
+	if (cache->flags & SLAB_KMALLOC) {
+		slab_report(cache->name, "kmem_cache_destroy of a kmalloc cache refused,", NULL, caller);
+		return;
+	}
+	kmem_cache_shrink(cache);
+	active = slab_active_objects(cache);
+	if (active || __atomic_load_n(&cache->nr_slabs, __ATOMIC_RELAXED)) {
+		char what[120];
+
+		snprintf(what, sizeof(what), "kmem_cache_destroy with %lu objects still allocated: the cache is kept,",
+			 active);
+		slab_report(cache->name, what, NULL, caller);
+		return;
+	}
+	remove_cache(cache);
+	kfree(cache);
+}
+
+unsigned long slab_shrink_caches(void)
+{
+	unsigned long freed = 0, irq = arch_irq_save();
+
+	/* Created caches' descriptors are kmalloc objects: shrink those caches before kmalloc's. */
+	arch_spin_lock(&slab_caches_lock);
+	for (struct list_head *l = slab_caches.next; l != &slab_caches; l = l->next)
+		freed += (unsigned long)kmem_cache_shrink(cache_of_list(l));
+	arch_spin_unlock(&slab_caches_lock);
+	arch_irq_restore(irq);
+	return freed;
+}
+
+unsigned long nr_slab_pages(void)
+{
+	unsigned long pages = 0, irq = arch_irq_save();
+
+	arch_spin_lock(&slab_caches_lock);
+	for (struct list_head *l = slab_caches.next; l != &slab_caches; l = l->next) {
+		struct kmem_cache *cache = cache_of_list(l);
+
+		pages += __atomic_load_n(&cache->nr_slabs, __ATOMIC_RELAXED) << cache->order;
+	}
+	arch_spin_unlock(&slab_caches_lock);
+	arch_irq_restore(irq);
+	return pages;
+}
+
+/*
+ * Boot only (no kmalloc cache has had a slab yet, so no other CPU can be in one): the kmalloc
+ * caches take the mode. Rewriting a cache's flags and layout is safe only while nothing uses it.
+ */
+static void switch_kmalloc_caches(bool on)
+{
+	for (struct list_head *l = slab_caches.next; l != &slab_caches; l = l->next) {
+		struct kmem_cache *cache = cache_of_list(l);
+
+		if (!(cache->flags & SLAB_KMALLOC))
+			continue;
+		cache->flags = on ? cache->flags | SLAB_DEBUG : cache->flags & ~SLAB_DEBUG;
+		slab_cache_layout(cache);
+	}
+}
+
+void slab_set_debug(bool on)
+{
+	__atomic_store_n(&debug_default, on, __ATOMIC_RELAXED);
+	if (!__atomic_load_n(&kmalloc_started, __ATOMIC_ACQUIRE))
+		switch_kmalloc_caches(on);
 }

@@ -16,15 +16,18 @@
  * Every call may be made on any CPU and from interrupt handlers; nothing sleeps. Each CPU keeps a
  * list of free objects per cache behind its own lock (taken with interrupts off, so uncontended
  * unless another CPU drains it); slabs with free objects are on the cache's lists behind the
- * cache's lock (mm/README.md, "Locking"). An object may be freed on any CPU.
+ * cache's lock (the lock order: mm/lock_check.h). An object may be freed on any CPU.
  *
  * Misuse is reported ("BUG: slab CACHE: WHAT object ADDR caller FUNCTION", counted in
  * slab_reports) and the bad free refused: nothing is corrupted. Without debug: a double free of
- * the object this CPU freed last, a pointer no slab or large kmalloc handed out, a free to the
- * wrong cache. With debug (SLAB_DEBUG, slab_set_debug(), MM_DEBUG=1 builds, slub_debug on the
- * kernel's command line): also any double free, a pointer inside an object, a write past the end
- * of an object (red zones, checked at free) and a write to a freed object (poison, checked when
- * it is allocated again).
+ * the object this CPU freed last, a pointer no slab or large kmalloc handed out, a pointer inside
+ * an object, a free to the wrong cache; and, when allocation reaches it on a CPU's list, an
+ * object freed twice or a freed object whose free link was overwritten (the links are hardened,
+ * mm/README.md): reported before the object is handed out again, the rest of that list abandoned
+ * (counted in use, never handed out). With debug (SLAB_DEBUG, slab_set_debug(), MM_DEBUG=1 builds,
+ * slub_debug on the kernel's command line): any double free and pointer inside an object at the
+ * free, a write past the end of an object (red zones, checked at free) and a write to a freed
+ * object (poison, checked when it is allocated again).
  */
 #ifndef MM_SLAB_H
 #define MM_SLAB_H
@@ -45,7 +48,7 @@ struct kmem_cache; /* opaque to users (mm/slab_cache.h) */
 
 /*
  * A cache of objects of size bytes aligned to align (0: 8; SLAB_HWCACHE_ALIGN: 64), debug when
- * flags has SLAB_DEBUG or slab_set_debug(true) was called. name is kept, not copied. NULL
+ * flags has SLAB_DEBUG or slab_set_debug(true) was the last call. name is kept, not copied. NULL
  * (reported) for size 0, size above KMALLOC_MAX_CACHE_SIZE, align not a power of two (or above
  * a page), or no memory for the cache's descriptor.
  */
@@ -90,8 +93,10 @@ size_t ksize(const void *p);
 extern unsigned long slab_reports;
 
 /*
- * Debug for caches created afterwards and for every kmalloc cache that holds no object (true at
- * boot in MM_DEBUG=1 builds). Call it at boot (the slub_debug switch) to cover kmalloc.
+ * Debug (on) or not for caches created afterwards (on at boot in MM_DEBUG=1 builds); at any time.
+ * The kmalloc caches follow only at boot, before the first of them has a slab (the slub_debug
+ * switch): later, other CPUs may be in them and their layout cannot change under them, so they
+ * keep their mode (slab_debug_enabled() says which).
  */
 void slab_set_debug(bool on);
 bool slab_debug_enabled(const struct kmem_cache *c);

@@ -12,6 +12,14 @@
  * so poison and red zones cover every byte of the object and the link survives a write to a freed
  * object. Red zones hold RZ_ACTIVE while the object is allocated, RZ_FREE while it is free.
  *
+ * Free links are hardened: a link does not hold the next free object's address but that address
+ * XOR the link's own address XOR the cache's secret (random). Decoded, next ^ link has zeros where
+ * link_check has ones (two direct-map addresses agree in their high bits, and objects are 8-byte
+ * aligned); a link overwritten after the free, or one that was never set, decodes to something
+ * else with high probability and is reported instead of followed. An object leaving a CPU list
+ * has its link zeroed, which never decodes (random has a bit of link_check), so an object freed
+ * twice is caught when the list reaches it a second time: its link was zeroed or overwritten.
+ *
  * Free objects. Each CPU has a LIFO list of free objects per cache (struct slab_cpu): allocation
  * pops, free pushes, under the slot's lock with interrupts off. An empty list takes every free
  * object of one slab at once (the slab's list becomes the CPU's); a list at cpu_limit gives half
@@ -25,13 +33,9 @@
 #include "mm/arch.h"
 #include "mm/gfp.h"
 #include "mm/list.h"
+#include "mm/lock_check.h"
 #include "mm/memmap.h"
 #include "mm/page.h"
-
-#ifndef likely
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
-#endif
 
 /*
  * Per-CPU slots per cache: CPU n uses slot n % SLAB_CPU_SLOTS (the kernel has at most 64 CPUs).
@@ -46,6 +50,9 @@
 
 enum { SLAB_ON_NONE, SLAB_ON_PARTIAL, SLAB_ON_EMPTY };
 
+/* Internal flag (beside mm/slab.h's): one of kmalloc's caches, static, never destroyed. */
+#define SLAB_KMALLOC 0x80000000u
+
 /* Empty slabs a cache keeps for its next allocations; more go back to the page allocator. */
 #define SLAB_KEEP_EMPTY 2
 
@@ -58,9 +65,14 @@ enum { SLAB_ON_NONE, SLAB_ON_PARTIAL, SLAB_ON_EMPTY };
 #define POISON_END 0xa5
 
 struct slab_cpu {
-	arch_spinlock_t lock;
+	mm_spinlock_t lock;
 	unsigned int count; /* objects on freelist (atomic stores: slabinfo reads it) */
-	void *freelist;     /* free objects, linked through their first word; NULL: none */
+	/*
+	 * The first free object, linked to the next through its first word (hardened, above). The
+	 * list is count long: the last object's link, and freelist itself when count is 0, are some
+	 * direct-map address never followed (slab_list_end() before the first free).
+	 */
+	void *freelist;
 };
 
 /* A cache's lists of slabs that have free objects, linked by frame number (mm/page.h). */
@@ -82,12 +94,16 @@ struct kmem_cache {
 	unsigned int rz_end;     /* debug: end of the right red zone, where the free link is */
 	unsigned int fp_offset;  /* offset of the free link from the object's start */
 	uint64_t stride_inv;     /* 2^32 / stride rounded up: offset -> index without a division */
+	unsigned long slab_mask; /* bytes in a slab - 1: an address's offset in its slab (aligned) */
+	uint32_t start_max;      /* the largest (offset * stride_inv) mod 2^32 of an object's start */
+	uintptr_t random;        /* the free links' secret (mixed from arch_random_seed()) */
+	uintptr_t link_check;    /* bits that are 0 in a decoded link (next ^ link) */
 	gfp_t gfp;               /* added to every slab allocation (__GFP_DMA32 on huge machines) */
 	const char *name;
 	struct list_head caches; /* on the list of every cache */
 
 	/* Behind lock. */
-	arch_spinlock_t lock;
+	mm_spinlock_t lock;
 	struct slab_list partial, empty;
 	unsigned long nr_slabs;    /* atomic stores: nr_slab_pages() and slabinfo read them */
 	unsigned long free_in_slabs; /* objects on the slabs' own free lists */
@@ -101,10 +117,17 @@ static inline struct kmem_cache *cache_of_list(struct list_head *l)
 	return (struct kmem_cache *)((char *)l - offsetof(struct kmem_cache, caches));
 }
 
-/* The slot the calling CPU uses (interrupts off). */
+/*
+ * The slot the calling CPU uses (interrupts off). The empty asm hands the compiler the slot as one
+ * register: else it addresses each field from the cache and the CPU number separately, which takes
+ * a register more on the fast paths and makes them save one (measured in make bench-kernel).
+ */
 static inline struct slab_cpu *slab_cpu_slot(struct kmem_cache *c)
 {
-	return &c->cpu[arch_cpu_id() % SLAB_CPU_SLOTS];
+	struct slab_cpu *slot = &c->cpu[arch_cpu_id() % SLAB_CPU_SLOTS];
+
+	__asm__("" : "+r"(slot));
+	return slot;
 }
 
 /* The index of the object (stride) that offset bytes into a slab falls in. */
@@ -119,21 +142,70 @@ static inline void **slab_link(const struct kmem_cache *c, void *obj)
 	return (void **)((char *)obj + c->fp_offset);
 }
 
+/* What a free link at link holds to say that next follows it. */
+static inline uintptr_t slab_link_encode(const struct kmem_cache *c, const void *link, const void *next)
+{
+	return (uintptr_t)next ^ (uintptr_t)link ^ c->random;
+}
+
+/* A link's content without the secret: next ^ link when the link is intact. */
+static inline uintptr_t slab_link_mixed(const struct kmem_cache *c, const void *link)
+{
+	return *(const uintptr_t *)link ^ c->random;
+}
+
+/* Could mixed (slab_link_mixed()) come from an intact link? */
+static inline bool slab_link_intact(const struct kmem_cache *c, uintptr_t mixed)
+{
+	return !(mixed & c->link_check);
+}
+
+/* What freelist holds while nothing was freed yet: a direct-map address, never followed. */
+static inline void *slab_list_end(void)
+{
+	return (void *)mm_direct_map_offset;
+}
+
+/*
+ * Is phys, in a slab of c, where an object starts? One multiply: (offset in the slab) * stride_inv
+ * is, mod 2^32, i * (stride_inv * stride - 2^32) at the start of object i, small and growing with
+ * i, and at least stride_inv anywhere else (mm/README.md). Debug caches pass everything here (their
+ * start_max is the largest value): their locked free path checks the exact offset.
+ */
+static inline bool slab_obj_starts_at(const struct kmem_cache *c, uintptr_t phys)
+{
+	uint32_t offset = (uint32_t)(phys & c->slab_mask);
+
+	return offset * (uint32_t)c->stride_inv <= c->start_max;
+}
+
 /*
  * Builds c's layout from size, align, flags (SLAB_DEBUG included or not): stride, objects per
  * slab, order, red zones, the CPU list limit. Returns 0, or -EINVAL when it cannot fit.
  */
 int slab_cache_layout(struct kmem_cache *c);
 
-/* Sets up c (zeroed by the caller or not) with no slabs; the cache list is the caller's. */
+/*
+ * Sets up c (zeroed by the caller or not) with no slabs, debug when flags has SLAB_DEBUG or the
+ * default is on (slab_set_debug()); the cache list is the caller's (slab_add_cache()).
+ */
 int slab_cache_setup(struct kmem_cache *c, const char *name, size_t size, size_t align, unsigned int flags);
+
+/* Boot (slab_init()): every cache forgotten, and slab_set_debug() may switch kmalloc's again. */
+void slab_caches_reset(void);
+
+/* Puts cache on the list of every cache (slabinfo, shrinking). */
+void slab_add_cache(struct kmem_cache *cache);
+
+/* kmem_cache_shrink() of every cache: pages freed. */
+unsigned long slab_shrink_caches(void);
 
 /* mm/slab.h's count of reports, declared here too for slab_report() below mm/slab.h. */
 extern unsigned long slab_reports;
 
 /* Every cache (kmalloc's and created ones), behind slab_caches_lock. */
 extern struct list_head slab_caches;
-extern arch_spinlock_t slab_caches_lock;
+extern mm_spinlock_t slab_caches_lock;
 
 /* Objects of c allocated now (not free in a slab nor on a CPU list); an atomic-read snapshot. */
 unsigned long slab_active_objects(struct kmem_cache *c);
@@ -152,55 +224,72 @@ static inline struct page *slab_obj_head(const void *obj)
 }
 
 /*
- * The slow halves of the fast paths below, entered with s locked and interrupts off (irq: what
- * to restore); they unlock.
+ * The slow halves of the fast paths below, entered with slot locked and interrupts off (irq:
+ * what to restore); they unlock.
  */
-void *slab_alloc_slow(struct kmem_cache *c, struct slab_cpu *s, gfp_t gfp, unsigned long irq,
+void *slab_alloc_slow(struct kmem_cache *c, struct slab_cpu *slot, gfp_t gfp, unsigned long irq,
 		      const void *caller);
-void slab_free_slow(struct kmem_cache *c, struct slab_cpu *s, void *obj, unsigned long irq,
+void slab_free_slow(struct kmem_cache *c, struct slab_cpu *slot, void *obj, unsigned long irq,
 		    const void *caller);
+
+/*
+ * The fast path's side exit when obj's link does not decode (a double free or a write to a freed
+ * object): entered like slab_alloc_slow(); reports, abandons this CPU's list and refills it.
+ */
+void *slab_alloc_broken(struct kmem_cache *c, struct slab_cpu *slot, void *obj, gfp_t gfp, unsigned long irq,
+			const void *caller);
 
 /* An object of c: the first of this CPU's list. Inlined into the interface (the caller's address). */
 static inline __attribute__((always_inline)) void *slab_alloc_fast(struct kmem_cache *c, gfp_t gfp)
 {
 	unsigned long irq = arch_irq_save();
-	struct slab_cpu *s = slab_cpu_slot(c);
+	struct slab_cpu *slot = slab_cpu_slot(c);
+	unsigned int count;
+	uintptr_t mixed;
 	void **obj;
 
-	arch_spin_lock(&s->lock);
-	obj = s->freelist;
-	if (unlikely(!obj))
-		return slab_alloc_slow(c, s, gfp, irq, __builtin_return_address(0));
-	s->freelist = *obj;
-	__atomic_store_n(&s->count, s->count - 1, __ATOMIC_RELAXED);
-	arch_spin_unlock(&s->lock);
+	arch_spin_lock(&slot->lock);
+	count = slot->count;
+	if (unlikely(!count))
+		return slab_alloc_slow(c, slot, gfp, irq, __builtin_return_address(0));
+	obj = slot->freelist;
+	mixed = slab_link_mixed(c, obj);
+	if (unlikely(mixed & c->link_check)) /* !slab_link_intact(), which the compiler tests less well */
+		return slab_alloc_broken(c, slot, obj, gfp, irq, __builtin_return_address(0));
+	slot->freelist = (void *)(mixed ^ (uintptr_t)obj);
+	*obj = NULL; /* never decodes: a second trip through the list is caught */
+	__atomic_store_n(&slot->count, count - 1, __ATOMIC_RELAXED);
+	arch_spin_unlock(&slot->lock);
 	arch_irq_restore(irq);
 	if (unlikely(gfp & __GFP_ZERO))
-		memset(obj, 0, c->size);
+		return memset(obj, 0, c->size);
 	return obj;
 }
 
 /*
- * Frees obj, an address in a slab of c (the caller checked it): pushed on this CPU's list. The
- * object this CPU freed last again (a double free), a full list and debug caches go slow.
+ * Frees obj, the start of an object in a slab of c (the caller checked both): pushed on this
+ * CPU's list. The object this CPU freed last again (a double free), a full list and debug caches
+ * go slow.
  */
 static inline __attribute__((always_inline)) void slab_free_fast(struct kmem_cache *c, void *obj,
 								  const void *caller)
 {
 	unsigned long irq = arch_irq_save();
-	struct slab_cpu *s = slab_cpu_slot(c);
+	struct slab_cpu *slot = slab_cpu_slot(c);
 	unsigned int count;
+	void *head;
 
-	arch_spin_lock(&s->lock);
-	count = s->count;
-	if (unlikely(count >= c->cpu_limit || obj == s->freelist)) {
-		slab_free_slow(c, s, obj, irq, caller);
+	arch_spin_lock(&slot->lock);
+	count = slot->count;
+	head = slot->freelist;
+	if (unlikely(count >= c->cpu_limit || obj == head)) {
+		slab_free_slow(c, slot, obj, irq, caller);
 		return;
 	}
-	*(void **)obj = s->freelist;
-	s->freelist = obj;
-	__atomic_store_n(&s->count, count + 1, __ATOMIC_RELAXED);
-	arch_spin_unlock(&s->lock);
+	*(uintptr_t *)obj = slab_link_encode(c, obj, head);
+	slot->freelist = obj;
+	__atomic_store_n(&slot->count, count + 1, __ATOMIC_RELAXED);
+	arch_spin_unlock(&slot->lock);
 	arch_irq_restore(irq);
 }
 

@@ -2,13 +2,20 @@
 /* Slab misuse reports, red zones and poison: see mm/slab_debug.h and mm/slab_cache.h. */
 #include "mm/slab_debug.h"
 
+#include "mm/debug.h"
+
 
 unsigned long slab_reports;
 
 void slab_report(const char *cache, const char *what, const void *obj, const void *caller)
 {
 	__atomic_fetch_add(&slab_reports, 1, __ATOMIC_RELAXED);
-	printk("BUG: slab %s: %s object %p caller %pS\n", cache, what, obj, caller);
+	if (obj && caller)
+		printk("BUG: slab %s: %s object %p caller %pS\n", cache, what, obj, caller);
+	else if (caller)
+		printk("BUG: slab %s: %s caller %pS\n", cache, what, caller);
+	else
+		printk("BUG: slab %s: %s\n", cache, what);
 }
 
 /* The red zones of obj: left [obj - obj_offset, obj), right [obj + size, obj - obj_offset + rz_end). */
@@ -78,6 +85,7 @@ const char *slab_debug_free_problem(const struct kmem_cache *c, const char *base
 	unsigned long offset = (unsigned long)((const char *)obj - base);
 	unsigned int i = slab_obj_index(c, offset);
 
+	MM_BUG_ON(!lock_held(&c->lock), NULL, "slab %s: the cache's lock is not held", c->name);
 	*overflow = false;
 	if (i >= c->objects || offset != (unsigned long)i * c->stride + c->obj_offset)
 		return "free of a pointer inside an";

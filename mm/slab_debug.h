@@ -9,8 +9,9 @@
 #include "mm/slab_cache.h"
 
 /*
- * Prints "BUG: slab CACHE: WHAT object ADDR caller FUNCTION" and counts it in slab_reports.
- * Prints nothing that allocates; call it with no slab lock held.
+ * The one reporter of slab misuse: prints "BUG: slab CACHE: WHAT object ADDR caller FUNCTION"
+ * (without " object ADDR" when obj is NULL, without " caller FUNCTION" when caller is NULL too)
+ * and counts it in slab_reports. Allocates nothing; call it with no slab lock held.
  */
 void slab_report(const char *cache, const char *what, const void *obj, const void *caller);
 
@@ -21,9 +22,9 @@ void slab_report(const char *cache, const char *what, const void *obj, const voi
 void slab_debug_alloc(const struct kmem_cache *c, void *obj, const void *caller);
 
 /*
- * A debug object being freed (cache lock held): what is wrong with freeing obj, which begins
- * offset bytes into the slab at base, or NULL. A damaged red zone (a write past the end) is
- * not a reason to refuse: *overflow is set, the red zone is repaired and the free goes on.
+ * A debug object being freed (cache lock held): what is wrong with freeing obj, an address in
+ * the slab at base, or NULL. A damaged red zone (a write past the end) is not a reason to
+ * refuse: *overflow is set, the red zone is repaired and the free goes on.
  */
 const char *slab_debug_free_problem(const struct kmem_cache *c, const char *base, const void *obj,
 				    bool *overflow);

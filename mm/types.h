@@ -22,6 +22,11 @@ typedef unsigned int gfp_t;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define BITS_PER_LONG (8 * sizeof(unsigned long))
+
+/* The branch a condition usually takes: the other is laid out out of the hot path. */
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
 
 /* Errors returned (negated) by mm/ calls. */
 #define EINVAL 22

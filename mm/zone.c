@@ -22,6 +22,7 @@ void zones_reset(void)
 		struct zone *zone = &zones[z];
 
 		*zone = (struct zone){ .name = zone_name(z) }; /* all-zero: the lock is unlocked */
+		lock_set_class(&zone->lock, "zone->lock");
 		for (int o = 0; o < NR_ORDERS; o++)
 			for (int t = 0; t < MIGRATE_TYPES; t++)
 				list_init(&zone->free_area[o].free_list[t]);

@@ -15,6 +15,7 @@
 #define MM_ZONE_H
 
 #include "mm/arch.h"
+#include "mm/lock_check.h"
 #include "mm/page.h"
 #include "mm/pageblock_types.h"
 
@@ -81,7 +82,7 @@ struct free_area {
  * reaches count[order] and high[order] by a scaled index, with no multiply.
  */
 struct per_cpu_pages {
-	arch_spinlock_t lock;
+	mm_spinlock_t lock;
 	unsigned int cpu;                          /* the CPU these are (checked by MM_BUG_ON) */
 	unsigned int count[PCP_MAX_ORDER + 1];     /* blocks on lists[order][*] */
 	uint16_t high[PCP_MAX_ORDER + 1];          /* at this many, batch blocks go back; 0: lists off */
@@ -97,9 +98,7 @@ _Static_assert(sizeof(struct per_cpu_pages) == 1u << PCP_SHIFT, "struct per_cpu_
 enum zone_watermark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 
 /*
- * Locks, taken always with interrupts off (so an interrupt handler that allocates never waits
- * for the code it interrupted), in this order only: a CPU's per_cpu_pages lock, then a zone's
- * lock; never two per_cpu_pages locks at once, never a zone lock then a per_cpu_pages lock.
+ * Locks: the order and the interrupt rule are in mm/lock_check.h.
  *
  * zone->lock protects free_area[] (lists and nr_free), free_orders, buddy_free_pages, the
  * pageblock types (written under it; read without it by relaxed byte loads) and the mobility
@@ -109,7 +108,7 @@ enum zone_watermark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
  * by mm_init() before any other CPU runs and are read-only afterwards.
  */
 struct zone {
-	arch_spinlock_t lock;
+	mm_spinlock_t lock;
 	const char *name;
 	unsigned long start_pfn, end_pfn; /* lowest usable frame, one past the highest (0, 0: empty) */
 	unsigned long present_pages;      /* usable frames in the zone (firmware map) */

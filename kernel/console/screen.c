@@ -12,6 +12,8 @@
 #include "mm/arch.h"
 
 #define VGA_TEXT_PHYS 0xb8000
+CMDLINE_OPTION(screen, "screen", CMDLINE_VALUE); /* screen=off: the serial port only */
+
 /*
  * What was printed before the screen was chosen, for it to show. kmain() starts the screen as soon
  * as it has read the boot information when the boot page tables reach the framebuffer, so this

@@ -145,14 +145,14 @@ void slab_bench(void)
 
 	/*
 	 * The path users ship: no red zones or poison. MM_DEBUG builds (the host's, the test
-	 * kernel's) start with debugging on; the kmalloc caches follow slab_set_debug() while they
-	 * hold no object, which is the case here unless a caller keeps some.
+	 * kernel's) start with debugging on; the kmalloc caches follow slab_set_debug() only at
+	 * boot, before their first slab (the bench kernel's are without debug from the start).
 	 */
 	kmem_cache_shrink_all();
 	slab_set_debug(false);
 	mm_debug_poison = false;
 	if (slab_debug_enabled(kmalloc_cache(64)))
-		printk("bench: the kmalloc caches stay in debug mode (objects allocated): figures include it\n");
+		printk("bench: the kmalloc caches stay in debug mode (set at boot): figures include it\n");
 	printk("bench: per kmalloc + kfree pair (and kmem_cache_alloc + kmem_cache_free of a cache of its\n"
 	       "bench: own, beside Linux's kmalloc of the size), cycles (rdtsc)%s; Linux 6.1: SLUB's\n"
 	       "bench: instructions per pair (kernel, QEMU -icount); ratio: ours / Linux, target: at most\n"

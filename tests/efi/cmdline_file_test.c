@@ -5,7 +5,7 @@
  * goes; anything that is not printable ASCII is refused.
  */
 #include "boot/efi/cmdline_file.h"
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "lib/string.h"
 
 /* Reads file[0..size) and expects want (NULL: refused, with the bad byte at bad_at). */

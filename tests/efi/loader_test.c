@@ -7,7 +7,7 @@
 #include "boot/efi/elf_load.h"
 #include "boot/efi/mbi.h"
 #include "kernel/bootinfo.h"
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 
 /* ---- crafted ELF files ---------------------------------------------------------------------- */
 

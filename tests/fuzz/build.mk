@@ -80,7 +80,8 @@ $(eval $(call fuzz_runs,mbi,$(FUZZ_MBI_SEEDS)/.stamp,$(FUZZ_MBI_SEEDS)))
 # ---- kernel command line parser ---------------------------------------------------------------
 # kernel/cmdline.c against the reference model in fuzz_cmdline.c (which stands in for mm/hugetlb.c's
 # hugetlb_request()); the seeds are command lines in tests/fuzz/seeds/cmdline/.
-FUZZ_CMDLINE_SRCS := tests/fuzz/fuzz_cmdline.c kernel/cmdline.c lib/printk.c
+FUZZ_CMDLINE_SRCS := tests/fuzz/fuzz_cmdline.c kernel/cmdline.c kernel/hugetlb_cmdline.c \
+	tests/host/kernel_options.c lib/printk.c
 FUZZ_CMDLINE_SEEDS := tests/fuzz/seeds/cmdline
 
 $(eval $(call fuzz_binary,cmdline,$(FUZZ_CMDLINE_SRCS),$(wildcard kernel/*.h lib/*.h mm/*.h)))

@@ -5,6 +5,8 @@
  * it (AddressSanitizer), and what it returns must hold together: at most ACPI_MAX_CPUS ids, each
  * found in a local APIC or x2APIC entry of the input; or the one-CPU fallback with a message.
  * When the input's last byte is odd, the checksums are fixed first so the walk gets past them.
+ * The CPUs acpi_cpus_to_start() picks from the list, in both APIC modes, must be listed, each
+ * once, none the boot CPU, and in xAPIC mode none above 254.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +74,32 @@ static bool id_in_an_entry(const struct mem *m, uint32_t id)
 	return false;
 }
 
+static int quiet(const char *fmt, ...)
+{
+	(void)fmt;
+	return 0;
+}
+
+/* The CPUs to start, in one APIC mode: each listed, none twice, none the boot CPU, none unreachable. */
+static void check_to_start(const struct acpi_cpus *cpus, bool x2apic)
+{
+	static uint32_t ids[ACPI_MAX_CPUS];
+	unsigned int n = acpi_cpus_to_start(cpus, BOOT_ID, x2apic, ids, ACPI_MAX_CPUS, quiet);
+
+	if (n > cpus->count)
+		abort();
+	for (unsigned int i = 0; i < n; i++) {
+		bool listed = false;
+		for (uint32_t j = 0; j < cpus->count; j++)
+			listed |= cpus->apic_ids[j] == ids[i];
+		if (!listed || ids[i] == BOOT_ID || (!x2apic && ids[i] > 254) || ids[i] == 0xffffffffu)
+			abort();
+		for (unsigned int j = 0; j < i; j++)
+			if (ids[j] == ids[i])
+				abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct acpi_cpus cpus;
@@ -95,6 +123,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!id_in_an_entry(&m, cpus.apic_ids[i]))
 				abort();
 	}
+	check_to_start(&cpus, false);
+	check_to_start(&cpus, true);
 	char line[4096];
 	acpi_format_cpus(line, sizeof(line), &cpus);
 	free(m.p);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "kernel/cmdline.h"
+#include "kernel/hugetlb_cmdline.h"
 #include "lib/printk.h"
 #include "mm/hugetlb.h"
 
@@ -35,7 +36,7 @@
 #define MAX_WORDS 4096
 #define MAX_REQUESTS 4096
 
-/* The fuzzer's own copy of the option table in kernel/cmdline.c (the specification). */
+/* The fuzzer's own copy of the options the kernel registers with CMDLINE_OPTION() (the specification). */
 static const char *const bare_options[] = { "bench", "mm_picture", "nosmp", "slub_debug" };
 static const char *const value_options[] = { "hugepages", "hugepagesz", "ktest", "nr_cpus", "page_owner",
 					      "screen" };

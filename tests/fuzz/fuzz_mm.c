@@ -13,7 +13,8 @@
  * split_huge_page(), the hugetlb pool, the pcp lists, and misuse that must be reported once;
  * and the slab layer: kmalloc()/kzalloc()/kfree() of every size (large ones too), caches of
  * fuzzed sizes and alignments created, used, shrunk and destroyed, and slab misuse (double free
- * of the last freed object, the wrong cache, kfree of a held page) that must be reported once.
+ * of the last freed object, the wrong cache, kfree of a held page or inside an object) that must
+ * be reported once.
  * Objects carry a pattern checked when they are freed.
  * Either way the map goes through the kernel's own path (kernel/boot_memmap.h, host_mm_boot()):
  * up to MAX_ENTRIES entries, anywhere below 2^64, with up to MAX_RAM of RAM, sparse or not.
@@ -649,15 +650,15 @@ static void op_cache_shrink(uint8_t op, uint8_t b)
 }
 
 /*
- * Slab misuse that every mode reports (b % 3 picks): the last freed object freed again, an
- * object freed to another cache, a held plain block given to kfree(). Exactly one report;
- * nothing changes.
+ * Slab misuse that every mode reports (b % 4 picks): the last freed object freed again, an
+ * object freed to another cache, a held plain block given to kfree(), a held object freed at a
+ * byte inside it. Exactly one report; nothing changes.
  */
 static void op_slab_misuse(uint8_t b)
 {
 	unsigned long reports = slab_reports, slab = nr_slab_pages();
 
-	switch (b % 3) {
+	switch (b % 4) {
 	case 0: {
 		struct page *head;
 
@@ -693,6 +694,17 @@ static void op_slab_misuse(uint8_t b)
 		else /* a kmalloc cache of another size */
 			to = kmalloc_cache(o->cache < 0 && ksize(o->p) == 8 ? 16 : 8);
 		kmem_cache_free(to, o->p);
+		break;
+	}
+	case 3: {
+		struct obj *o;
+
+		if (!nobjs)
+			return;
+		o = &objs[(b / 4) % nobjs];
+		if (o->size > KMALLOC_MAX_CACHE_SIZE || ksize(o->p) < 2)
+			return;
+		kfree((uint8_t *)o->p + 1 + (b / 4) % (ksize(o->p) - 1)); /* never its first byte */
 		break;
 	}
 	default: {
@@ -775,7 +787,8 @@ static void run_ops(const uint8_t *ops, size_t n)
 {
 	/*
 	 * A trailing odd byte with bit 0 set: slab debugging off for this run (the kmalloc caches
-	 * follow while they hold nothing, as just after boot), so that the per-CPU lists run too.
+	 * follow: each input boots mm/ afresh, and nothing was kmalloc'd yet), so that the per-CPU
+	 * lists run too.
 	 */
 	slab_set_debug(!(n & 1 && ops[n - 1] & 1));
 	nheld = 0;

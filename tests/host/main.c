@@ -7,7 +7,8 @@
  */
 #include <stdio.h>
 
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
+#include "mm/lock_check.h"
 #include "mm/show_mem.h"
 #include "tests/mm/host_mm.h"
 
@@ -29,6 +30,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	show_mem();
+	lock_check_show(); /* the lock orders the suites took (mm/lock_check.h) */
 	if (ktest_leaky_suites())
 		printf("host: %d suites leaked pages (see \"# leak:\")\n", ktest_leaky_suites());
 	printf("%d passed, %d failed\n", ran - failed - skipped, failed + ktest_leaky_suites());

@@ -5,10 +5,11 @@
  * must be refused with exactly the message naming the table and offset, and the boot CPU alone.
  */
 #include "kernel/acpi.h"
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "tests/ktest/acpi_samples.h"
+#include "tests/ktest/text_capture.h"
 
 #define BOOT_ID 7   /* the boot CPU's APIC id the fallback must report */
 
@@ -147,6 +148,79 @@ static void acpi_rejects_tables_outside_low_4g(struct ktest *t)
 	EXPECT_ACPI_ERROR(t, "acpi: XSDT at 0xfffffff0 (length 0x24) leaves the low 4 GiB");
 }
 
+/* The CPUs to start from a MADT of n entries, in xAPIC or x2APIC mode, with boot CPU 0. */
+static unsigned int to_start(const struct acpi_sample_cpu *madt, uint32_t n, bool x2apic, uint32_t *ids)
+{
+	acpi_img_build(&img, true, madt, n);
+	if (find() < 0)
+		return ~0u;
+	capture_forget();
+	return acpi_cpus_to_start(&cpus, 0, x2apic, ids, ACPI_MAX_CPUS, capture_printf);
+}
+
+/*
+ * Starts the CPUs of madt (n entries) in xAPIC or x2APIC mode and expects exactly the ids want
+ * (nwant of them, in order) and the lines said about the ones skipped.
+ */
+static void expect_started(struct ktest *t, const struct acpi_sample_cpu *madt, uint32_t n, bool x2apic,
+			   const uint32_t *want, unsigned int nwant, const char *said)
+{
+	uint32_t ids[ACPI_MAX_CPUS];
+	unsigned int got = to_start(madt, n, x2apic, ids);
+
+	KT_ASSERT(t, got == nwant, "%u CPUs to start, want %u", got, nwant);
+	for (unsigned int i = 0; i < nwant; i++)
+		KT_EXPECT(t, ids[i] == want[i], "CPU %u to start has APIC id %u, want %u", i, ids[i], want[i]);
+	KT_EXPECT(t, !strcmp(captured.text, said), "said \"%s\", want \"%s\"", captured.text, said);
+}
+
+static void acpi_xapic_mode_starts_ids_0_to_254_only(struct ktest *t)
+{
+	static const struct acpi_sample_cpu madt[] = {
+		{ 0, 0, 1 }, { 0, 255, 1 }, { 9, 256, 1 }, { 0, 254, 1 }, { 9, 0x1000, 1 }, { 9, 3, 1 },
+	};
+	static const uint32_t want[] = { 254, 3 };
+
+	expect_started(t, madt, 6, false, want, 2,
+		       "smp: skipping the MADT's CPU with APIC id 255: it is the xAPIC broadcast id\n"
+		       "smp: skipping the MADT's CPU with APIC id 256: xAPIC mode reaches ids 0 to 254 only\n"
+		       "smp: skipping the MADT's CPU with APIC id 4096: xAPIC mode reaches ids 0 to 254 only\n");
+}
+
+static void acpi_x2apic_mode_starts_ids_past_255(struct ktest *t)
+{
+	static const struct acpi_sample_cpu madt[] = {
+		{ 0, 0, 1 }, { 9, 255, 1 }, { 9, 256, 1 }, { 9, 0xffffffffu, 1 }, { 9, 0x10000, 2 },
+	};
+	static const uint32_t want[] = { 255, 256, 0x10000 };
+
+	expect_started(t, madt, 5, true, want, 3,
+		       "smp: skipping the MADT's CPU with APIC id 4294967295: it is the x2APIC broadcast id\n");
+}
+
+static void acpi_duplicate_ids_start_once(struct ktest *t)
+{
+	static const struct acpi_sample_cpu madt[] = {
+		{ 0, 1, 1 }, { 0, 0, 1 }, { 9, 1, 1 }, { 0, 2, 1 }, { 9, 0, 1 }, { 0, 2, 2 },
+	};
+	static const uint32_t want[] = { 1, 2 };
+
+	expect_started(t, madt, 6, false, want, 2,
+		       "smp: skipping the MADT's CPU with APIC id 1: it is listed twice, and a second start-up would reset a running CPU\n"
+		       "smp: skipping the MADT's CPU with APIC id 0: it is listed twice, and a second start-up would reset a running CPU\n"
+		       "smp: skipping the MADT's CPU with APIC id 2: it is listed twice, and a second start-up would reset a running CPU\n");
+}
+
+static void acpi_boot_cpu_is_not_started_and_not_reported(struct ktest *t)
+{
+	static const struct acpi_sample_cpu madt[] = { { 0, 1, 1 }, { 0, 0, 1 }, { 0, 2, 1 } };
+	static const uint32_t want[] = { 1, 2 };
+	uint32_t ids[ACPI_MAX_CPUS];
+
+	expect_started(t, madt, 3, false, want, 2, "");
+	KT_EXPECT_EQ(t, acpi_cpus_to_start(&cpus, 0, false, ids, 1, capture_printf), 1);
+}
+
 KTEST_SUITE(acpi,
 	    KTEST_CASE(acpi_rsdt_lists_usable_cpus),
 	    KTEST_CASE(acpi_xsdt_lists_usable_cpus),
@@ -154,4 +228,8 @@ KTEST_SUITE(acpi,
 	    KTEST_CASE(acpi_rejects_bad_checksums),
 	    KTEST_CASE(acpi_rejects_truncated_tables),
 	    KTEST_CASE(acpi_rejects_bad_entry_lengths),
-	    KTEST_CASE(acpi_rejects_tables_outside_low_4g));
+	    KTEST_CASE(acpi_rejects_tables_outside_low_4g),
+	    KTEST_CASE(acpi_xapic_mode_starts_ids_0_to_254_only),
+	    KTEST_CASE(acpi_x2apic_mode_starts_ids_past_255),
+	    KTEST_CASE(acpi_duplicate_ids_start_once),
+	    KTEST_CASE(acpi_boot_cpu_is_not_started_and_not_reported));

@@ -5,7 +5,7 @@
  * at every kind of broken link.
  */
 #include "kernel/backtrace.h"
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 
 /* A made-up stack of 32 words; a frame is two of them: the caller's frame, the return address. */
 struct fake_stack {

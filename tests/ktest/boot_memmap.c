@@ -6,7 +6,7 @@
  * made up).
  */
 #include "kernel/boot_memmap.h"
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 
 static void unknown_e820_types_become_reserved(struct ktest *t)
 {

@@ -6,7 +6,8 @@
  */
 
 #include "kernel/cmdline.h"
-#include "kernel/ktest.h"
+#include "kernel/hugetlb_cmdline.h"
+#include "tests/ktest/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/hugetlb.h"

@@ -7,7 +7,7 @@
 #ifndef TESTS_KTEST_COMPOUND_HELPERS_H
 #define TESTS_KTEST_COMPOUND_HELPERS_H
 
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "mm/compound.h"
 #include "mm/page_alloc.h"
 #include "tests/ktest/mm_helpers.h"

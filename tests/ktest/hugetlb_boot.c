@@ -8,6 +8,7 @@
 #include "tests/ktest/compound_helpers.h"
 
 #include "kernel/cmdline.h"
+#include "kernel/hugetlb_cmdline.h"
 #include "lib/printk.h"
 #include "mm/hugetlb.h"
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Self-tests of the runner's leak check (kernel/ktest_leak.h) on marks taken around blocks the
+ * Self-tests of the runner's leak check (tests/ktest/ktest_leak.h) on marks taken around blocks the
  * case holds for the moment and then frees, so that the check has a leak to find and the suite
  * leaves none behind.
  */
 
-#include "kernel/ktest.h"
-#include "kernel/ktest_leak.h"
+#include "tests/ktest/ktest.h"
+#include "tests/ktest/ktest_leak.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/page_alloc.h"

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Self-tests of the self-test runner (kernel/ktest.c): which suites a ktest= filter selects, and
+ * Self-tests of the self-test runner (tests/ktest/ktest.c): which suites a ktest= filter selects, and
  * that a filter selecting none fails instead of passing with nothing run.
  */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 
 static void filters_select_by_name_and_prefix(struct ktest *t)
 {

@@ -4,7 +4,7 @@
  * (non-usable wins), zero-length entries, overflow, page trimming, the physical address limit,
  * idempotence, and the map's storage. (Translating e820 and EFI types: tests/ktest/boot_memmap.c.)
  */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "mm/fw_map.h"
 
 #define MAP_ENTRIES 256

@@ -9,7 +9,7 @@
 #ifndef TESTS_KTEST_MM_HELPERS_H
 #define TESTS_KTEST_MM_HELPERS_H
 
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "lib/printk.h"
 #include "mm/bad_page.h"
 #include "mm/pcp.h"
@@ -130,7 +130,7 @@ static inline unsigned long mm_zone_free_blocks(const struct zone *zone, unsigne
  * pcp lists first). What is free counts, not what RAM could hold: memory that others keep (a
  * hugetlb pool that hugepages= filled, the kernel's own allocations) is no more a case's than a
  * hole in RAM. This does not hide memory that a suite lost: the runner fails a suite that leaves
- * fewer free pages than it found (kernel/ktest_leak.h).
+ * fewer free pages than it found (tests/ktest/ktest_leak.h).
  */
 static inline unsigned long mm_free_blocks(unsigned int order, gfp_t gfp)
 {

@@ -3,7 +3,7 @@
  * Self-tests of the early allocator. Each case saves memblock (retired after boot), works on an
  * empty one, and puts the saved one back.
  */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "lib/string.h"
 #include "mm/memblock.h"
 

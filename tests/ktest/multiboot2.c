@@ -6,7 +6,7 @@
  * is wrong. The structures are built in static buffers with tests/ktest/mb2_samples.h.
  */
 #include "kernel/bootinfo.h"
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "kernel/multiboot2.h"
 #include "lib/printk.h"
 #include "lib/string.h"

@@ -5,7 +5,7 @@
  * a split hands it to every page. They need the records: on in the host tests, page_owner=on in
  * the kernel; without them the suite skips, saying so.
  */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "mm/compound.h"
 #include "mm/page_alloc.h"
 #include "mm/page_owner.h"

@@ -6,7 +6,7 @@
  * conversion is the exact text C's printf would produce (%p excepted: ours always prints "0x"
  * and 16 digits).
  */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 
@@ -290,7 +290,30 @@ static void registered_consoles_get_every_line(struct ktest *t)
 	KT_EXPECT(t, !strcmp(captured, "console 1\n"), "captured \"%s\"", captured);
 }
 
+/* Appending past the end writes nothing more, keeps the NUL, and still counts what was asked. */
+static void snprintf_append_stops_at_the_end_and_counts_on(struct ktest *t)
+{
+	char buf[8];
+	size_t n = 0;
+
+	n = snprintf_append(buf, sizeof(buf), n, "ab");
+	n = snprintf_append(buf, sizeof(buf), n, " %u", 1234u);
+	KT_EXPECT(t, n == 7 && !strcmp(buf, "ab 1234"), "got \"%s\", %zu", buf, n);
+	n = snprintf_append(buf, sizeof(buf), n, "xyz");
+	n = snprintf_append(buf, sizeof(buf), n, "%s", "more");
+	KT_EXPECT(t, n == 14 && !strcmp(buf, "ab 1234"), "got \"%s\", %zu", buf, n);
+}
+
+/* A parser's first problem is kept until the next one. */
+static void parse_fail_keeps_the_message(struct ktest *t)
+{
+	KT_EXPECT_EQ(t, parse_fail("bad %s at %#x", "tag", 0x10u), -1);
+	KT_EXPECT(t, !strcmp(parse_fail_message(), "bad tag at 0x10"), "got \"%s\"", parse_fail_message());
+}
+
 KTEST_SUITE(printk,
+	    KTEST_CASE(snprintf_append_stops_at_the_end_and_counts_on),
+	    KTEST_CASE(parse_fail_keeps_the_message),
 	    KTEST_CASE(registered_consoles_get_every_line),
 	    KTEST_CASE(printk_formats_signed_decimal),
 	    KTEST_CASE(printk_formats_unsigned_decimal),

@@ -4,7 +4,7 @@
  * made-up one over three symbols, so that the text is known on the host and in the kernel
  * alike. Each case puts the symbolizer that was registered (the kernel's, or none) back.
  */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 

@@ -8,7 +8,7 @@
 #include "kernel/console/psf.h"
 #include "kernel/console/screen_lines.h"
 #include "kernel/console/vga_text.h"
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "lib/string.h"
 
 static struct psf_font font;

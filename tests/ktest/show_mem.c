@@ -3,7 +3,7 @@
  * Self-tests of show_mem() (mm/show_mem.h): the meminfo figures add up the zones as documented,
  * the lines have Linux's form within 80 columns, and a CPU's zoneinfo line counts its lists.
  */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/pcp.h"

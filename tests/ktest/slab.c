@@ -633,44 +633,39 @@ static void allocations_fail_cleanly_without_memory(struct ktest *t)
 }
 
 /*
- * slab_set_debug() switches a kmalloc cache only while it holds nothing: one holding an object
- * keeps its layout (the object is freed without a report), an empty one follows, both ways.
+ * slab_set_debug() after boot: caches created afterwards follow it, the kmalloc caches keep the
+ * mode they booted with (other CPUs may be in them: their layout cannot change under them), even
+ * one that holds nothing; an object allocated across the switch keeps its bytes.
  */
-static void debug_switch_spares_caches_in_use(struct ktest *t)
+static void debug_switch_after_boot_leaves_kmalloc_alone(struct ktest *t)
 {
 	unsigned long before = slab_test_free_pages(), reports = slab_reports;
-	bool was = slab_test_debug_default();
-	struct kmem_cache *busy = kmalloc_cache(96), *idle = kmalloc_cache(8192);
-	struct slab_test_info info;
-	bool busy_debug, idle_debug;
-	void *p, *q;
+	bool was = slab_test_debug_default(), modes[SLAB_TEST_NCLASSES];
+	struct kmem_cache *created;
+	void *p = kmalloc(96, GFP_KERNEL), *q;
 
-	p = kmalloc(96, GFP_KERNEL);
 	KT_ASSERT(t, p != NULL, "kmalloc failed");
-	busy_debug = slab_debug_enabled(busy);
-	idle_debug = slab_debug_enabled(idle);
+	kmem_cache_shrink_all();
+	for (size_t i = 0; i < SLAB_TEST_NCLASSES; i++)
+		modes[i] = slab_debug_enabled(kmalloc_cache(slab_test_classes[i]));
 	slab_set_debug(!was);
-	KT_EXPECT(t, slab_debug_enabled(busy) == busy_debug, "a kmalloc cache holding an object changed its layout");
-	if (slab_test_info_of(t, idle, &info) && info.total == 0)
-		KT_EXPECT(t, slab_debug_enabled(idle) == !was, "an empty kmalloc cache kept debug %d", idle_debug);
-	q = kmalloc(8000, GFP_KERNEL); /* from the switched cache */
-	if (!q) { /* give back what the case took, then fail */
-		kfree(p);
-		kmem_cache_shrink_all();
-		slab_set_debug(was);
+	created = kmem_cache_create("slabtest-switch", 40, 0, 0);
+	q = kmalloc(8000, GFP_KERNEL);
+	for (size_t i = 0; i < SLAB_TEST_NCLASSES; i++)
+		KT_EXPECT(t, slab_debug_enabled(kmalloc_cache(slab_test_classes[i])) == modes[i],
+			  "kmalloc-%zu switched to debug %d after boot", slab_test_classes[i], !modes[i]);
+	KT_EXPECT(t, created && slab_debug_enabled(created) == !was, "a cache created after the switch: debug %d, want %d",
+		  created ? slab_debug_enabled(created) : -1, !was);
+	slab_set_debug(was);
+	if (q) {
+		slab_test_fill(q, 8000, 5);
+		KT_EXPECT(t, slab_test_check(q, 8000, 5) == 8000, "an object changed across a switch");
 	}
-	KT_ASSERT(t, q != NULL, "kmalloc after the switch failed");
-	slab_test_fill(q, 8000, 5);
-	slab_set_debug(was); /* idle holds q now: it stays as it is */
-	KT_EXPECT(t, slab_test_check(q, 8000, 5) == 8000, "an object changed across a switch");
+	KT_EXPECT(t, q != NULL, "kmalloc after the switch failed");
 	kfree(p);
 	kfree(q);
+	kmem_cache_destroy(created);
 	KT_EXPECT_EQ(t, slab_reports - reports, 0);
-	kmem_cache_shrink_all();
-	slab_set_debug(was); /* both empty now: back to the default */
-	KT_EXPECT(t, slab_debug_enabled(busy) == busy_debug && slab_debug_enabled(idle) == idle_debug,
-		  "debug %d/%d after switching back, %d/%d before", slab_debug_enabled(busy), slab_debug_enabled(idle),
-		  busy_debug, idle_debug);
 	check_one(t, 96, GFP_KERNEL);
 	check_one(t, 8192, GFP_KERNEL);
 	slab_expect_free_pages(t, before);
@@ -735,4 +730,4 @@ KTEST_SUITE(slab,
 	    KTEST_CASE(caches_of_the_same_size_are_independent),
 	    KTEST_MISUSE_CASE(a_page_marked_slab_is_not_freed),
 	    KTEST_CASE(allocations_fail_cleanly_without_memory),
-	    KTEST_CASE(debug_switch_spares_caches_in_use));
+	    KTEST_CASE(debug_switch_after_boot_leaves_kmalloc_alone));

@@ -8,7 +8,7 @@
 #ifndef TESTS_KTEST_SLAB_HELPERS_H
 #define TESTS_KTEST_SLAB_HELPERS_H
 
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/compound.h"

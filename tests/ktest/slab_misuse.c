@@ -6,7 +6,9 @@
  * must give exactly one report ("BUG: slab ..." naming what happened), refuse the bad free, and
  * leave the cache working: many objects allocated and freed afterwards, all distinct, counts
  * right. First with a SLAB_DEBUG cache (and kmalloc when its caches are in debug mode, as in
- * MM_DEBUG builds), then the cases a cache without debugging still reports.
+ * MM_DEBUG builds), then the cases a cache without debugging still reports: the last freed object
+ * freed again, the wrong cache, a pointer no slab holds or inside an object, an earlier object
+ * freed again and a freed object's link overwritten (both when the list reaches them).
  */
 #include "tests/ktest/slab_helpers.h"
 
@@ -423,6 +425,141 @@ static void nodebug_free_of_a_non_slab_pointer_is_reported(struct ktest *t)
 	slab_expect_free_pages(t, before);
 }
 
+/*
+ * A cache of OBJ_SIZE bytes without debug, and its CPU list emptied: every object of its first
+ * slab allocated, into objs[0..*n). Frees after that build the list from nothing, so a case knows
+ * exactly what is on it. NULL (failed) when the layout is not the one the cases expect.
+ */
+static struct kmem_cache *nodebug_cache_drained(struct ktest *t, size_t *n)
+{
+	struct kmem_cache *c = make_cache(t, "slabtest-hard", OBJ_SIZE, false);
+	struct slab_test_info info;
+
+	*n = 0;
+	if (!c)
+		return NULL;
+	objs[(*n)++] = kmem_cache_alloc(c, GFP_KERNEL); /* the first slab: its objects go to this CPU */
+	if (!slab_test_info_of(t, c, &info) ||
+	    !KT_EXPECT(t, objs[0] && info.objperslab <= WORKS_N, "%lu objects per slab", info.objperslab))
+		return NULL;
+	while (*n < info.objperslab && (objs[*n] = kmem_cache_alloc(c, GFP_KERNEL)))
+		(*n)++;
+	KT_EXPECT_EQ(t, *n, (size_t)info.objperslab);
+	return c;
+}
+
+/* Gives back objs[from..n) and destroys c (no report: nothing of c is left allocated). */
+static void release_drained(struct ktest *t, struct kmem_cache *c, size_t from, size_t n)
+{
+	unsigned long reports = slab_reports;
+
+	for (size_t i = from; i < n; i++)
+		kmem_cache_free(c, objs[i]);
+	kmem_cache_destroy(c);
+	KT_EXPECT(t, slab_reports == reports, "%lu reports giving the objects back", slab_reports - reports);
+}
+
+/*
+ * Without debug, a pointer that is not where an object starts is refused (one multiply against
+ * the layout), through kmem_cache_free() and kfree(): a byte in, the last byte, and the spare bytes
+ * after a slab's last object. 100-byte objects go every 104 bytes, 39 in a page, 40 bytes spare.
+ */
+static void nodebug_free_inside_an_object_is_refused(struct ktest *t)
+{
+	static const size_t offsets[] = { 1, 8, OBJ_SIZE / 2, OBJ_SIZE - 1, OBJ_SIZE + 3 };
+	unsigned long before = slab_test_free_pages();
+	struct kmem_cache *c = make_cache(t, "slabtest-nodbg", OBJ_SIZE, false);
+	struct slab_test_info info;
+	uint8_t *p, *spare;
+
+	KT_ASSERT(t, c != NULL, "no cache");
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KT_ASSERT(t, p != NULL, "allocation failed");
+	slab_test_fill(p, OBJ_SIZE, 9);
+	for (size_t i = 0; i < sizeof(offsets) / sizeof(offsets[0]); i++) {
+		watch();
+		kmem_cache_free(c, p + offsets[i]);
+		expect_one_report(t, "kmem_cache_free inside an object without debug", INSIDE);
+		watch();
+		kfree(p + offsets[i]);
+		expect_one_report(t, "kfree inside an object without debug", INSIDE);
+	}
+	KT_EXPECT(t, slab_test_check(p, OBJ_SIZE, 9) == OBJ_SIZE, "the object was changed by the refused frees");
+	if (slab_test_info_of(t, c, &info) && KT_EXPECT(t, info.objperslab == 39 && info.pagesperslab == 1,
+							  "layout %lu objects in %lu pages, the case expects 39 in 1",
+							  info.objperslab, info.pagesperslab)) {
+		spare = (uint8_t *)page_address(compound_head(virt_to_page(p))) + 39 * 104;
+		watch();
+		kmem_cache_free(c, spare);
+		expect_one_report(t, "free of the spare bytes after the last object", INSIDE);
+	}
+	kmem_cache_free(c, p); /* still allocated: the bad frees were refused */
+	expect_still_works(t, c, OBJ_SIZE);
+	kmem_cache_destroy(c);
+	slab_expect_free_pages(t, before);
+}
+
+/*
+ * Without debug, a, b, a: the list is a, b, a, ... The second time allocation reaches a, its link
+ * (zeroed when a was handed out) does not decode: one report, and a is not handed out twice.
+ */
+static void nodebug_double_free_of_an_earlier_object_is_caught(struct ktest *t)
+{
+	unsigned long before = slab_test_free_pages();
+	struct kmem_cache *c;
+	void *a, *b, *got[3];
+	size_t n;
+
+	c = nodebug_cache_drained(t, &n);
+	KT_ASSERT(t, c && n > 2, "no cache");
+	a = objs[0];
+	b = objs[1];
+	kmem_cache_free(c, a);
+	kmem_cache_free(c, b);
+	watch();
+	kmem_cache_free(c, a); /* not the last freed: the list cannot tell yet */
+	for (size_t i = 0; i < 3; i++)
+		got[i] = kmem_cache_alloc(c, GFP_KERNEL);
+	expect_one_report(t, "a, b, a freed, then three allocations", DOUBLE_FREE);
+	KT_EXPECT(t, got[0] == a && got[1] == b, "the list gave %p, %p; want a %p, b %p", got[0], got[1], a, b);
+	KT_EXPECT(t, got[2] && got[2] != a && got[2] != b, "third allocation %p: a is %p, b %p", got[2], a, b);
+	objs[0] = got[0];
+	objs[1] = got[1];
+	kmem_cache_free(c, got[2]);
+	release_drained(t, c, 0, n);
+	slab_expect_free_pages(t, before);
+}
+
+/*
+ * Without debug, a freed object's link overwritten (a write after free, or an attack aiming the
+ * next allocation at the bss): reported when the list reaches it, never followed. The object
+ * itself is abandoned (it may be in use): it stays counted, and is given back here.
+ */
+static void nodebug_overwritten_free_link_is_not_followed(struct ktest *t)
+{
+	unsigned long before = slab_test_free_pages();
+	struct kmem_cache *c;
+	void *q, *x, *y;
+	size_t n;
+
+	c = nodebug_cache_drained(t, &n);
+	KT_ASSERT(t, c && n > 1, "no cache");
+	q = objs[0];
+	kmem_cache_free(c, q);
+	*(void **)q = bss_bytes; /* the free link, as it was before it was hardened */
+	watch();
+	x = kmem_cache_alloc(c, GFP_KERNEL);
+	y = kmem_cache_alloc(c, GFP_KERNEL);
+	expect_one_report(t, "a freed object's link overwritten", DOUBLE_FREE);
+	KT_EXPECT(t, x && y && x != q && y != q && x != y, "allocations %p %p, the overwritten object %p", x, y, q);
+	KT_EXPECT(t, x != (void *)bss_bytes && y != (void *)bss_bytes, "an allocation returned the bss at %p",
+		  (void *)bss_bytes);
+	kmem_cache_free(c, x);
+	kmem_cache_free(c, y);
+	release_drained(t, c, 0, n); /* objs[0] is q, abandoned on the list: still counted, so freed again */
+	slab_expect_free_pages(t, before);
+}
+
 KTEST_SUITE(slab_misuse,
 	    KTEST_MISUSE_CASE(debug_double_free_is_reported),
 	    KTEST_MISUSE_CASE(debug_free_inside_an_object_is_reported),
@@ -440,4 +577,7 @@ KTEST_SUITE(slab_misuse,
 	    KTEST_MISUSE_CASE(destroying_a_kmalloc_cache_is_refused),
 	    KTEST_MISUSE_CASE(nodebug_double_free_of_the_last_freed_is_reported),
 	    KTEST_MISUSE_CASE(nodebug_free_to_the_wrong_cache_is_reported),
-	    KTEST_MISUSE_CASE(nodebug_free_of_a_non_slab_pointer_is_reported));
+	    KTEST_MISUSE_CASE(nodebug_free_of_a_non_slab_pointer_is_reported),
+	    KTEST_MISUSE_CASE(nodebug_free_inside_an_object_is_refused),
+	    KTEST_MISUSE_CASE(nodebug_double_free_of_an_earlier_object_is_caught),
+	    KTEST_MISUSE_CASE(nodebug_overwritten_free_link_is_not_followed));

@@ -5,7 +5,7 @@
  * as lib_memmove), where a memcpy call on overlapping ranges would also be reported by
  * AddressSanitizer.
  */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "lib/string.h"
 
 #ifdef HOST_BUILD

@@ -15,6 +15,7 @@ cd "$root" || exit 2
 LAYERS=(
 	"types"
 	"list page gfp arch pageblock_types"
+	"lock_check"
 	"zone fw_map memblock"
 	"memmap compound_dtor watermark page_owner"
 	"dump_page block_owner pageblock"

@@ -50,8 +50,17 @@ test-replay: $(REPLAY) $(MAPS_DIR)/entries-10000.txt $(MAPS_DIR)/entries-16385.t
 TEST_STEPS += test-replay
 
 # ---- make bench: the page-allocator benchmark on the host (-O2, no sanitizers) -----------------
+# Without MM_DEBUG, as the bench kernel is: what users ship, not its checks (MM_BUG_ON, the lock
+# order's validator, slab debugging and poisoning by default).
+BENCH_TOOL_OBJ := $(B)/host/bench-tools-$(COMPOUND_FLAGS)
+$(BENCH_TOOL_OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $< (-O2, no MM_DEBUG)"
+	$(Q)$(HOSTCC) $(filter-out -DMM_DEBUG=1,$(MM_TOOL_CFLAGS)) -c $< -o $@
+-include $(wildcard $(BENCH_TOOL_OBJ)/*/*.d $(BENCH_TOOL_OBJ)/*/*/*.d)
+
 BENCH := $(B)/host/bench
-BENCH_OBJS := $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) tests/bench/page_alloc_bench.c tests/bench/slab_bench.c \
+BENCH_OBJS := $(patsubst %.c,$(BENCH_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) tests/bench/page_alloc_bench.c tests/bench/slab_bench.c \
                          tests/bench/smp_bench.c tests/bench/bench_main.c)
 $(BENCH): $(BENCH_OBJS)
 	$(Q)$(HOSTCC) -pthread $(filter-out %.link,$^) -o $@

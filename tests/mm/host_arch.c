@@ -37,6 +37,7 @@ bool host_mm_picture;
 
 __thread unsigned int host_mm_cpu;
 __thread unsigned long host_mm_irqs_off;
+__thread unsigned int host_mm_irq_depth;
 unsigned int host_mm_nr_cpus = HOST_MM_CPUS;
 bool host_mm_page_owner;
 
@@ -80,6 +81,17 @@ static uint64_t rdtsc(void)
 
 	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 	return (uint64_t)hi << 32 | lo;
+}
+
+/* The clock, the process and where the stack is (address randomization): differs per run. */
+unsigned long arch_random_seed(void)
+{
+	struct timespec now;
+	int local;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (unsigned long)now.tv_nsec ^ (unsigned long)now.tv_sec << 30 ^ (unsigned long)getpid() << 48 ^
+	       (uintptr_t)&local;
 }
 
 int arch_map_memmap(uintptr_t virt, phys_addr_t phys, size_t size)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "tests/mm/host_mm.h"
 #include "tests/mm/map_text.h"
 

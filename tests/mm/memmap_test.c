@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "mm/hugetlb.h"
 #include "mm/init.h"
 #include "mm/memblock.h"

@@ -15,9 +15,13 @@ typedef struct {
 	int locked;
 } arch_spinlock_t;
 
-/* The CPU the calling thread plays, and whether it has "interrupts" off. */
+/*
+ * The CPU the calling thread plays, whether it has "interrupts" off, and how many emulated
+ * interrupt handlers it runs (the stress test's ticks: tests/stress/stress_irq.c).
+ */
 extern __thread unsigned int host_mm_cpu;
 extern __thread unsigned long host_mm_irqs_off;
+extern __thread unsigned int host_mm_irq_depth;
 
 /* The waiting half of arch_spin_lock(), out of line: the allocator's fast path saves no registers for it. */
 static __attribute__((noinline, cold, unused)) void host_spin_wait(arch_spinlock_t *lock)
@@ -48,6 +52,7 @@ static inline unsigned long arch_irq_save(void)
 
 static inline void arch_irq_restore(unsigned long flags) { host_mm_irqs_off = flags; }
 static inline _Bool arch_irqs_disabled(void) { return host_mm_irqs_off; }
+static inline _Bool arch_in_interrupt(void) { return host_mm_irq_depth != 0; }
 static inline unsigned int arch_cpu_id(void) { return host_mm_cpu; }
 
 #endif

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "lib/printk.h"
 #include "mm/hugetlb.h"
 #include "mm/memblock.h"

@@ -6,7 +6,7 @@
  * the map with the per-CPU lists off (every allocation then reaches the buddy lists, so the
  * counters move exactly as the case says) and puts the default map back.
  */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "mm/pcp.h"
 #include "mm/page_alloc.h"
 #include "mm/pageblock.h"

@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <sched.h>
 
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "mm/bad_page.h"
 #include "mm/pcp.h"
 #include "mm/page_alloc.h"

@@ -173,6 +173,8 @@ static void check_counts(void)
 	if (bad_page_reports != model.expected_reports)
 		model_fail("%lu bad_page reports, the misuse so far accounts for %lu", bad_page_reports,
 			   model.expected_reports);
+	if (lock_check_report_count())
+		model_fail("%lu lock_check reports (mm/lock_check.h)", lock_check_report_count());
 	if (nr_free_pages() != model.free_pages)
 		model_fail("nr_free_pages() is %lu, the model says %lu", nr_free_pages(), model.free_pages);
 	for (int z = 0; z < MAX_NR_ZONES; z++)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mm/arch.h"
@@ -47,6 +48,16 @@ void panic(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	abort();
+}
+
+/* The clock and where the stack is: differs from one run to the next. */
+unsigned long arch_random_seed(void)
+{
+	struct timespec now;
+	int local;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (unsigned long)now.tv_nsec ^ (unsigned long)now.tv_sec << 30 ^ (uintptr_t)&local;
 }
 
 /* Maps the memfd's [phys, phys + size) at virt, which must lie in the memmap region. */

@@ -15,6 +15,7 @@ static inline void arch_spin_unlock(arch_spinlock_t *lock) { (void)lock; }
 static inline unsigned long arch_irq_save(void) { return 0; }
 static inline void arch_irq_restore(unsigned long flags) { (void)flags; }
 static inline _Bool arch_irqs_disabled(void) { return 1; } /* no interrupt handler allocates */
+static inline _Bool arch_in_interrupt(void) { return 0; }
 static inline unsigned int arch_cpu_id(void) { return 0; }
 
 #endif

@@ -32,7 +32,7 @@ build copy "of the copy"
 cat >"$tree/$probe" <<'SUITE'
 /* SPDX-License-Identifier: MIT */
 /* A suite that the relink test adds, then deletes. */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 
 static void relink_probe_case(struct ktest *t)
 {

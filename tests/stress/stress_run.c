@@ -31,7 +31,7 @@ struct kmem_cache *stress_caches[2];
 
 static struct {
 	struct mm_shape shape;
-	unsigned long bad_pages, poison_errors, slab_reports;
+	unsigned long bad_pages, poison_errors, slab_reports, lock_reports;
 	bool slab_debug; /* the debug default before the run */
 	struct hugetlb_counters pool;
 } start;
@@ -139,8 +139,9 @@ int stress_prepare(const struct stress_config *cfg)
 	start.bad_pages = bad_page_reports;
 	start.poison_errors = poison_errors;
 	start.slab_reports = slab_reports;
+	start.lock_reports = lock_check_report_count();
 	start.slab_debug = slab_test_debug_default();
-	slab_set_debug(false); /* the kmalloc caches too, if they hold nothing */
+	slab_set_debug(false); /* the kmalloc caches too, if nothing was kmalloc'd since boot */
 	kmem_cache_shrink_all(); /* what the slabs keep is not in the shape, now or at the end */
 	mm_shape_take(&start.shape);
 	/* After the shape: the caches' descriptors (kmalloc objects) are given back at the end. */
@@ -248,6 +249,9 @@ unsigned long stress_finish(struct stress_totals *sum)
 		stress_fail(STRESS_CHECKS, 0, "%lu slab reports", slab_reports - start.slab_reports);
 	if (bad_page_reports != start.bad_pages)
 		stress_fail(STRESS_CHECKS, 0, "%lu bad_page() reports", bad_page_reports - start.bad_pages);
+	if (lock_check_report_count() != start.lock_reports)
+		stress_fail(STRESS_CHECKS, 0, "%lu lock_check reports (mm/lock_check.h)",
+			    lock_check_report_count() - start.lock_reports);
 	if (poison_errors != start.poison_errors)
 		stress_fail(STRESS_CHECKS, 0, "%lu poison mismatches (written after free)",
 			    poison_errors - start.poison_errors);

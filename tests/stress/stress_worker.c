@@ -433,7 +433,13 @@ static void op_irq(struct worker *w)
 {
 	unsigned long flags = arch_irq_save();
 
+#ifdef HOST_BUILD
+	host_mm_irq_depth++; /* an interrupt handler, to mm/'s lock check (tests/mm/mm_env.h) */
+#endif
 	stress_irq_tick(arch_cpu_id());
+#ifdef HOST_BUILD
+	host_mm_irq_depth--;
+#endif
 	arch_irq_restore(flags);
 	(void)w;
 }

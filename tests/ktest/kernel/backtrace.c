@@ -6,7 +6,7 @@
  */
 #include "kernel/backtrace.h"
 #include "kernel/ksyms/ksyms.h"
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
 #include "kernel/traps.h"

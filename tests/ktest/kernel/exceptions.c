@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Self-tests of the exception handler: deliberate faults are caught, reported, and the test resumes. */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "kernel/traps.h"
 
 #define VEC_BP 3

@@ -5,7 +5,7 @@
  * and %pS names this very file's functions.
  */
 #include "kernel/ksyms/ksyms.h"
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Self-test: after boot, low virtual addresses are unmapped, so a NULL dereference faults. */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "kernel/traps.h"
 
 static void null_pointer_read_faults(struct ktest *t)

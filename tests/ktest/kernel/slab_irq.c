@@ -6,7 +6,7 @@
  * CPU than the one that allocated them (tests/ktest/slab_trade.h); meanwhile every timer tick
  * allocates with GFP_ATOMIC and frees what the CPU's previous tick kept.
  */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
 #include "tests/ktest/kernel/tick_hook.h"

@@ -6,14 +6,16 @@
  * on, in work functions too. They pass with one CPU as well, where the calls run on the caller.
  */
 #include "kernel/apic.h"
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
+#include "kernel/traps.h"
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
 #include "lib/printk.h"
+#include "tests/ktest/mm_helpers.h"
 
 #define MSR_GS_BASE    0xc0000101u
 #define LOCK_MS        300u
@@ -255,6 +257,91 @@ static void ticks_interrupt_long_work(struct ktest *t)
 		KT_EXPECT(t, ticked[i], "CPU %u did not tick while it ran a work function", i);
 }
 
+#define TEST_VECTOR 0xe8 /* free: kernel/apic.h lists the kernel's own */
+
+static unsigned int test_vector_hits;
+
+static void count_test_vector(unsigned int vector)
+{
+	(void)vector;
+	__atomic_fetch_add(&test_vector_hits, 1, __ATOMIC_RELAXED);
+	apic_eoi();
+}
+
+/*
+ * xAPIC mode names a CPU in 8 bits: an IPI to 256 would reach APIC id 0 and one to 255 every
+ * CPU. Both must be refused, not sent: nothing arrives on the vector, not even here.
+ */
+static void xapic_refuses_ids_it_cannot_name(struct ktest *t)
+{
+	uint64_t deadline;
+
+	if (apic_is_x2apic())
+		return ktest_skip(t, "x2APIC mode: 32-bit destinations");
+	irq_register(TEST_VECTOR, count_test_vector);
+	__atomic_store_n(&test_vector_hits, 0, __ATOMIC_RELAXED);
+	KT_EXPECT(t, !apic_send_ipi(256, TEST_VECTOR), "an IPI to APIC id 256 was sent");
+	KT_EXPECT(t, !apic_send_ipi(255, TEST_VECTOR), "an IPI to APIC id 255 was sent");
+	deadline = tsc_deadline_us(20000);
+	while (rdtsc() < deadline)
+		cpu_relax();
+	KT_EXPECT(t, __atomic_load_n(&test_vector_hits, __ATOMIC_RELAXED) == 0,
+		  "%u interrupts arrived from IPIs to APIC ids 255 and 256",
+		  __atomic_load_n(&test_vector_hits, __ATOMIC_RELAXED));
+	KT_EXPECT(t, apic_send_ipi(apic_id(), TEST_VECTOR), "an IPI to this CPU was refused");
+}
+
+/* Free pages in every zone, every CPU's lists included. */
+static unsigned long free_pages_now(void)
+{
+	unsigned long n = 0;
+
+	for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
+		n += mm_zone_free((enum zone_type)z);
+	return n;
+}
+
+/*
+ * Frees the held pages (all of order 0) but one in each aligned group of 8: plenty of free memory
+ * then, in blocks of 4 pages at most, so a CPU's 32 KiB stack cannot be had, its other pages can.
+ */
+static void keep_one_in_eight(struct mm_held *h)
+{
+	struct list_head *prev = &h->list;
+
+	for (struct list_head *l = h->list.next, *next; l != &h->list; l = next) {
+		struct page *page = lru_to_page(l);
+
+		next = l->next;
+		if (page_to_pfn(page) % 8 == 0) {
+			prev = l;
+			continue;
+		}
+		prev->next = next;
+		h->blocks--;
+		h->pages--;
+		__free_pages(page, 0);
+	}
+}
+
+/* Starting a CPU needs a 32 KiB stack and smaller pieces: when the stack fails, nothing is kept. */
+static void a_cpu_without_memory_for_its_stack_keeps_nothing(struct ktest *t)
+{
+	struct mm_held held;
+	unsigned long before;
+	bool prepared;
+
+	mm_held_init(&held);
+	mm_exhaust(&held, 0, 0, GFP_ATOMIC);
+	keep_one_in_eight(&held);
+	before = free_pages_now();
+	prepared = smp_prepare_test_slot();
+	KT_EXPECT(t, !prepared, "a CPU's memory was found with no 8 free pages in a row");
+	KT_EXPECT(t, prepared || free_pages_now() == before, "%lu free pages after the failure, %lu before",
+		  free_pages_now(), before);
+	mm_held_free_all(&held);
+}
+
 KTEST_SUITE(smp,
 	    KTEST_CASE(every_cpu_has_its_own_number_and_area),
 	    KTEST_CASE(on_each_cpu_runs_once_on_each_with_interrupts_on),
@@ -263,4 +350,6 @@ KTEST_SUITE(smp,
 	    KTEST_CASE(trylock_fails_while_another_cpu_holds_the_lock),
 	    KTEST_CASE(every_cpu_ticks_with_interrupts_on),
 	    KTEST_CASE(timer_hook_runs_on_every_cpu_in_interrupt_context),
-	    KTEST_CASE(ticks_interrupt_long_work));
+	    KTEST_CASE(ticks_interrupt_long_work),
+	    KTEST_CASE(xapic_refuses_ids_it_cannot_name),
+	    KTEST_CASE(a_cpu_without_memory_for_its_stack_keeps_nothing));

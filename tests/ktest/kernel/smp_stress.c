@@ -10,7 +10,7 @@
  * costs twenty times the rest under QEMU's emulation. The host runs the same core with
  * poisoning (make test-stress-asan).
  */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"

@@ -217,20 +217,45 @@ static void set_memory_ro_is_refused_while_a_reference_is_held(struct ktest *t)
 	free_huge_compound(head);
 }
 
+/*
+ * A page of the 2 MiB pool, which grows by one for it (*persistent: its size before), mapped at
+ * *map (NULL, failed, if it cannot be); NULL (the case skipped, or failed) with the pool as it was.
+ */
+static struct page *pool_page_mapped(struct ktest *t, unsigned long *persistent, char **map)
+{
+	struct hugetlb_counters c = hugetlb_counters(HPAGE_ORDER);
+	struct page *head;
+
+	*persistent = c.total - c.surplus;
+	if (mm_skip_without_blocks(t, HPAGE_ORDER, 1, GFP_KERNEL)) /* the pool grows by one */
+		return NULL;
+	hugetlb_set_pool_size(*persistent + 1);
+	head = alloc_huge_page();
+	if (!KT_EXPECT(t, head != NULL, "no huge page from the pool")) {
+		hugetlb_set_pool_size(*persistent);
+		return NULL;
+	}
+	*map = vmap_huge(head);
+	KT_EXPECT(t, *map != NULL, "vmap_huge of a pool page failed");
+	return head;
+}
+
+/* The pool back to its size before pool_page_take() (its page given back), and still sound. */
+static void pool_restore(struct ktest *t, unsigned long persistent)
+{
+	hugetlb_set_pool_size(persistent);
+	KT_EXPECT(t, hugetlb_check() == NULL, "%s", hugetlb_check());
+}
+
 static void hugetlb_page_mapping_splits_but_page_stays_whole(struct ktest *t)
 {
 	struct hugetlb_counters c0 = hugetlb_counters(HPAGE_ORDER);
-	unsigned long pt0 = pt_pages(), persistent = c0.total - c0.surplus;
-	struct page *head;
+	unsigned long pt0 = pt_pages(), persistent;
 	char *map;
+	struct page *head = pool_page_mapped(t, &persistent, &map);
 
-	if (mm_skip_without_blocks(t, HPAGE_ORDER, 1, GFP_KERNEL)) /* the pool grows by one */
+	if (!head)
 		return;
-	hugetlb_set_pool_size(persistent + 1);
-	head = alloc_huge_page();
-	KT_ASSERT(t, head != NULL, "no huge page from the pool");
-	map = vmap_huge(head);
-	KT_EXPECT(t, map != NULL, "vmap_huge of a pool page failed");
 	if (map) {
 		get_page(&head[7]); /* the pool's page is not split, so other references do not matter */
 		KT_EXPECT_EQ(t, set_memory_ro((unsigned long)map + RO_FIRST * PAGE_SIZE, RO_COUNT), 0);
@@ -246,8 +271,7 @@ static void hugetlb_page_mapping_splits_but_page_stays_whole(struct ktest *t)
 	KT_EXPECT_EQ(t, pt_pages(), pt0);
 	put_page(head);
 	KT_EXPECT_EQ(t, hugetlb_counters(HPAGE_ORDER).free, c0.free + 1);
-	hugetlb_set_pool_size(persistent);
-	KT_EXPECT(t, hugetlb_check() == NULL, "%s", hugetlb_check());
+	pool_restore(t, persistent);
 	KT_EXPECT_EQ(t, hugetlb_counters(HPAGE_ORDER).total, c0.total);
 }
 
@@ -367,17 +391,12 @@ static void vmap_huge_refuses_a_second_mapping_of_a_page(struct ktest *t)
 static void hugetlb_page_is_mapped_once(struct ktest *t)
 {
 	struct hugetlb_counters c0 = hugetlb_counters(HPAGE_ORDER);
-	unsigned long pt0 = pt_pages(), persistent = c0.total - c0.surplus;
-	struct page *head;
+	unsigned long pt0 = pt_pages(), persistent;
 	char *map;
+	struct page *head = pool_page_mapped(t, &persistent, &map);
 
-	if (mm_skip_without_blocks(t, HPAGE_ORDER, persistent + 1, GFP_KERNEL))
+	if (!head)
 		return;
-	hugetlb_set_pool_size(persistent + 1);
-	head = alloc_huge_page();
-	KT_ASSERT(t, head != NULL, "no huge page from the pool");
-	map = vmap_huge(head);
-	KT_EXPECT(t, map != NULL, "vmap_huge of a pool page failed");
 	if (map) {
 		KT_EXPECT_EQ(t, set_memory_ro((unsigned long)map, 1), 0);
 		/* The pool's page stays a 2 MiB head: a second mapping would stay writable. */
@@ -386,8 +405,7 @@ static void hugetlb_page_is_mapped_once(struct ktest *t)
 	}
 	KT_EXPECT_EQ(t, pt_pages(), pt0);
 	put_page(head);
-	hugetlb_set_pool_size(persistent);
-	KT_EXPECT(t, hugetlb_check() == NULL, "%s", hugetlb_check());
+	pool_restore(t, persistent);
 	KT_EXPECT_EQ(t, hugetlb_counters(HPAGE_ORDER).total, c0.total);
 }
 

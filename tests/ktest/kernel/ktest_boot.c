@@ -8,12 +8,14 @@
  */
 #include "kernel/cmdline.h"
 #include "kernel/console/screen.h"
-#include "kernel/ktest.h"
-#include "kernel/ktest_page.h"
+#include "tests/ktest/ktest.h"
+#include "tests/ktest/kernel/ktest_page.h"
 #include "kernel/panic.h"
+#include "kernel/selftest.h"
 #include "kernel/x86.h"
 #include "lib/printk.h"
 #include "lib/string.h"
+#include "mm/lock_check.h"
 #include "mm/mm_picture.h"
 #include "mm/show_mem.h"
 #include "mm/slab.h"
@@ -41,6 +43,7 @@ void run_selftests(const char *cmdline)
 	show_zone_pictures(); /* what the self-tests left behind: leaks show as '#' */
 	show_mem(); /* what the suites left behind */
 	slabinfo_show(); /* and in the slab caches: objects still allocated show as active */
+	lock_check_show(); /* the lock orders the suites took (mm/lock_check.h) */
 	printk("ktest: summary: %d passed, %d failed, %d skipped\n", ran - failed - skipped, failed,
 	       skipped);
 	if (ktest_leaky_suites())

@@ -4,10 +4,10 @@
  * is all a person has, and the run's report has scrolled far past it: this page, which fits an
  * 80x25 screen, says what they need to know, and a photograph of it is a bug report.
  */
-#include "kernel/ktest_page.h"
+#include "tests/ktest/kernel/ktest_page.h"
 
 #include "kernel/console/screen.h"
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/mm_picture.h"

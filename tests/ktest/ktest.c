@@ -3,13 +3,14 @@
  * The self-test runner: walks the suites in the "ktest_suites" section, runs the selected ones
  * and prints KTAP version 1 (https://docs.kernel.org/dev-tools/ktap.html) to the console.
  */
-#include "kernel/ktest.h"
+#include "tests/ktest/ktest.h"
 
 #include <stdarg.h>
 
-#include "kernel/ktest_leak.h"
+#include "tests/ktest/ktest_leak.h"
 #include "lib/printk.h"
 #include "lib/string.h"
+#include "mm/lock_check.h"
 
 /* The linker provides these for a section whose name is a C identifier. */
 extern const struct ktest_suite *const __start_ktest_suites[];
@@ -79,12 +80,17 @@ static bool suite_selected(const char *name, const char *filter)
 static void run_case(const struct ktest_suite *s, const struct ktest_case *c, int num, struct totals *tot)
 {
 	struct ktest t = { .name = c->name };
+	unsigned long lock_reports = lock_check_report_count();
 
 	if (c->provokes_reports && ktest_misuse_hook)
 		ktest_misuse_hook(true);
 	c->run(&t);
 	if (c->provokes_reports && ktest_misuse_hook)
 		ktest_misuse_hook(false);
+	/* Only a misuse case may make mm/lock_check.h report: anywhere else it is a locking bug. */
+	if (!c->provokes_reports && lock_check_report_count() != lock_reports)
+		ktest_fail(&t, __FILE__, __LINE__, "no lock_check report during the case, saw %lu",
+			   lock_check_report_count() - lock_reports);
 	if (t.failures) {
 		printk("    not ok %d %s\n", num, c->name);
 		tot->fail++;

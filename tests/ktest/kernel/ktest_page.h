@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The page the screen shows when the self-tests end (kernel/ktest_page.c). */
+/* The page the screen shows when the self-tests end (tests/ktest/kernel/ktest_page.c). */
 #ifndef KERNEL_KTEST_PAGE_H
 #define KERNEL_KTEST_PAGE_H
 

@@ -95,7 +95,7 @@ int ktest_count_selected(const char *filter);
  * cases; *ran and *skipped (if not NULL) receive the numbers of cases run and skipped. When filter
  * selects no suite, nothing runs: it prints a line naming the suites there are and returns -1.
  * A suite that leaves fewer (or more) free pages than it found is "not ok" with one diagnostic
- * per block it still holds (kernel/ktest_leak.h), though its cases passed: ktest_leaky_suites()
+ * per block it still holds (tests/ktest/ktest_leak.h), though its cases passed: ktest_leaky_suites()
  * counts those, and the caller fails the run if there is any.
  */
 int ktest_run(const char *filter, int *ran, int *skipped);
@@ -119,13 +119,5 @@ struct ktest_failure {
 
 /* The failed cases of the last ktest_run(), at most KTEST_FAILURES_KEPT; returns their number. */
 size_t ktest_failures(const struct ktest_failure **failures);
-
-/*
- * kmain()'s last step, after the boot report (kernel/ktest_boot.c): runs the suites the command
- * line selects with ktest= (all by default; none with ktest=off, and then halts), prints the
- * summary and ends the run with the verdict. A release kernel is built without it and without
- * the suites: kernel/main.c's weak stand-in says so and ends the run as passed.
- */
-void run_selftests(const char *cmdline) __attribute__((noreturn));
 
 #endif

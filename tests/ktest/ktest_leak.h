@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The self-test runner's leak check: every suite must leave as many free pages as it found.
- * The runner takes a mark before and after each suite (kernel/ktest.c); a suite whose free pages
+ * The runner takes a mark before and after each suite (tests/ktest/ktest.c); a suite whose free pages
  * went down fails, with one diagnostic per block allocated during the suite and still allocated,
  * named by page_owner (mm/page_owner.h: on in the host tests, page_owner=on in the kernel).
  */

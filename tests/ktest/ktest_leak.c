@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The self-test runner's leak check: free pages before and after a suite, and who holds the rest. */
-#include "kernel/ktest_leak.h"
+#include "tests/ktest/ktest_leak.h"
 
 #include "mm/pcp.h"
 #include "mm/page_alloc.h"

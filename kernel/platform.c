@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * platform_init() (kernel/platform.h): what a PC needs before interrupts are turned on. The 8259s
+ * are masked first (their vectors would overlap nothing, but a stray IRQ must not arrive); the TSC
+ * is measured against the PIT before the APIC timer is measured against the TSC.
+ */
+#include "kernel/platform.h"
+
+#include "kernel/apic.h"
+#include "kernel/pic.h"
+#include "kernel/timer.h"
+#include "kernel/tlb.h"
+#include "kernel/tsc.h"
+
+bool platform_init(void)
+{
+	pic_disable();
+	tsc_calibrate();
+	if (!apic_init())
+		return false;
+	tlb_init();
+	timer_init();
+	return true;
+}

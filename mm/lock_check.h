@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The locks of mm/: their order, written here once, and its check at run time (MM_DEBUG builds).
+ *
+ * Lock order. A CPU that holds a lock takes only locks further down this list, never one above:
+ *
+ *   1. slab_caches_lock              the list of every slab cache (mm/slab_cache.h)
+ *   2. slab_cpu->lock                a cache's per-CPU slot: that CPU's free objects
+ *   3. kmem_cache->lock              a cache's slab lists (a refill or flush of a slot)
+ *   4. hugetlb_lock                  both huge page pools (mm/hugetlb.c)
+ *   5. per_cpu_pages->lock           one CPU's page lists for one zone (mm/zone.h)
+ *   6. zone->lock                    a zone's buddy free lists
+ *
+ *   large_cpu->lock (mm/kmalloc.c), the large kmalloc pages one CPU keeps, is taken alone.
+ *
+ * A slab cache allocates and frees its slabs' pages with its locks held (2, 3 -> 5, 6); the page
+ * allocator never calls the slab allocator or the huge page pool with a lock held (put_page()
+ * runs a compound page's destructor with none). Never two locks of one class at once: not two
+ * CPUs' page lists, not two caches' slots.
+ *
+ * Interrupts. Every lock is taken with interrupts off (arch_irq_save() first), so an interrupt
+ * handler that allocates never spins on a lock the code it interrupted holds. A lock that an
+ * interrupt handler takes must never be taken with interrupts on.
+ *
+ * The check, in the spirit of Linux's lockdep. Each lock has a class (lock_set_class(), or
+ * DEFINE_MM_SPINLOCK for a static lock): one per place that sets it, so all zones' locks are one
+ * class. Each CPU keeps the locks it holds. Taking a lock of class B while holding one of class A
+ * records "A before B"; the first time the opposite order is seen, anywhere, it is reported once
+ * with both call sites and both CPUs' held classes, and counted in lock_check_reports, even when
+ * the two never ran at the same time (they would deadlock the day they do). So is a circle through
+ * more classes (A before B, B before C, then A taken holding C), with where each order was seen. A class taken in an
+ * interrupt handler and also with interrupts on is reported too, as is a lock with no class. A
+ * report never stops the machine. lock_held() lets a function assert that its caller holds a lock.
+ *
+ * The calls to arch_spin_lock() and arch_spin_unlock() in mm/ are unchanged: in MM_DEBUG builds
+ * this header defines them as macros that check, then call the environment's functions (by their
+ * name in parentheses, which no macro expands). A header that declares an mm_spinlock_t includes
+ * this one, so every user of the lock sees the macros. Without MM_DEBUG, mm_spinlock_t is
+ * arch_spinlock_t, the macros are not defined and everything here compiles to nothing.
+ */
+#ifndef MM_LOCK_CHECK_H
+#define MM_LOCK_CHECK_H
+
+#include "mm/arch.h"
+
+#if defined(MM_DEBUG) && MM_DEBUG
+
+/* A class of locks; its fields are the checker's (mm/lock_check.c). */
+struct lock_class {
+	const char *name;
+	unsigned int index;     /* 1.. once seen (0: not yet numbered) */
+	unsigned int usage;     /* LOCK_USED_* bits */
+	const void *irq_ip;     /* where it was first taken in an interrupt handler */
+	const void *irqs_on_ip; /* where it was first taken with interrupts on */
+};
+
+/* A lock of mm/: the environment's lock and its class. */
+typedef struct {
+	arch_spinlock_t raw;
+	struct lock_class *class;
+} mm_spinlock_t;
+
+/* Defines a static lock, unlocked, of a class of its own named name. */
+#define DEFINE_MM_SPINLOCK(var, name_) mm_spinlock_t var = { .class = &(struct lock_class){ .name = (name_) } }
+
+/*
+ * Gives lock, whose memory is already zero (unlocked), the class of this place in the source,
+ * named name. Every lock of mm/ that is not a DEFINE_MM_SPINLOCK gets its class this way.
+ */
+#define lock_set_class(lock, name_)                                                 \
+	do {                                                                        \
+		static struct lock_class lock_class_here_ = { .name = (name_) };    \
+		(lock)->class = &lock_class_here_;                                  \
+	} while (0)
+
+/* Problems reported since boot: order inversions, interrupt misuse, locks with no class. */
+extern unsigned long lock_check_reports;
+
+/* lock_check_reports, read atomically (0 without MM_DEBUG). */
+static inline unsigned long lock_check_report_count(void)
+{
+	return __atomic_load_n(&lock_check_reports, __ATOMIC_RELAXED);
+}
+
+/* Called before taking and after releasing lock; they record where (their return address). */
+void lock_check_acquire(mm_spinlock_t *lock);
+void lock_check_release(mm_spinlock_t *lock);
+
+/* Does the calling CPU hold lock? For MM_BUG_ON(!lock_held(&zone->lock), ...). */
+bool lock_held(const mm_spinlock_t *lock);
+
+/* Prints the classes and every order seen ("zone->lock after per_cpu_pages->lock"). */
+void lock_check_show(void);
+
+static inline __attribute__((always_inline)) void lock_check_spin_lock(mm_spinlock_t *lock)
+{
+	lock_check_acquire(lock);
+	(arch_spin_lock)(&lock->raw);
+}
+
+static inline __attribute__((always_inline)) void lock_check_spin_unlock(mm_spinlock_t *lock)
+{
+	(arch_spin_unlock)(&lock->raw);
+	lock_check_release(lock);
+}
+
+#define arch_spin_lock(lock) lock_check_spin_lock(lock)
+#define arch_spin_unlock(lock) lock_check_spin_unlock(lock)
+
+#else /* !MM_DEBUG */
+
+typedef arch_spinlock_t mm_spinlock_t;
+#define DEFINE_MM_SPINLOCK(var, name_) mm_spinlock_t var
+#define lock_set_class(lock, name_) ((void)(lock))
+static inline unsigned long lock_check_report_count(void) { return 0; }
+static inline bool lock_held(const mm_spinlock_t *lock) { return (void)lock, true; }
+static inline void lock_check_show(void) {}
+
+#endif
+
+#endif
