@@ -47,7 +47,10 @@ static void split_block_merges_back_on_free(struct ktest *t)
 /*
  * Allocates blocks of order (pcp lists off) until the last four are the quarters of one aligned
  * block of order + 2, in address order: what follows the split of any larger block. Earlier
- * blocks go on held. Returns false when memory ran out first.
+ * blocks go on held. Returns false when memory ran out first. Movable requests: they split the
+ * smallest free block of any type, as the plain buddy allocator does, where an unmovable one
+ * short of its own pageblocks steals from the largest (mm/README.md, "Grouping pages by
+ * mobility"), so on a cut-up machine it may never split one block four times in a row.
  */
 static bool take_four_quarters(struct mm_held *held, unsigned int order, struct page *q[4])
 {
@@ -55,7 +58,7 @@ static bool take_four_quarters(struct mm_held *held, unsigned int order, struct 
 	struct page *page;
 
 	q[0] = q[1] = q[2] = q[3] = NULL;
-	while ((page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order))) {
+	while ((page = alloc_pages(__GFP_MOVABLE | __GFP_NOWARN, order))) {
 		if (q[0])
 			mm_held_add(held, q[0], order);
 		q[0] = q[1], q[1] = q[2], q[2] = q[3], q[3] = page;
