@@ -10,6 +10,7 @@
 #include "mm/list.h"
 #include "mm/memmap.h"
 #include "mm/pageblock.h"
+#include "mm/vmstat.h"
 
 /* Counters other CPUs read without the lock (buddyinfo, free page counts): atomic stores. */
 static inline void set_counter(unsigned long *c, unsigned long v)
@@ -176,6 +177,7 @@ static bool may_claim(unsigned int order, unsigned int mt)
 static void count_claim(struct zone *zone)
 {
 	set_counter(&zone->pageblock_claims, zone->pageblock_claims + 1);
+	count_vm_event(PAGEBLOCK_STEALS);
 }
 
 /*

@@ -32,6 +32,7 @@ typedef unsigned int gfp_t;
 #define EINVAL 22
 #define ENOMEM 12
 #define EBUSY 16
+#define EAGAIN 11
 
 /* A doubly linked list link: O(1) removal from the middle of a free list. */
 struct list_head {

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Page migration: moving an allocated block's contents to another block while its owner keeps
+ * using it, so that compaction (mm/compaction.h) and contiguous-range allocation can empty a
+ * pageblock of movable pages.
+ *
+ * mm/ does not know who points at a block, so only an owner that can switch its pointers may let
+ * its blocks move. It says so by registering operations on each block (set_page_movable()); a
+ * block without them is never moved. A migration then goes:
+ *
+ *   isolate    isolate_movable_page(): takes a reference and asks the owner's isolate_page();
+ *              from here the owner neither frees the block nor hands out its address anew.
+ *   unmap      the owner's unmap_page(): nobody can touch the contents any more (vmalloc
+ *              replaces its mappings by migration markers; a CPU that touches one waits).
+ *   freeze     the reference count must be exactly the owner's and the isolation's: it is set to
+ *              0 in one compare-and-swap, so nobody can take a new reference during the move
+ *              (get_page_unless_zero() fails). A block with any other reference (a pinned
+ *              page) is not moved: the count is left as it was and the block goes back.
+ *   copy       the contents, 2^order frames, into a new block of the same order.
+ *   switch     the owner's migrate_page(dst, src): points everything at the new block and lets
+ *              access resume. The old block is then freed.
+ *
+ * Any failure puts everything back: the owner's putback_page() restores access to the old block,
+ * its count is restored, the new block is freed. Nothing leaks and nothing is lost.
+ *
+ * The owner's operations are called with interrupts on, outside interrupt handlers and with none
+ * of mm/'s locks held (so they may take their own locks and wait for other CPUs, e.g. for a TLB
+ * shootdown); migration is never attempted from a context that cannot allow that.
+ */
+#ifndef MM_MIGRATE_H
+#define MM_MIGRATE_H
+
+#include "mm/gfp.h"
+#include "mm/page.h"
+
+struct movable_operations {
+	const char *name; /* the owner, for reports */
+
+	/*
+	 * Asked to give page up for a migration. true: the owner keeps its block but neither frees it
+	 * nor gives out its address anew until migrate_page() or putback_page() is called on it.
+	 * false: not now (being freed, say); the migration skips the block.
+	 */
+	bool (*isolate_page)(struct page *page);
+
+	/*
+	 * Optional (NULL: nothing to do). Stops every access to the block's contents, waiting until
+	 * no CPU can still write them; a user that touches them waits until migrate_page() or
+	 * putback_page().
+	 */
+	void (*unmap_page)(struct page *page);
+
+	/*
+	 * The contents of src have been copied to dst, a block of the same order with the same
+	 * operations and the same private word. Points every user at dst and lets access resume.
+	 * Returns 0; or a negative errno, having changed nothing (putback_page(src) follows).
+	 */
+	int (*migrate_page)(struct page *dst, struct page *src);
+
+	/* The migration of page was abandoned: the owner takes it back as it was, access restored. */
+	void (*putback_page)(struct page *page);
+};
+
+/*
+ * Marks the allocated block at page (its first page; a plain block or a compound head, count 1
+ * or more, order below PAGEBLOCK_ORDER) as movable by ops. The owner keeps page->private for its
+ * own data; ops takes the lru link's place, so the owner must not use page->lru while the block
+ * is movable. Reported when page is not an allocated block's first page or is already movable.
+ */
+void set_page_movable(struct page *page, const struct movable_operations *ops);
+
+/*
+ * The owner is about to free the block (or keep it for good): after this no migration will
+ * start on it. A migration already past isolation finishes or backs out first: call it from the
+ * owner's own serialisation, as isolate_page() runs.
+ */
+void clear_page_movable(struct page *page);
+
+/* Is page the first page of a movable block, and whose operations move it (NULL: none)? */
+bool page_movable(const struct page *page);
+const struct movable_operations *page_movable_ops(const struct page *page);
+
+/* Takes a reference unless the count is 0 (free or frozen for a migration): true if taken. */
+bool get_page_unless_zero(struct page *page);
+
+/*
+ * Isolates the movable block at page for migration: takes a reference, then asks its owner.
+ * Returns 0; -EINVAL when page is not a movable block's first page; -EBUSY when it is being
+ * migrated already, or its owner refused.
+ */
+int isolate_movable_page(struct page *page);
+
+/* Gives an isolated block back to its owner unmoved (putback_page()) and drops the reference. */
+void putback_movable_page(struct page *page);
+
+/*
+ * The migration target for src, a block of the given order: a new block with count 1, or NULL.
+ * Blocks that new_page gave out and that were not used go back through put_new.
+ */
+typedef struct page *migrate_new_page_fn(struct page *src, unsigned int order, void *data);
+typedef void migrate_put_new_fn(struct page *dst, unsigned int order, void *data);
+
+/*
+ * Moves each of the n isolated blocks in pages[] to a block from new_page (put_new NULL: such
+ * blocks are freed with __free_pages()), as the top of this file says. A moved block's old block
+ * is freed; a block that could not move (no target, an extra reference, its owner refused) is
+ * put back to its owner, and pages[i] is set to NULL for each block moved. Returns the number
+ * moved. Counted in the vmstat counters pgmigrate_success and pgmigrate_fail (mm/vmstat.h).
+ */
+unsigned int migrate_pages(struct page **pages, unsigned int n, migrate_new_page_fn *new_page,
+			   migrate_put_new_fn *put_new, void *data);
+
+/*
+ * Isolates and moves one movable block to a new one of the same order from alloc_pages(gfp).
+ * Returns 0, or -EINVAL, -EBUSY (as isolate_movable_page()), -ENOMEM (no target), -EAGAIN (an
+ * extra reference: the block is pinned) or the owner's error; the block is then unchanged.
+ */
+int migrate_page_to_new(struct page *page, gfp_t gfp);
+
+#endif
