@@ -15,7 +15,7 @@ cd "$root" || exit 2
 LAYERS=(
 	"types"
 	"list page gfp arch pageblock_types"
-	"lock_check"
+	"lock_check vmstat"
 	"zone fw_map memblock"
 	"memmap compound_dtor watermark page_owner"
 	"dump_page block_owner pageblock"
@@ -24,7 +24,7 @@ LAYERS=(
 	"buddy folio"
 	"pcp"
 	"page_alloc"
-	"mm_stats mm_picture hugetlb"
+	"mm_stats mm_picture hugetlb migrate"
 	"slab_cache"
 	"slab_debug"
 	"slab"
