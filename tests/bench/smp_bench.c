@@ -28,11 +28,17 @@
 static int cores[2];       /* the host cores the two threads are pinned to */
 static unsigned int stop;  /* set by the timer: the threads finish their round and return */
 
+/*
+ * One thread's figures. Each on a cache line of its own, and written once at the end of a run: two
+ * threads writing their counters into one line would make the line bounce between the cores, and
+ * the empty loop, which does nothing else, would then measure that instead of the host.
+ */
 struct job {
 	unsigned int cpu, order;
 	unsigned long pairs;
 	uint64_t cycles;
-};
+} __attribute__((aligned(64)));
+_Static_assert(sizeof(struct job) == 64, "each thread's figures fill one cache line");
 
 /* The cross-CPU queue: single producer (CPU 0), single consumer (CPU 1). */
 static struct {
@@ -57,20 +63,24 @@ static bool stopped(void) { return __atomic_load_n(&stop, __ATOMIC_RELAXED); }
 static void *pairs_thread(void *arg)
 {
 	struct job *j = arg;
+	unsigned int order = j->order;
+	unsigned long pairs = 0;
 	uint64_t c0;
 
 	pin(j->cpu);
 	c0 = bench_cycles();
 	while (!stopped()) {
 		for (int i = 0; i < 256; i++) {
-			struct page *p = alloc_pages(GFP_KERNEL | __GFP_NOWARN, j->order);
+			struct page *p = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order);
 
 			if (!p)
-				return NULL;
-			__free_pages(p, j->order);
+				goto out;
+			__free_pages(p, order);
 		}
-		j->pairs += 256;
+		pairs += 256;
 	}
+out:
+	j->pairs = pairs;
 	j->cycles = bench_cycles() - c0;
 	return NULL;
 }
@@ -79,13 +89,15 @@ static void *pairs_thread(void *arg)
 static void *empty_loop_thread(void *arg)
 {
 	struct job *j = arg;
+	unsigned long pairs = 0;
 
 	pin(j->cpu);
 	while (!stopped()) {
 		for (int i = 0; i < 256; i++)
 			__asm__ volatile("" ::: "memory");
-		j->pairs += 256;
+		pairs += 256;
 	}
+	j->pairs = pairs;
 	return NULL;
 }
 
@@ -115,6 +127,7 @@ static void *producer_thread(void *arg)
 static void *consumer_thread(void *arg)
 {
 	struct job *j = arg;
+	unsigned long pairs = 0;
 
 	pin(j->cpu);
 	for (;;) {
@@ -128,8 +141,9 @@ static void *consumer_thread(void *arg)
 		}
 		__free_pages(queue.slot[head % QUEUE_SLOTS], 0);
 		__atomic_store_n(&queue.head, head + 1, __ATOMIC_RELEASE);
-		j->pairs++;
+		pairs++;
 	}
+	j->pairs = pairs;
 	return NULL;
 }
 
