@@ -97,8 +97,10 @@ void set_page_movable(struct page *page, const struct movable_operations *ops);
  * owner's own serialisation, as isolate_page() runs. A migration that isolated the block but
  * whose isolate_page() has not run yet is refused by the owner there, and lets go. Calling it
  * after isolate_page() said yes, before migrate_page() or putback_page(), is the owner's bug:
- * migrate_pages() reports the block and puts it back. Reported when page is not movable. The
- * owner must leave page->lru alone until the migration, if any, has put the block back.
+ * migrate_pages() reports the block and puts it back. Reported when page is not movable.
+ * A migration that raced may still be calling isolate_page(), which reads page->private and
+ * whose operations are in page->lru: the owner leaves both as they are until it drops its
+ * reference, or (keeping the block) until PageIsolated(page) is false again.
  */
 void clear_page_movable(struct page *page);
 
