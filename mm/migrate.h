@@ -137,12 +137,12 @@ typedef void migrate_put_new_fn(struct page *dst, unsigned int order, void *data
 
 /*
  * Moves each of the n isolated blocks in pages[] to a block from new_page (put_new NULL: such
- * blocks are freed, by put_page(): see "Targets" above), as the top of this file says. A moved block's old block
- * is freed; a block that could not move (no target, an extra reference, its owner refused) is
- * put back to its owner, and pages[i] is set to NULL for each block moved. Returns the number
- * moved. Counted in the vmstat counters pgmigrate_success and pgmigrate_fail (mm/vmstat.h), in
- * pages. NULL entries are skipped; an entry that is not isolated is reported and left alone (not
- * put back, not counted).
+ * blocks are freed, by put_page(): see "Targets" above), as the top of this file says. A moved
+ * block's old block is freed; a block that could not move (no target, an extra reference, its
+ * owner refused) is put back to its owner, and pages[i] is set to NULL for each block moved.
+ * Returns the number moved. Counted in the vmstat counters pgmigrate_success and
+ * pgmigrate_fail (mm/vmstat.h), in pages. NULL entries are skipped; an entry that is not
+ * isolated is reported and left alone (not put back, not counted).
  */
 unsigned int migrate_pages(struct page **pages, unsigned int n, migrate_new_page_fn *new_page,
 			   migrate_put_new_fn *put_new, void *data);
