@@ -22,6 +22,7 @@
 #include "mm/debug.h"
 #include "mm/lock_check.h"
 #include "mm/memmap.h"
+#include "mm/migrate.h"
 #include "mm/page_alloc.h"
 #include "mm/slab.h"
 
@@ -55,7 +56,10 @@ static struct vm_area *root;          /* NULL until the first use after vmalloc_
 static struct vm_area sentinel = { .kind = AREA_SENTINEL };
 static uintptr_t range_start, range_end;
 static unsigned long nr_vmalloc_pages;
+static unsigned long nr_marker_faults;
 static uint64_t prio_state = 0x9e3779b97f4a7c15ull;
+
+static const struct movable_operations vmalloc_movable_ops;
 
 /* ---- the treap ---------------------------------------------------------------------------- */
 
@@ -293,17 +297,23 @@ static struct vm_area *area_take_for_free(const void *addr, enum area_kind kind,
 		unlock_areas(flags);
 		flags = lock_areas();
 	}
+	for (unsigned long i = 0; kind == AREA_VMALLOC && i < a->nr_pages; i++)
+		clear_page_movable(slot_page(a->pages[i])); /* under the lock, as mm/migrate.h asks */
 	unlock_areas(flags);
 	return a;
 }
 
 /* ---- vmalloc ------------------------------------------------------------------------------ */
 
-/* Frees the first n pages of a vmalloc() area (unmapped already) and their count. */
+/*
+ * Drops the first n pages of a vmalloc() area (unmapped, no longer movable) and their count:
+ * put_page(), not __free_pages(), because a migration that looked at a page a moment before may
+ * still hold a reference; the last of the two frees it (mm/migrate.h).
+ */
 static void free_area_pages(struct vm_area *a, unsigned long n)
 {
 	for (unsigned long i = 0; i < n; i++) {
-		__free_pages(slot_page(a->pages[i]), 0);
+		put_page(slot_page(a->pages[i]));
 		__atomic_fetch_sub(&nr_vmalloc_pages, 1, __ATOMIC_RELAXED);
 	}
 }
@@ -329,6 +339,7 @@ static unsigned long fill_area(struct vm_area *a, gfp_t gfp)
 		page->private = page_va(a, i); /* the owner's word: where the page is mapped */
 		a->pages[i] = (unsigned long)page;
 		__atomic_fetch_add(&nr_vmalloc_pages, 1, __ATOMIC_RELAXED);
+		set_page_movable(page, &vmalloc_movable_ops);
 	}
 	return i;
 }
@@ -336,6 +347,11 @@ static unsigned long fill_area(struct vm_area *a, gfp_t gfp)
 /* Undoes fill_area() that mapped n pages: unmapped, not movable, freed, the place given back. */
 static void undo_area(struct vm_area *a, unsigned long n)
 {
+	unsigned long flags = lock_areas();
+
+	for (unsigned long i = 0; i < n; i++)
+		clear_page_movable(slot_page(a->pages[i]));
+	unlock_areas(flags);
 	arch_vmalloc_unmap(a->addr, page_va(a, n));
 	free_area_pages(a, n);
 	area_delete(a);
@@ -392,6 +408,7 @@ void vfree(const void *addr)
 }
 
 unsigned long vmalloc_nr_pages(void) { return __atomic_load_n(&nr_vmalloc_pages, __ATOMIC_RELAXED); }
+unsigned long vmalloc_marker_faults(void) { return __atomic_load_n(&nr_marker_faults, __ATOMIC_RELAXED); }
 
 /* ---- vmap --------------------------------------------------------------------------------- */
 
@@ -504,9 +521,12 @@ bool vmalloc_fault(uintptr_t addr)
 
 	if (!is_vmalloc_addr((const void *)addr))
 		return false;
+	kind = fault_kind(addr);
+	if (kind == 1)
+		__atomic_fetch_add(&nr_marker_faults, 1, __ATOMIC_RELAXED);
 	/* The area is looked up afresh each time: it may be freed as soon as the move ends. */
-	while ((kind = fault_kind(addr)) == 1)
-		;
+	while (kind == 1)
+		kind = fault_kind(addr);
 	return kind == 0;
 }
 
@@ -571,3 +591,88 @@ int vmalloc_set_range(uintptr_t start, uintptr_t end)
 	unlock_areas(flags);
 	return err;
 }
+
+/* ---- movable pages (mm/migrate.h) --------------------------------------------------------- */
+
+/*
+ * The area and slot of page, which a migration holds (SLOT_ISOLATED): its area cannot go while
+ * it does. Lock held.
+ */
+static unsigned long *isolated_slot(struct page *page)
+{
+	struct vm_area *a = area_find(page->private);
+	unsigned long *slot = a ? slot_of(a, page->private) : NULL;
+
+	MM_BUG_ON(!slot || slot_page(*slot) != page || !(*slot & SLOT_ISOLATED), page,
+		  "vmalloc: the page at %#lx is not isolated", page->private);
+	return slot;
+}
+
+static bool vmalloc_isolate_page(struct page *page)
+{
+	unsigned long flags = lock_areas();
+	struct vm_area *a = area_find(page->private);
+	unsigned long *slot = a && a->kind == AREA_VMALLOC && a->state == AREA_LIVE ? slot_of(a, page->private) : NULL;
+	bool ok = slot && *slot == (unsigned long)page; /* still this area's page, and not held */
+
+	if (ok) {
+		*slot |= SLOT_ISOLATED;
+		a->nr_isolated++;
+	}
+	unlock_areas(flags);
+	return ok;
+}
+
+static void vmalloc_unmap_page(struct page *page)
+{
+	unsigned long flags = lock_areas();
+
+	*isolated_slot(page) |= SLOT_UNMAPPED; /* before the marker: a fault on it finds the mark */
+	unlock_areas(flags);
+	arch_vmalloc_set_marker(page->private);
+}
+
+/* Puts page in its slot, the marks cleared, and lets the area go. */
+static void release_slot(struct page *old, struct page *now)
+{
+	unsigned long flags = lock_areas();
+	unsigned long *slot = isolated_slot(old);
+
+	*slot = (unsigned long)now;
+	area_find(old->private)->nr_isolated--;
+	unlock_areas(flags);
+}
+
+/* Was page's mapping replaced by a marker (vmalloc_unmap_page())? */
+static bool slot_unmapped(struct page *page)
+{
+	unsigned long flags = lock_areas();
+	bool unmapped = *isolated_slot(page) & SLOT_UNMAPPED;
+
+	unlock_areas(flags);
+	return unmapped;
+}
+
+static int vmalloc_migrate_page(struct page *dst, struct page *src)
+{
+	if (!slot_unmapped(src))
+		return -EAGAIN; /* still mapped: the old mapping must go before the new one is made */
+	arch_vmalloc_clear_marker(src->private, PFN_PHYS(page_to_pfn(dst)));
+	release_slot(src, dst);
+	return 0;
+}
+
+static void vmalloc_putback_page(struct page *page)
+{
+	if (slot_unmapped(page))
+		arch_vmalloc_clear_marker(page->private, PFN_PHYS(page_to_pfn(page)));
+	release_slot(page, page);
+}
+
+static const struct movable_operations vmalloc_movable_ops = {
+	.name = "vmalloc",
+	.isolate_page = vmalloc_isolate_page,
+	.unmap_page = vmalloc_unmap_page,
+	.migrate_page = vmalloc_migrate_page,
+	.putback_page = vmalloc_putback_page,
+};

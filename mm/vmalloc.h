@@ -110,6 +110,9 @@ void kvfree(const void *addr);
 /* Pages vmalloc() holds now (not vmap()'s, which are the callers'): meminfo's VmallocUsed. */
 unsigned long vmalloc_nr_pages(void);
 
+/* Faults on a migration marker since boot: accesses that waited in vmalloc_fault() for a move. */
+unsigned long vmalloc_marker_faults(void);
+
 /*
  * Makes [start, end) (page aligned, inside the environment's range) the range areas are carved
  * from, for an environment that learns its range late or a test that needs a small one. Returns

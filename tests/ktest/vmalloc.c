@@ -5,7 +5,8 @@
  * and each page is the one vmalloc_to_page() names; a guard page between areas; vmap() of given
  * pages in their order; kvmalloc() picks kmalloc or vmalloc by size; a full range fails cleanly;
  * bad frees are reported and change nothing; a vmalloc page moved by migration keeps its contents
- * at its address. Faults on guard pages and writers on other CPUs during migration are in
+ * at its address and vmalloc_to_page() names the new page; a pinned page is not moved and stays
+ * mapped. Faults on guard pages and writers on other CPUs during migration are in
  * tests/ktest/kernel/vmalloc_smp.c (kernel) and tests/mm/vmalloc_host_test.c (host threads).
  */
 #include "lib/string.h"
@@ -15,6 +16,7 @@
 #include "mm/page_alloc.h"
 #include "mm/slab.h"
 #include "mm/vmalloc.h"
+#include "mm/vmstat.h"
 #include "tests/ktest/ktest.h"
 #include "tests/ktest/text_capture.h"
 
@@ -231,8 +233,56 @@ static void bad_frees_are_reported_and_change_nothing(struct ktest *t)
 	__free_pages(page, 0);
 }
 
+static void a_moved_page_keeps_its_contents_at_its_address(struct ktest *t)
+{
+	size_t size = 4 * PAGE_SIZE;
+	uint64_t *p = vmalloc(size);
+	unsigned long moved0 = vm_event_count(PGMIGRATE_SUCCESS);
+
+	KT_ASSERT(t, p != NULL, "vmalloc failed");
+	fill(p, size);
+	for (size_t off = 0; off < size; off += PAGE_SIZE) {
+		struct page *old = vmalloc_to_page((char *)p + off), *now;
+
+		KT_EXPECT(t, old && page_movable(old), "page at offset %zu is not movable", off);
+		KT_EXPECT_EQ(t, migrate_page_to_new(old, GFP_HIGHUSER_MOVABLE), 0);
+		now = vmalloc_to_page((char *)p + off);
+		KT_EXPECT(t, now && now != old && page_movable(now), "offset %zu: page %p, was %p", off, (void *)now,
+			  (void *)old);
+	}
+	KT_EXPECT_EQ(t, vm_event_count(PGMIGRATE_SUCCESS), moved0 + 4);
+	holds_pattern(t, p, size); /* the same words at the same addresses */
+	pages_match(t, p, size);   /* and they are the new pages' */
+	((volatile uint64_t *)p)[PAGE_SIZE / 8] = 0xfeed; /* a write after the move lands in the new page */
+	KT_EXPECT_EQ(t, *(uint64_t *)page_address(vmalloc_to_page((char *)p + PAGE_SIZE)), 0xfeed);
+	vfree(p);
+}
+
+static void a_pinned_page_stays_where_it_is_and_mapped(struct ktest *t)
+{
+	uint64_t *p = vmalloc(PAGE_SIZE);
+	struct page *page = p ? vmalloc_to_page(p) : NULL;
+
+	KT_ASSERT(t, page != NULL, "vmalloc failed");
+	fill(p, PAGE_SIZE);
+	get_page(page); /* a pin: somebody else holds the page */
+	KT_EXPECT_EQ(t, migrate_page_to_new(page, GFP_HIGHUSER_MOVABLE), -EAGAIN);
+	KT_EXPECT(t, vmalloc_to_page(p) == page, "a pinned page moved");
+	holds_pattern(t, p, PAGE_SIZE); /* mapped again: the marker is gone */
+	fill(p, PAGE_SIZE);
+	put_page(page);
+	KT_EXPECT_EQ(t, isolate_movable_page(page), 0);
+	KT_EXPECT_EQ(t, isolate_movable_page(page), -EBUSY); /* isolated already */
+	putback_movable_page(page);
+	KT_EXPECT_EQ(t, page_count(page), 1);
+	holds_pattern(t, p, PAGE_SIZE);
+	vfree(p);
+}
+
 KTEST_SUITE(vmalloc, KTEST_CASE(sizes_from_1_byte_to_8_mib_keep_their_contents), KTEST_CASE(vzalloc_gives_zeroes),
 	    KTEST_CASE(areas_are_apart_by_a_guard_page), KTEST_CASE(vmap_maps_the_given_pages_in_order),
 	    KTEST_CASE(vmap_refuses_what_it_cannot_map),
 	    KTEST_CASE(kvmalloc_takes_kmalloc_when_small_and_vmalloc_when_large),
-	    KTEST_CASE(a_full_range_fails_cleanly), KTEST_CASE(bad_frees_are_reported_and_change_nothing));
+	    KTEST_CASE(a_full_range_fails_cleanly), KTEST_CASE(bad_frees_are_reported_and_change_nothing),
+	    KTEST_CASE(a_moved_page_keeps_its_contents_at_its_address),
+	    KTEST_CASE(a_pinned_page_stays_where_it_is_and_mapped));
