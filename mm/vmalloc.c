@@ -274,6 +274,18 @@ static void area_publish(struct vm_area *a)
 	unlock_areas(flags);
 }
 
+/* Why a, the area of addr, may not be freed as kind at addr ("" with no more to say); NULL: it may. */
+static const char *free_refusal(const struct vm_area *a, uintptr_t addr, enum area_kind kind)
+{
+	if (!a || a->addr != addr)
+		return "";
+	if (a->kind != kind)
+		return kind == AREA_VMAP ? " (vmalloc()'d: vfree() it)" : " (vmap()'d: vunmap() it)";
+	if (a->state != AREA_LIVE)
+		return a->state == AREA_FREEING ? " (being freed already)" : " (not handed out yet)";
+	return NULL;
+}
+
 /*
  * Finds the area that starts at addr, of kind, live, and marks it AREA_FREEING; then waits (the
  * lock dropped) until no migration holds a page of it. NULL, said why, when addr is not such an
@@ -284,12 +296,12 @@ static struct vm_area *area_take_for_free(const void *addr, enum area_kind kind,
 	unsigned long flags = lock_areas();
 	struct vm_area *a = area_find((uintptr_t)addr);
 
-	if (!a || a->addr != (uintptr_t)addr || a->kind != kind || a->state != AREA_LIVE) {
+	const char *why = free_refusal(a, (uintptr_t)addr, kind);
+
+	if (why) {
 		unlock_areas(flags);
 		printk("%s: %p is not the start of a %s area%s\n", who, addr, kind == AREA_VMAP ? "vmap()" : "vmalloc()",
-		       a && a->state == AREA_FREEING ? " (being freed already)" :
-		       a && a->kind != kind && a->addr == (uintptr_t)addr ? (kind == AREA_VMAP ? " (vmalloc()'d: vfree() it)" :
-		       " (vmap()'d: vunmap() it)") : "");
+		       why);
 		return NULL;
 	}
 	a->state = AREA_FREEING;

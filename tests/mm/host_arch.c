@@ -172,6 +172,8 @@ static int phys_setup(phys_addr_t size)
  */
 #define HOST_VMALLOC_SIZE (4UL << 30)
 
+bool host_vmalloc_unmapped;
+
 static int vmalloc_prot_none(uintptr_t start, size_t size)
 {
 	void *p = mmap((void *)start, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
@@ -186,6 +188,8 @@ int arch_vmalloc_map_page(uintptr_t va, phys_addr_t phys)
 	if (va < mm_vmalloc_start || va >= mm_vmalloc_end || phys >= phys_size)
 		panic("arch_vmalloc_map_page: %#lx -> %#llx is outside the range or the memory",
 		      (unsigned long)va, (unsigned long long)phys);
+	if (host_vmalloc_unmapped)
+		return 0;
 	p = mmap((void *)va, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, phys_fd, (off_t)phys);
 	if (p == MAP_FAILED) {
 		vmalloc_prot_none(va, PAGE_SIZE); /* keep the reservation whole */
@@ -197,7 +201,7 @@ int arch_vmalloc_map_page(uintptr_t va, phys_addr_t phys)
 /* The host kernel flushes every CPU's TLB before mmap() returns: the shootdown is done. */
 void arch_vmalloc_unmap(uintptr_t start, uintptr_t end)
 {
-	if (end > start && vmalloc_prot_none(start, end - start))
+	if (end > start && !host_vmalloc_unmapped && vmalloc_prot_none(start, end - start))
 		panic("arch_vmalloc_unmap: [%#lx, %#lx): %s", (unsigned long)start, (unsigned long)end, strerror(errno));
 }
 

@@ -108,5 +108,26 @@ static void vfree_waits_for_a_page_a_migration_holds(struct ktest *t)
 	KT_EXPECT_EQ(t, vmalloc_nr_pages(), used);
 }
 
+/* host_vmalloc_unmapped: no mapping made, the pages still counted, found and moved. */
+static void without_mappings_pages_are_still_found_and_moved(struct ktest *t)
+{
+	unsigned long used = vmalloc_nr_pages();
+	void *p;
+	struct page *old;
+
+	host_vmalloc_unmapped = true;
+	p = vmalloc(4 * PAGE_SIZE);
+	old = p ? vmalloc_to_page((char *)p + PAGE_SIZE) : NULL;
+	if (KT_EXPECT(t, old != NULL, "vmalloc failed")) {
+		KT_EXPECT_EQ(t, vmalloc_nr_pages(), used + 4);
+		KT_EXPECT_EQ(t, migrate_vmalloc_area(p, 4), 4);
+		KT_EXPECT(t, vmalloc_to_page((char *)p + PAGE_SIZE) != old, "the page did not move");
+		vfree(p);
+	}
+	host_vmalloc_unmapped = false;
+	KT_EXPECT_EQ(t, vmalloc_nr_pages(), used);
+}
+
 KTEST_SUITE(vmalloc_host, KTEST_CASE(writers_lose_no_write_while_their_pages_move),
-	    KTEST_CASE(vfree_waits_for_a_page_a_migration_holds));
+	    KTEST_CASE(vfree_waits_for_a_page_a_migration_holds),
+	    KTEST_CASE(without_mappings_pages_are_still_found_and_moved));
