@@ -30,8 +30,9 @@
  * page array and state. It is never held across a call of the environment's mapping hooks or of
  * the page allocator, so those may take their own locks and wait for other CPUs.
  *
- * Every call here but vmalloc_fault(), vmalloc_to_page() and is_vmalloc_addr() is made with
- * interrupts on, outside interrupt handlers: unmapping waits for every CPU's TLB flush.
+ * vmalloc_to_page() and is_vmalloc_addr() may be called anywhere. Every other call is made with
+ * interrupts on, outside interrupt handlers: unmapping waits for every CPU's TLB flush, and
+ * vmalloc_fault() waits for a move that does.
  */
 #ifndef MM_VMALLOC_H
 #define MM_VMALLOC_H
