@@ -37,13 +37,16 @@ int direct_map_range(phys_addr_t base, uint64_t size);
 /*
  * The kernel's virtual areas besides the direct map (PML4 entry 273), the memmap (entry 468) and
  * the kernel image (entry 511): each CPU's stack with an unmapped guard below it (kernel/smp.c),
- * device registers (map_mmio()), and 2 MiB compound pages mapped whole (kernel/vmap_huge.h).
+ * device registers (map_mmio()), 2 MiB compound pages mapped whole (kernel/vmap_huge.h), and
+ * vmalloc's range (mm/vmalloc.h; its page tables: kernel/vmalloc_arch.c).
  */
 #define KSTACK_AREA     0xffffc90000000000UL /* PML4 entry 402 */
 #define MMIO_AREA       0xffffca0000000000UL /* PML4 entry 404 */
 #define MMIO_AREA_SIZE  (1UL << 30)
 #define HUGE_MAP_AREA   0xffffcb0000000000UL /* PML4 entry 406 */
 #define HUGE_MAP_AREA_SIZE (1UL << 30)       /* 512 mappings of 2 MiB, under one page directory */
+#define VMALLOC_AREA    0xffffcc0000000000UL /* PML4 entry 408 */
+#define VMALLOC_AREA_SIZE (1UL << 39)        /* the whole entry: 512 GiB */
 
 /* Page-table entry bits (the same at every level; PTE_HUGE only in a PDPT or PD entry). */
 #define PTE_PRESENT (1ULL << 0)

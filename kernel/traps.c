@@ -13,12 +13,16 @@
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/x86.h"
+#include "kernel/spinlock.h"
 #include "lib/printk.h"
+#include "mm/vmalloc.h"
 
 #define NR_EXCEPTIONS 32
 #define NR_VECTORS 256
 #define GATE_INTERRUPT 0x8e /* present, DPL 0, 64-bit interrupt gate */
 #define VEC_DOUBLE_FAULT 8
+#define VEC_PAGE_FAULT 14
+#define PF_PRESENT 0x1 /* error code: a protection violation, not a missing page */
 
 struct idt_gate {
 	uint16_t offset_low, selector;
@@ -151,6 +155,29 @@ static void interrupt(struct trap_frame *f)
 	this_cpu_local()->irq_depth--;
 }
 
+/*
+ * A fault on a vmalloc page that a migration is moving (mm/vmalloc.h): waits for the move, with
+ * interrupts on as the interrupted code had them (the move's TLB shootdown needs this CPU's
+ * interrupt), and says to retry the access. The interrupted code had interrupts off: it must not
+ * wait (it might hold up that shootdown), so the fault is reported as any other.
+ */
+static bool vmalloc_marker_fault(const struct trap_frame *f, uint64_t cr2)
+{
+	bool retry;
+
+	if (f->vector != VEC_PAGE_FAULT || (f->error_code & PF_PRESENT) || !is_vmalloc_addr((void *)cr2))
+		return false;
+	if (!(f->rflags & X86_EFLAGS_IF)) {
+		printk("vmalloc: %p touched with interrupts off: a vmalloc page may be moving, and this CPU "
+		       "cannot wait for it (mm/vmalloc.h)\n", (void *)cr2);
+		return false;
+	}
+	local_irq_enable();
+	retry = vmalloc_fault(cr2);
+	local_irq_disable();
+	return retry;
+}
+
 void trap_handler(struct trap_frame *f)
 {
 	uint64_t cr2;
@@ -160,6 +187,8 @@ void trap_handler(struct trap_frame *f)
 		return;
 	}
 	cr2 = read_cr2();
+	if (vmalloc_marker_fault(f, cr2))
+		return;
 	if (expectation.armed && f->vector == expectation.vector) {
 		expectation.armed = false;
 		expectation.happened = true;

@@ -26,6 +26,46 @@ extern uintptr_t mm_vmemmap_base;
 int arch_map_memmap(uintptr_t virt, phys_addr_t phys, size_t size);
 
 /*
+ * vmalloc (mm/vmalloc.h) maps pages one by one into a virtual range of the environment's choosing,
+ * [mm_vmalloc_start, mm_vmalloc_end): page aligned, unmapped at first, used by nothing else. Both
+ * 0: no vmalloc (every call fails, said why), and the four hooks below are never called.
+ *
+ * The hooks are called with interrupts on, outside interrupt handlers and with none of mm/'s
+ * locks held; several CPUs may call them at once, for different pages. mm/ keeps the pages'
+ * struct page and which address maps which page: the environment keeps only its page tables
+ * (which it may keep once made, or free when empty).
+ */
+extern uintptr_t mm_vmalloc_start, mm_vmalloc_end;
+
+/*
+ * Maps the frame at phys at va (in the range, page aligned, not mapped), read-write, not
+ * executable. Returns 0, or -ENOMEM when a page table cannot be allocated (nothing is mapped then).
+ * No TLB flush is needed: no CPU caches a translation that was not present.
+ */
+int arch_vmalloc_map_page(uintptr_t va, phys_addr_t phys);
+
+/*
+ * Unmaps every page of [start, end) (page aligned; pages not mapped are skipped) and returns only
+ * once no CPU can still reach them through its TLB: a shootdown on every CPU.
+ */
+void arch_vmalloc_unmap(uintptr_t start, uintptr_t end);
+
+/*
+ * Replaces the mapping at va by a migration marker: an entry that is not present, so that any
+ * access faults and the page-fault handler calls vmalloc_fault(addr) (mm/vmalloc.h; true: retry
+ * the access, false: a real fault). Returns once no CPU can still write the old page through its
+ * TLB (a shootdown on every CPU).
+ */
+void arch_vmalloc_set_marker(uintptr_t va);
+
+/*
+ * Maps the frame at phys at va in place of the migration marker there: the new page once the
+ * contents are copied, or the old one back when the move was given up. Cannot fail: the marker's
+ * page table is there. No flush is needed, as for arch_vmalloc_map_page().
+ */
+void arch_vmalloc_clear_marker(uintptr_t va, phys_addr_t phys);
+
+/*
  * Logging to the console, printf-style. mm/ uses the conversions d u x s p c, the length
  * modifiers l ll z, the flags # 0 - and field widths.
  *

@@ -17,6 +17,7 @@
 #include "mm/pageblock.h"
 #include "mm/poison.h"
 #include "mm/slab.h"
+#include "mm/vmalloc.h"
 #include "mm/watermark.h"
 
 struct mm_init_timing mm_init_timing;
@@ -209,6 +210,7 @@ int mm_init(const struct mm_init_params *p)
 	setup_zone_watermarks();
 	page_alloc_init_zones();
 	slab_init(); /* allocates nothing: the boot report's figures are the page allocator's */
+	vmalloc_init(); /* nor this: no area yet */
 	mm_init_timing = (struct mm_init_timing){ t1 - t0, now(p) - t1, memmap_bytes / sizeof(struct page) };
 	if (!p->quiet)
 		report(p->map);

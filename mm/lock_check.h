@@ -11,7 +11,8 @@
  *   5. per_cpu_pages->lock           one CPU's page lists for one zone (mm/zone.h)
  *   6. zone->lock                    a zone's buddy free lists
  *
- *   large_cpu->lock (mm/kmalloc.c), the large kmalloc pages one CPU keeps, is taken alone.
+ *   large_cpu->lock (mm/kmalloc.c), the large kmalloc pages one CPU keeps, is taken alone;
+ *   so is vmalloc_lock (mm/vmalloc.c), the vmalloc areas: nothing of mm/ is called with it held.
  *
  * A slab cache allocates and frees its slabs' pages with its locks held (2, 3 -> 5, 6); the page
  * allocator never calls the slab allocator or the huge page pool with a lock held (put_page()

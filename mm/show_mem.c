@@ -8,6 +8,7 @@
 #include "mm/page_alloc.h"
 #include "mm/pageblock.h"
 #include "mm/slab.h"
+#include "mm/vmalloc.h"
 
 #define KB_PER_PAGE (PAGE_SIZE / 1024)
 
@@ -40,6 +41,7 @@ int meminfo_text(char *buf, size_t size)
 	APPEND(buf, size, len, "%-16s%8lu kB\n", "MemAvailable:", m.available * KB_PER_PAGE);
 	APPEND(buf, size, len, "%-16s%8lu kB\n", "Slab:", slab * KB_PER_PAGE);
 	APPEND(buf, size, len, "%-16s%8lu kB\n", "SUnreclaim:", slab * KB_PER_PAGE); /* every slab */
+	APPEND(buf, size, len, "%-16s%8lu kB\n", "VmallocUsed:", vmalloc_nr_pages() * KB_PER_PAGE);
 	len += hugetlb_meminfo(buf + MIN((size_t)len, size), size - MIN((size_t)len, size));
 	return len;
 }

@@ -17,6 +17,8 @@
  *                    no caches to reclaim, and GFP_KERNEL stops at min, not high.
  *   Slab             pages held by slabs (mm/slab.h: nr_slab_pages()), objects in use or not
  *   SUnreclaim       the same: no slab here is reclaimable (Linux's SReclaimable is 0 and left out)
+ *   VmallocUsed      pages vmalloc() holds (mm/vmalloc.h), as Linux counts them: not vmap()'s
+ *                    pages, which are their callers', nor the areas' descriptors (kmalloc's)
  *   HugePages_Total, HugePages_Free, HugePages_Rsvd, HugePages_Surp, Hugepagesize
  *                    the 2 MiB pool, as in Linux (mm/hugetlb.h): pages, not kB
  *   Hugetlb          memory in both pools (2 MiB and 1 GiB), free or not, as in Linux

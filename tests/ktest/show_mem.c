@@ -50,7 +50,7 @@ static void an_allocation_shows_in_memfree(struct ktest *t)
 /* Every line: a known name, a colon, the value right-aligned, within 80 columns. */
 static void meminfo_lines_have_the_proc_form(struct ktest *t)
 {
-	static const char *const names[] = { "MemTotal:", "MemFree:", "MemAvailable:", "Slab:", "SUnreclaim:",
+	static const char *const names[] = { "MemTotal:", "MemFree:", "MemAvailable:", "Slab:", "SUnreclaim:", "VmallocUsed:",
 					     "HugePages_Total:",
 					     "HugePages_Free:", "HugePages_Rsvd:", "HugePages_Surp:",
 					     "Hugepagesize:", "Hugetlb:" };

@@ -28,7 +28,7 @@ LAYERS=(
 	"slab_cache"
 	"slab_debug"
 	"slab"
-	"kmalloc slabinfo"
+	"kmalloc slabinfo vmalloc"
 	"init show_mem"
 )
 

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mm/arch.h on the host: simulated physical memory (a sparse memfd mapped as the direct map), a
- * memmap region backed piece by piece from that memory, panic() and a console for printk. Also the
- * harness entry points of tests/mm/host_mm.h.
+ * memmap region backed piece by piece from that memory, panic() and a console for printk; the
+ * vmalloc range, where vmalloc's pages are the same memory mapped again page by page, and a SIGSEGV
+ * handler that lets a thread touching a page under migration wait for the move (vmalloc_fault()).
+ * Also the harness entry points of tests/mm/host_mm.h.
  */
 #define _GNU_SOURCE
 #include "tests/mm/host_mm.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,9 +27,11 @@
 #include "mm/init.h"
 #include "mm/memmap.h"
 #include "mm/page.h"
+#include "mm/vmalloc.h"
 
 uintptr_t mm_direct_map_offset;
 uintptr_t mm_vmemmap_base;
+uintptr_t mm_vmalloc_start, mm_vmalloc_end;
 
 static int phys_fd = -1;
 static void *phys_mem, *memmap_area;
@@ -157,6 +162,105 @@ static int phys_setup(phys_addr_t size)
 	return 0;
 }
 
+/* ---- the vmalloc range ---------------------------------------------------------------------- */
+
+/*
+ * 4 GiB of address space, reserved PROT_NONE: room for a 1 GiB machine's memory in small areas,
+ * each with its guard page. Every page vmalloc maps is a mapping of its own (a VMA) in the host
+ * kernel, which allows vm.max_map_count of them (65530 by default): about 256 MiB of vmalloc'd
+ * pages in small areas at once here, whatever the range.
+ */
+#define HOST_VMALLOC_SIZE (4UL << 30)
+
+bool host_vmalloc_unmapped;
+
+static int vmalloc_prot_none(uintptr_t start, size_t size)
+{
+	void *p = mmap((void *)start, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+
+	return p == MAP_FAILED ? -ENOMEM : 0;
+}
+
+int arch_vmalloc_map_page(uintptr_t va, phys_addr_t phys)
+{
+	void *p;
+
+	if (va < mm_vmalloc_start || va >= mm_vmalloc_end || phys >= phys_size)
+		panic("arch_vmalloc_map_page: %#lx -> %#llx is outside the range or the memory",
+		      (unsigned long)va, (unsigned long long)phys);
+	if (host_vmalloc_unmapped)
+		return 0;
+	p = mmap((void *)va, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, phys_fd, (off_t)phys);
+	if (p == MAP_FAILED) {
+		vmalloc_prot_none(va, PAGE_SIZE); /* keep the reservation whole */
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The host kernel flushes every CPU's TLB before mmap() returns: the shootdown is done. */
+void arch_vmalloc_unmap(uintptr_t start, uintptr_t end)
+{
+	if (end > start && !host_vmalloc_unmapped && vmalloc_prot_none(start, end - start))
+		panic("arch_vmalloc_unmap: [%#lx, %#lx): %s", (unsigned long)start, (unsigned long)end, strerror(errno));
+}
+
+/* The marker is the reservation itself: PROT_NONE, so a touch is a SIGSEGV. */
+void arch_vmalloc_set_marker(uintptr_t va)
+{
+	arch_vmalloc_unmap(va, va + PAGE_SIZE);
+}
+
+void arch_vmalloc_clear_marker(uintptr_t va, phys_addr_t phys)
+{
+	if (arch_vmalloc_map_page(va, phys)) /* one mapping replaces another: the count cannot grow */
+		panic("arch_vmalloc_clear_marker: %#lx: %s", (unsigned long)va, strerror(errno));
+}
+
+static struct sigaction segv_before;
+
+/*
+ * A thread that touched a page under migration waits in vmalloc_fault() and returns to retry.
+ * Any other fault goes to the handler there was before (AddressSanitizer's report, or the
+ * default: the process dies): put back, it gets the same fault again when the access is retried.
+ */
+static void segv_handler(int sig, siginfo_t *si, void *ctx)
+{
+	int saved = errno;
+
+	(void)sig;
+	(void)ctx;
+	if (!vmalloc_fault((uintptr_t)si->si_addr))
+		sigaction(SIGSEGV, &segv_before, NULL);
+	errno = saved;
+}
+
+/* Reserves the range (once) or empties it (a new allocator), and installs the handler (once). */
+static int vmalloc_range_reset(void)
+{
+	static bool handler_set;
+	void *p;
+
+	if (!mm_vmalloc_start) {
+		p = mmap(NULL, HOST_VMALLOC_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED)
+			return -ENOMEM;
+		mm_vmalloc_start = (uintptr_t)p;
+		mm_vmalloc_end = mm_vmalloc_start + HOST_VMALLOC_SIZE;
+	} else if (vmalloc_prot_none(mm_vmalloc_start, HOST_VMALLOC_SIZE)) {
+		return -ENOMEM;
+	}
+	if (!handler_set) {
+		struct sigaction sa = { .sa_sigaction = segv_handler, .sa_flags = SA_SIGINFO };
+
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGSEGV, &sa, &segv_before))
+			return -errno;
+		handler_set = true;
+	}
+	return 0;
+}
+
 /* What the simulated PC has in use before mm/ runs, as the kernel reserves it. */
 static const struct mm_reservation in_use[] = {
 	{ 0, PC_LOW_RESERVE, "first 1 MiB" },
@@ -177,6 +281,10 @@ static int run_mm_init(struct fw_map *map, const struct mm_reservation *extra, b
 
 	if (extra)
 		reserve[params.nreserve++] = *extra;
+	if (vmalloc_range_reset()) {
+		fprintf(stderr, "host_mm: cannot reserve the vmalloc range: %s\n", strerror(errno));
+		return -ENOMEM;
+	}
 	return mm_init(&params);
 }
 

@@ -55,6 +55,15 @@ extern uint64_t host_map_cycles;
 void host_mm_release(void);
 
 /*
+ * vmalloc's pages are mapped at their vmalloc addresses by one mmap() each, and the host kernel
+ * allows vm.max_map_count mappings (65530 by default: about 256 MiB of small areas). A tool that
+ * holds more and never touches them through those addresses (a benchmark of where pages go)
+ * sets this before it starts: the mapping hooks then map nothing. vmalloc_to_page(), migration
+ * (which copies through the direct map) and the counts work as before.
+ */
+extern bool host_vmalloc_unmapped;
+
+/*
  * The kernel's own path on a raw firmware map (kernel/boot_memmap.h): sizes the simulated memory
  * from the map, refusing (with a message) a map whose memmap the host cannot hold; builds map with
  * boot_memmap_build(), its storage in simulated RAM and reserved; runs mm_init(). Returns 0, or

@@ -24,7 +24,7 @@ for c in "$out"/src/mm/*.c; do
 done
 # What the copy leaves undefined must be what mm/arch.h asks the environment for, and no more: a
 # function mm/ declared for itself (strlen, say) would otherwise link quietly against the C library.
-allowed=' arch_map_memmap arch_random_seed memcpy memmove memset mm_direct_map_offset mm_vmemmap_base panic printk snprintf vsnprintf '
+allowed=' arch_map_memmap arch_random_seed arch_vmalloc_clear_marker arch_vmalloc_map_page arch_vmalloc_set_marker arch_vmalloc_unmap memcpy memmove memset mm_direct_map_offset mm_vmalloc_end mm_vmalloc_start mm_vmemmap_base panic printk snprintf vsnprintf '
 ld -r -o "$out/obj/mm-all.o" "${objs[@]}"
 for sym in $(nm -u "$out/obj/mm-all.o" | awk '{print $2}'); do
 	case $allowed in

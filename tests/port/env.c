@@ -21,6 +21,13 @@
 uintptr_t mm_direct_map_offset;
 uintptr_t mm_vmemmap_base;
 
+/* No vmalloc range: vmalloc() fails (said why), and mm/ never calls the four hooks. */
+uintptr_t mm_vmalloc_start, mm_vmalloc_end;
+int arch_vmalloc_map_page(uintptr_t va, phys_addr_t phys) { panic("no vmalloc range: map %#lx -> %#llx", (unsigned long)va, (unsigned long long)phys); }
+void arch_vmalloc_unmap(uintptr_t start, uintptr_t end) { panic("no vmalloc range: unmap %#lx-%#lx", (unsigned long)start, (unsigned long)end); }
+void arch_vmalloc_set_marker(uintptr_t va) { panic("no vmalloc range: marker at %#lx", (unsigned long)va); }
+void arch_vmalloc_clear_marker(uintptr_t va, phys_addr_t phys) { arch_vmalloc_map_page(va, phys); }
+
 static int phys_fd = -1;
 static size_t phys_bytes, memmap_region_bytes;
 struct env_map_stats env_map_stats;
