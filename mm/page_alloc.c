@@ -58,10 +58,40 @@ static int highest_zone(gfp_t gfp)
 	return gfp & __GFP_DMA32 ? ZONE_DMA32 : ZONE_NORMAL;
 }
 
+/*
+ * Ranges isolated now (page_alloc_isolating()): while there is one, no free takes the fast path.
+ * Changed under isolating_lock, taken alone, so that the masks follow the last change.
+ */
+static unsigned int nr_isolating;
+static DEFINE_MM_SPINLOCK(isolating_lock, "page_alloc isolating_lock");
+
+/*
+ * The fast free path's masks: all ones (every free goes to the slow path) while page_owner keeps
+ * records or a range is isolated. Stored atomically: other CPUs read them without a lock.
+ */
+static void set_fast_free_masks(void)
+{
+	bool slow = page_owner_on || __atomic_load_n(&nr_isolating, __ATOMIC_RELAXED);
+
+	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
+		__atomic_store_n(&fast_free_mask[o], slow ? ~(uintptr_t)0 : block_align_mask[o], __ATOMIC_RELAXED);
+}
+
+void page_alloc_isolating(bool begin)
+{
+	unsigned long flags = arch_irq_save();
+
+	arch_spin_lock(&isolating_lock);
+	MM_BUG_ON(!begin && !nr_isolating, NULL, "page_alloc_isolating(false) without a begin");
+	__atomic_store_n(&nr_isolating, nr_isolating + (begin ? 1u : -1u), __ATOMIC_RELAXED);
+	set_fast_free_masks();
+	arch_spin_unlock(&isolating_lock);
+	arch_irq_restore(flags);
+}
+
 void page_alloc_init_zones(void)
 {
-	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
-		fast_free_mask[o] = page_owner_on ? ~(uintptr_t)0 : block_align_mask[o];
+	set_fast_free_masks();
 	for (gfp_t g = 0; g <= __GFP_ZONEMASK; g++) {
 		first_zone_of[g] = (uint8_t)MIN(highest_zone(g), (int)top_zone);
 		first_pcp_offset_of[g] = (uint16_t)(first_zone_of[g] << PCP_SHIFT);
@@ -339,7 +369,7 @@ void __free_pages(struct page *page, unsigned int order)
 	unsigned int count;
 
 	if (unlikely(order > PCP_MAX_ORDER || (flags & FREE_CHECK_FLAGS) != order << PAGE_ORDER_SHIFT ||
-		     page_ref(page) != 1 || ((uintptr_t)page & fast_free_mask[order]) ||
+		     page_ref(page) != 1 || ((uintptr_t)page & __atomic_load_n(&fast_free_mask[order], __ATOMIC_RELAXED)) ||
 		     __atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED))) {
 		free_pages_slow(page, order);
 		return;

@@ -124,4 +124,13 @@ void page_alloc_init_zones(void);
 int isolate_pageblock(unsigned long pfn);
 int unisolate_pageblock(unsigned long pfn, unsigned int mt);
 
+/*
+ * Called with true when a range of pageblocks is being isolated (mm/page_isolation.h) and with
+ * false when it is given back. Meanwhile every free of an order the per-CPU lists hold takes the
+ * slow path, which reads the block's pageblock type and sends a block of an isolated pageblock to
+ * the isolate lists: the fast path goes by the type in the block's flags and would put it on a
+ * per-CPU list, where any allocation could take it again.
+ */
+void page_alloc_isolating(bool begin);
+
 #endif
