@@ -254,12 +254,14 @@ static void movable_blocks_move_out_and_the_range_is_taken(struct ktest *t)
 
 /*
  * Blocks freed in an isolated range stay there: the free that would put one on a CPU's list, from
- * which the next allocation takes it, sends it to the isolate lists instead.
+ * which the next allocation takes it, sends it to the isolate lists instead (page_owner, where it
+ * is on, sends every free that way anyway).
  */
 static void pages_freed_in_an_isolated_range_are_not_handed_out(struct ktest *t)
 {
 	struct contig_owner o;
-	struct page *first = owner_range(t, &o), *got[16];
+	static const gfp_t types[3] = { GFP_KERNEL, GFP_HIGHUSER_MOVABLE, __GFP_RECLAIMABLE };
+	struct page *first = owner_range(t, &o), *got[16][3];
 	struct isolated_range range;
 	unsigned long pfn, inside = 0;
 
@@ -267,20 +269,27 @@ static void pages_freed_in_an_isolated_range_are_not_handed_out(struct ktest *t)
 		return;
 	pfn = page_to_pfn(first);
 	if (KT_EXPECT(t, start_isolate_page_range(pfn, pfn + PB, &range) == 0, "the range was not isolated")) {
+		/* Poisoning sends every free to the slow path: off, so that the fast one is tried. */
+		bool poison = __atomic_exchange_n(&mm_debug_poison, false, __ATOMIC_RELAXED);
+
 		for (unsigned int i = 0; i < 16; i++) {
 			struct page *page = o.blocks[--o.n];
 
 			clear_page_movable(page);
 			__free_pages(page, 0);
-			got[i] = alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_NOWARN, 0);
-			inside += got[i] && page_to_pfn(got[i]) >= pfn && page_to_pfn(got[i]) < pfn + PB;
+			for (int k = 0; k < 3; k++) { /* whichever list the page went to */
+				got[i][k] = alloc_pages(types[k] | __GFP_NOWARN, 0);
+				inside += got[i][k] && page_to_pfn(got[i][k]) >= pfn && page_to_pfn(got[i][k]) < pfn + PB;
+			}
 		}
+		__atomic_store_n(&mm_debug_poison, poison, __ATOMIC_RELAXED);
 		KT_EXPECT_EQ(t, inside, 0);
 		KT_EXPECT_EQ(t, test_pages_isolated(&range, NULL), -EBUSY); /* the owner's other pages */
 		undo_isolate_page_range(&range);
 		for (unsigned int i = 0; i < 16; i++)
-			if (got[i])
-				__free_pages(got[i], 0);
+			for (int k = 0; k < 3; k++)
+				if (got[i][k])
+					__free_pages(got[i][k], 0);
 	}
 	contig_owner_free_all(&o);
 }
