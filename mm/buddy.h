@@ -55,6 +55,12 @@ static inline void buddy_give_locked(struct page *page, unsigned int order)
 	zone_unlock(zone, flags);
 }
 
+/*
+ * Takes the free block whose first page is page (PG_buddy) off its free list, whole, for the
+ * caller (compaction's migration targets); returns its order. It goes back with buddy_give().
+ */
+unsigned int buddy_take_free_block(struct zone *zone, struct page *page);
+
 /* Puts a block on its free list without merging (the hand-off adds only maximal blocks). */
 void buddy_add_block(struct zone *zone, struct page *page, unsigned int order);
 

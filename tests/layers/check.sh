@@ -25,6 +25,7 @@ LAYERS=(
 	"pcp"
 	"page_alloc"
 	"mm_stats mm_picture hugetlb migrate"
+	"compaction"
 	"slab_cache"
 	"slab_debug"
 	"slab"
