@@ -263,10 +263,14 @@ static void compact_control_init(struct compact_control *cc, struct zone *zone, 
 		list_init(&cc->targets[o]);
 }
 
-/* Have the scanners met? (The free scanner starts above the zone's end when it is not aligned.) */
+/*
+ * Have the scanners met? (The free scanner starts above the zone's end when it is not aligned.)
+ * They have too when the free scanner may go no lower and has no target left: nothing more can move.
+ */
 static bool scanners_met(const struct compact_control *cc)
 {
-	return cc->migrate_pfn >= MIN(cc->free_pfn, cc->zone->end_pfn);
+	return cc->migrate_pfn >= MIN(cc->free_pfn, cc->zone->end_pfn) ||
+	       (!cc->target_pages && !free_scanner_may_descend(cc));
 }
 
 /*
