@@ -22,6 +22,25 @@ static const char *hugetlb_problem(enum block_use use)
 	return use == BLOCK_SPLIT ? "hugetlb pool pages are not split" : NULL;
 }
 
+/*
+ * A movable block's owner clears PG_movable before it lets the block go (clear_page_movable()):
+ * until then a migration may isolate it, copy it and free it, so nobody else may. An isolated
+ * block is the migration's until migrate_pages() moves it or puts it back.
+ */
+static const char *movable_problem(const struct page *head, enum block_use use)
+{
+	if (PageIsolated(head))
+		return use == BLOCK_SPLIT ? "a block isolated for a migration (PG_isolated set) is not split"
+					  : "freeing a block isolated for a migration (PG_isolated set): it is the "
+					    "migration's until moved or put back";
+	if (use == BLOCK_SPLIT)
+		return "a movable block (PG_movable set) is not split: clear_page_movable() first";
+	if (use == BLOCK_LAST_PUT)
+		return "dropping the last reference of a movable block (PG_movable set): its owner calls "
+		       "clear_page_movable() first";
+	return "freeing a movable block (PG_movable set): its owner calls clear_page_movable() first";
+}
+
 /* A destructor of its own is the owner's way back: the last put_page() runs it, nothing else. */
 static const char *dtor_problem(compound_page_dtor *dtor, enum block_use use, char *msg, size_t size)
 {
@@ -46,6 +65,8 @@ const char *block_owner_problem(const struct page *head, enum block_use use, cha
 		return slab_problem(use);
 	if (PageHugeTLB(head))
 		return hugetlb_problem(use);
+	if (page_flags(head) & (1u << PG_movable | 1u << PG_isolated))
+		return movable_problem(head, use);
 	if (!PageHead(head))
 		return NULL;
 	dtor = head[1].compound_dtor;

@@ -7,7 +7,10 @@
  *     freed (mm/slab.h);
  *   - a hugetlb pool page (PG_hugetlb on the head): its destructor returns it to the pool;
  *   - any compound page whose destructor is not the default one (mm/compound_dtor.h), such as a
- *     large kmalloc's page (destructor kmalloc_large): the destructor is the owner's release.
+ *     large kmalloc's page (destructor kmalloc_large): the destructor is the owner's release;
+ *   - a movable block (PG_movable, mm/migrate.h): a migration may take it at any moment, so its
+ *     owner first calls clear_page_movable(), then drops its reference; and a block isolated for
+ *     a migration (PG_isolated) is the migration's until it is moved or put back.
  * A caller that frees, splits or drops the last reference of such a block behind its owner's back
  * would leave the owner with pages it no longer has (a leak, then a double free). Every path that
  * could do so asks block_owner_problem() first, so that a new owner is one more case here:
@@ -30,21 +33,23 @@ enum block_use {
 /*
  * What is wrong with use on the block whose first page (a compound head, never a tail) is head,
  * or NULL when use may go ahead. BLOCK_FREE and BLOCK_SPLIT are refused for every owned block
- * (slab, hugetlb pool, a destructor other than the default); BLOCK_LAST_PUT only for a slab's
- * pages, since a compound page's destructor is its owner's own way back (a pool page returns to
- * the pool, a large kmalloc's page to kmalloc). msg (size bytes, the caller's) holds the message
+ * (slab, hugetlb pool, a destructor other than the default, movable or isolated); BLOCK_LAST_PUT
+ * only for a slab's pages and a movable or isolated block, since a compound page's destructor is
+ * its owner's own way back (a pool page returns to the pool, a large kmalloc's page to kmalloc),
+ * while a movable block freed under a migration would be copied, or put back, after its free. msg (size bytes, the caller's) holds the message
  * when it names a destructor. Never changes the page; safe on any CPU at once.
  */
 const char *block_owner_problem(const struct page *head, enum block_use use, char *msg, size_t size);
 
 /*
  * A cheap first test for the paths that must stay fast: false when head can have no owner (no
- * PG_slab, PG_hugetlb or compound mark, in either scheme of mm/page.h), so that
- * block_owner_problem() need not be asked.
+ * PG_slab, PG_hugetlb, PG_movable, PG_isolated or compound mark, in either scheme of mm/page.h),
+ * so that block_owner_problem() need not be asked.
  */
 static inline bool block_may_be_owned(const struct page *head)
 {
-	return page_flags(head) & (1u << PG_slab | 1u << PG_hugetlb | 1u << PG_head | 1u << PG_compound);
+	return page_flags(head) & (1u << PG_slab | 1u << PG_hugetlb | 1u << PG_head | 1u << PG_compound |
+				   1u << PG_movable | 1u << PG_isolated);
 }
 
 #endif

@@ -12,6 +12,7 @@ static const char *const flag_names[NR_PAGEFLAGS] = {
 	[PG_reserved] = "reserved", [PG_buddy] = "buddy",     [PG_head] = "head",
 	[PG_tail] = "tail",         [PG_compound] = "compound", [PG_reclaim] = "reclaim",
 	[PG_poisoned] = "poisoned", [PG_hugetlb] = "hugetlb",   [PG_slab] = "slab",
+	[PG_movable] = "movable",   [PG_isolated] = "isolated",
 };
 
 int page_flags_name(const struct page *page, char *buf, size_t size)

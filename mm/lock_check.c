@@ -328,6 +328,16 @@ bool lock_held(const mm_spinlock_t *lock)
 	return held;
 }
 
+unsigned int lock_held_count(void)
+{
+	unsigned long irq = arch_irq_save();
+	unsigned int cpu = arch_cpu_id();
+	unsigned int n = cpu < LOCK_CHECK_CPUS ? lock_cpus[cpu].depth + lock_cpus[cpu].lost : 0;
+
+	arch_irq_restore(irq);
+	return n;
+}
+
 void lock_check_show(void)
 {
 	unsigned long irq = table_lock_irqsave();

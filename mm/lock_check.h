@@ -89,6 +89,9 @@ void lock_check_release(mm_spinlock_t *lock);
 /* Does the calling CPU hold lock? For MM_BUG_ON(!lock_held(&zone->lock), ...). */
 bool lock_held(const mm_spinlock_t *lock);
 
+/* How many mm/ locks the calling CPU holds: for MM_BUG_ON(lock_held_count(), ...) before a call out. */
+unsigned int lock_held_count(void);
+
 /* Prints the classes and every order seen ("zone->lock after per_cpu_pages->lock"). */
 void lock_check_show(void);
 
@@ -114,6 +117,7 @@ typedef arch_spinlock_t mm_spinlock_t;
 #define lock_set_class(lock, name_) ((void)(lock))
 static inline unsigned long lock_check_report_count(void) { return 0; }
 static inline bool lock_held(const mm_spinlock_t *lock) { return (void)lock, true; }
+static inline unsigned int lock_held_count(void) { return 0; }
 static inline void lock_check_show(void) {}
 
 #endif

@@ -25,7 +25,26 @@
  *
  * The owner's operations are called with interrupts on, outside interrupt handlers and with none
  * of mm/'s locks held (so they may take their own locks and wait for other CPUs, e.g. for a TLB
- * shootdown); migration is never attempted from a context that cannot allow that.
+ * shootdown); migration is never attempted from a context that cannot allow that (MM_DEBUG
+ * builds check it before every call: MM_BUG_ON).
+ *
+ * The details, decided here:
+ *   - Marks. PG_movable on the block's first page says it is movable, movable_ops (in place of its
+ *     lru link) whose operations; PG_isolated, set by compare-and-swap only while PG_movable is
+ *     set, says a migration has it. Both change only by atomic read-modify-writes.
+ *   - Counts. An isolated block's count is 2: the owner's 1 and the isolation's (a compound page
+ *     counts on its head, its tails keep 0). While the owner's migrate_page() runs, src and dst
+ *     both have count 0 ("frozen"): get_page_unless_zero() and isolate_movable_page() fail on
+ *     them. After a move dst has the owner's one reference and is movable, not isolated.
+ *   - Freeing. A block that is movable or isolated is never freed, split or put for the last
+ *     time: __free_pages(), split_huge_page() and the last put_page() report it and change
+ *     nothing (mm/block_owner.h), because a migration may be copying it or about to. The owner
+ *     lets a block go with clear_page_movable(), under the lock its isolate_page() takes, then
+ *     put_page(): a migration that looked at the block a moment before may still hold a
+ *     reference, and the last put_page() of the two frees it.
+ *   - Targets. A target has the order and shape of its block (a compound page for a compound
+ *     page) and count 1; anything else is reported and given back. Targets not used go back
+ *     through put_new, or put_page() (which frees a count-1 block as __free_pages() does).
  */
 #ifndef MM_MIGRATE_H
 #define MM_MIGRATE_H
@@ -65,14 +84,21 @@ struct movable_operations {
  * Marks the allocated block at page (its first page; a plain block or a compound head, count 1
  * or more, order below PAGEBLOCK_ORDER) as movable by ops. The owner keeps page->private for its
  * own data; ops takes the lru link's place, so the owner must not use page->lru while the block
- * is movable. Reported when page is not an allocated block's first page or is already movable.
+ * is movable. Reported (bad_page(), nothing changed) when page is not an allocated block's first
+ * page (free, reserved, a tail, frozen), is already movable, belongs to an owner that frees it
+ * itself (a slab's, the hugetlb pool's, a destructor other than the default: mm/block_owner.h),
+ * is of order PAGEBLOCK_ORDER or more, or ops lacks isolate_page, migrate_page or putback_page.
  */
 void set_page_movable(struct page *page, const struct movable_operations *ops);
 
 /*
  * The owner is about to free the block (or keep it for good): after this no migration will
  * start on it. A migration already past isolation finishes or backs out first: call it from the
- * owner's own serialisation, as isolate_page() runs.
+ * owner's own serialisation, as isolate_page() runs. A migration that isolated the block but
+ * whose isolate_page() has not run yet is refused by the owner there, and lets go. Calling it
+ * after isolate_page() said yes, before migrate_page() or putback_page(), is the owner's bug:
+ * migrate_pages() reports the block and puts it back. Reported when page is not movable. The
+ * owner must leave page->lru alone until the migration, if any, has put the block back.
  */
 void clear_page_movable(struct page *page);
 
@@ -80,17 +106,24 @@ void clear_page_movable(struct page *page);
 bool page_movable(const struct page *page);
 const struct movable_operations *page_movable_ops(const struct page *page);
 
-/* Takes a reference unless the count is 0 (free or frozen for a migration): true if taken. */
+/*
+ * Takes a reference unless the count is 0 (free or frozen for a migration): true if taken. On
+ * page's own count, in one compare-and-swap: a tail page's is always 0.
+ */
 bool get_page_unless_zero(struct page *page);
 
 /*
  * Isolates the movable block at page for migration: takes a reference, then asks its owner.
  * Returns 0; -EINVAL when page is not a movable block's first page; -EBUSY when it is being
- * migrated already, or its owner refused.
+ * migrated already, or its owner refused. Safe on any page (a scanner's): PG_movable is tested
+ * before any reference is taken, and a page that is not movable is refused without a report.
  */
 int isolate_movable_page(struct page *page);
 
-/* Gives an isolated block back to its owner unmoved (putback_page()) and drops the reference. */
+/*
+ * Gives an isolated block back to its owner unmoved (putback_page()) and drops the reference.
+ * Reported when page is not isolated.
+ */
 void putback_movable_page(struct page *page);
 
 /*
@@ -102,18 +135,22 @@ typedef void migrate_put_new_fn(struct page *dst, unsigned int order, void *data
 
 /*
  * Moves each of the n isolated blocks in pages[] to a block from new_page (put_new NULL: such
- * blocks are freed with __free_pages()), as the top of this file says. A moved block's old block
+ * blocks are freed, by put_page(): see "Targets" above), as the top of this file says. A moved block's old block
  * is freed; a block that could not move (no target, an extra reference, its owner refused) is
  * put back to its owner, and pages[i] is set to NULL for each block moved. Returns the number
- * moved. Counted in the vmstat counters pgmigrate_success and pgmigrate_fail (mm/vmstat.h).
+ * moved. Counted in the vmstat counters pgmigrate_success and pgmigrate_fail (mm/vmstat.h), in
+ * pages. NULL entries are skipped; an entry that is not isolated is reported and left alone (not
+ * put back, not counted).
  */
 unsigned int migrate_pages(struct page **pages, unsigned int n, migrate_new_page_fn *new_page,
 			   migrate_put_new_fn *put_new, void *data);
 
 /*
- * Isolates and moves one movable block to a new one of the same order from alloc_pages(gfp).
- * Returns 0, or -EINVAL, -EBUSY (as isolate_movable_page()), -ENOMEM (no target), -EAGAIN (an
- * extra reference: the block is pinned) or the owner's error; the block is then unchanged.
+ * Isolates and moves one movable block to a new one of the same order from alloc_pages(gfp):
+ * gfp gives the zones and the reserve (__GFP_HIGH, __GFP_NOWARN); the target is always
+ * __GFP_MOVABLE, compound when the block is, never zeroed. Returns 0, or -EINVAL, -EBUSY (as
+ * isolate_movable_page()), -ENOMEM (no target), -EAGAIN (an extra reference: the block is
+ * pinned) or the owner's error; the block is then unchanged.
  */
 int migrate_page_to_new(struct page *page, gfp_t gfp);
 

@@ -14,6 +14,7 @@
 
 struct page;
 struct kmem_cache;
+struct movable_operations;
 typedef void compound_page_dtor(struct page *head);
 
 struct page {
@@ -40,6 +41,12 @@ struct page {
 		 * Allocated page: free for the owner's use (e.g. the hugetlb pool's free list).
 		 */
 		struct list_head lru;
+
+		/*
+		 * First page of a movable block (PG_movable; mm/migrate.h): the owner's operations that
+		 * move it (overlays lru.next; the owner leaves lru alone while the block is movable).
+		 */
+		const struct movable_operations *movable_ops;
 
 		/*
 		 * First tail page of a compound page: the compound's destructor (overlays lru.next) and
@@ -89,6 +96,9 @@ _Static_assert(offsetof(struct page, slab_cache) == offsetof(struct page, first_
 	       "slab_cache shares the word of a tail's first_page");
 _Static_assert(offsetof(struct page, slab_list) + sizeof(uint16_t) <= offsetof(struct page, first_page),
 	       "a slab's free list and counts stay inside the lru union");
+_Static_assert(offsetof(struct page, movable_ops) == offsetof(struct page, lru) &&
+		       sizeof(((struct page *)0)->movable_ops) <= sizeof(struct list_head),
+	       "a movable block's operations overlay its first page's lru link, not private");
 
 /* Page flags (bit numbers in page->flags). */
 enum pageflags {
@@ -101,6 +111,8 @@ enum pageflags {
 	PG_poisoned,  /* freed and filled with the poison pattern (MM_DEBUG) */
 	PG_hugetlb,   /* head of a huge page owned by the hugetlb pool */
 	PG_slab,      /* head page of a slab (mm/slab.h): slab_cache, the lru union's slab fields */
+	PG_movable,   /* first page of a movable block (mm/migrate.h): movable_ops holds its owner's calls */
+	PG_isolated,  /* a movable block taken for a migration (mm/migrate.h): set by compare-and-swap */
 	NR_PAGEFLAGS,
 };
 
@@ -132,6 +144,8 @@ static inline bool PageReserved(const struct page *p) { return page_flag_test(p,
 static inline bool PageBuddy(const struct page *p) { return page_flag_test(p, PG_buddy); }
 static inline bool PageHugeTLB(const struct page *p) { return page_flag_test(p, PG_hugetlb); }
 static inline bool PageSlab(const struct page *p) { return page_flag_test(p, PG_slab); }
+static inline bool PageMovable(const struct page *p) { return page_flag_test(p, PG_movable); }
+static inline bool PageIsolated(const struct page *p) { return page_flag_test(p, PG_isolated); }
 
 /*
  * Compound marking. COMPOUND_FLAGS=64 (default) spends two flags, PG_head and PG_tail.

@@ -21,7 +21,7 @@
 /* Flags a block being freed must not carry, plus the allocation order field. */
 #define FREE_CHECK_FLAGS                                                                        \
 	(1u << PG_reserved | 1u << PG_buddy | 1u << PG_head | 1u << PG_tail | 1u << PG_compound | \
-	 1u << PG_hugetlb | 1u << PG_slab | PAGE_ORDER_MASK)
+	 1u << PG_hugetlb | 1u << PG_slab | 1u << PG_movable | 1u << PG_isolated | PAGE_ORDER_MASK)
 
 /* The gfp bits the fast path handles itself; any other sends the call to the slow path. */
 #define FAST_GFP (__GFP_ZONEMASK | __GFP_NOWARN | __GFP_HIGH | __GFP_MOBILITY)
