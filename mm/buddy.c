@@ -281,6 +281,16 @@ void buddy_give(struct page *page, unsigned int order)
 	area_add(zone, page, order, mt);
 }
 
+unsigned int buddy_take_free_block(struct zone *zone, struct page *page)
+{
+	unsigned int order = (unsigned int)page->private;
+
+	MM_BUG_ON(!lock_held(&zone->lock), page, "zone %s's lock not held", zone->name);
+	area_del(zone, page, order, pfn_migratetype(zone, page_to_pfn(page)));
+	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages - (1UL << order));
+	return order;
+}
+
 void buddy_add_block(struct zone *zone, struct page *page, unsigned int order)
 {
 	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages + (1UL << order));
@@ -329,14 +339,4 @@ void buddy_remerge_pageblock(struct zone *zone, unsigned long pfn)
 	area_del(zone, page, PAGEBLOCK_ORDER, pfn_migratetype(zone, pfn));
 	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages - PAGEBLOCK_NR_PAGES);
 	buddy_give(page, PAGEBLOCK_ORDER);
-}
-
-unsigned int buddy_take_block(struct zone *zone, struct page *page)
-{
-	unsigned int order = (unsigned int)page->private;
-
-	MM_BUG_ON(!lock_held(&zone->lock), page, "zone %s's lock not held", zone->name);
-	area_del(zone, page, order, pfn_migratetype(zone, page_to_pfn(page)));
-	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages - (1UL << order));
-	return order;
 }

@@ -69,10 +69,10 @@ bool buddy_split_at(struct zone *zone, unsigned long pfn);
 void buddy_remerge_pageblock(struct zone *zone, unsigned long pfn);
 
 /*
- * Takes the free block whose first page is page (PG_buddy, order in private) off its list, as an
- * allocation would, for taking a whole range (mm/contig_alloc.h). Returns its order.
+ * Takes the free block whose first page is page (PG_buddy) off its free list, whole, for the
+ * caller (compaction's migration targets, a contiguous range taken whole); returns its order. It goes back with buddy_give().
  */
-unsigned int buddy_take_block(struct zone *zone, struct page *page);
+unsigned int buddy_take_free_block(struct zone *zone, struct page *page);
 
 /* Puts a block on its free list without merging (the hand-off adds only maximal blocks). */
 void buddy_add_block(struct zone *zone, struct page *page, unsigned int order);

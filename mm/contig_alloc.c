@@ -155,7 +155,7 @@ static int take_range(const struct isolated_range *range)
 	bool free = range_free_locked(zone, range->start_pfn, range->end_pfn);
 
 	for (unsigned long pfn = range->start_pfn; free && pfn < range->end_pfn;)
-		pfn += 1UL << buddy_take_block(zone, pfn_to_page(pfn));
+		pfn += 1UL << buddy_take_free_block(zone, pfn_to_page(pfn));
 	zone_unlock(zone, flags);
 	return free ? 0 : -EBUSY;
 }

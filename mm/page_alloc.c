@@ -15,6 +15,7 @@
 #include "mm/page_owner.h"
 #include "mm/pageblock.h"
 #include "mm/poison.h"
+#include "mm/vmstat.h"
 #include "mm/watermark.h"
 
 /* Flags a block being freed must not carry, plus the allocation order field. */
@@ -134,6 +135,18 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 		set_page_flags(page, page_flags(page) | order << PAGE_ORDER_SHIFT);
 }
 
+void prep_new_block(struct page *page, unsigned int order, gfp_t gfp)
+{
+	prep_new_page(page, order, gfp);
+}
+
+static alloc_compact_fn *alloc_compact;
+
+void set_alloc_compact_fn(alloc_compact_fn *fn)
+{
+	__atomic_store_n(&alloc_compact, fn, __ATOMIC_RELAXED);
+}
+
 static void warn_alloc_failed(gfp_t gfp, unsigned int order)
 {
 	printk("alloc_pages: no free block of order %u (gfp %#x) in zones %s and below; "
@@ -189,7 +202,43 @@ static struct page *take_block(gfp_t gfp, unsigned int order)
 }
 
 /*
- * Everything but the fast path: checks, refills, zone fallback, draining, failure,
+ * May an allocation with gfp compact before it fails? A costly one that may wait: not one that
+ * digs into the reserve (GFP_ATOMIC), and only with interrupts on, outside interrupt handlers,
+ * where the owners' migration operations may run (mm/migrate.h).
+ */
+static bool may_compact(gfp_t gfp, unsigned int order)
+{
+	return order >= PAGE_ALLOC_COSTLY_ORDER && !(gfp & __GFP_HIGH) && !arch_irqs_disabled() && !arch_in_interrupt();
+}
+
+/*
+ * The last resort of a costly allocation: compacts the zones gfp allows, in the order they are
+ * tried, until one has a free block of order, then tries once more. Counted as
+ * set_alloc_compact_fn() says.
+ */
+static struct page *alloc_after_compaction(alloc_compact_fn *compact, gfp_t gfp, unsigned int order)
+{
+	struct page *page = NULL;
+	bool stalled = false;
+
+	for (struct zone *zone = &zones[first_zone_of[gfp & __GFP_ZONEMASK]]; zone >= zones; zone--) {
+		int made = zone->managed_pages ? compact(zone, order) : -1;
+
+		stalled |= made >= 0;
+		if (made > 0) {
+			page = take_block(gfp, order);
+			break;
+		}
+	}
+	if (stalled) {
+		count_vm_event(COMPACT_STALL);
+		count_vm_event(page ? COMPACT_SUCCESS : COMPACT_FAIL);
+	}
+	return page;
+}
+
+/*
+ * Everything but the fast path: checks, refills, zone fallback, draining, compaction, failure,
  * __GFP_ZERO/COMP. Out of line and cold, so that alloc_pages() saves no registers for it.
  */
 static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
@@ -205,6 +254,12 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, 
 	/* Blocks on any CPU's lists may merge into one large enough, or lift a zone over its mark. */
 	if (unlikely(!page) && drain_pcp_lists())
 		page = take_block(gfp, order);
+	if (unlikely(!page) && may_compact(gfp, order)) {
+		alloc_compact_fn *compact = __atomic_load_n(&alloc_compact, __ATOMIC_RELAXED);
+
+		if (compact)
+			page = alloc_after_compaction(compact, gfp, order);
+	}
 	if (unlikely(!page)) {
 		if (!(gfp & __GFP_NOWARN))
 			warn_alloc_failed(gfp, order);

@@ -25,6 +25,7 @@ LAYERS=(
 	"pcp"
 	"page_alloc"
 	"mm_stats mm_picture migrate"
+	"compaction"
 	"page_isolation"
 	"contig_alloc"
 	"hugetlb"
