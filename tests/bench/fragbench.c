@@ -342,6 +342,37 @@ static bool frag_count(struct frag_state *st, struct frag_count *c)
 	return true;
 }
 
+/*
+ * The hugetlb count, everything live: the 2 MiB pool grown after boot as far as it goes (from free
+ * 2 MiB blocks, compaction in the allocation slow path, then ranges emptied of their movable
+ * pages: mm/hugetlb.h), against the same ideals as frag_count(); the pool is emptied again after.
+ * Returns false (reported) when the free and the live pages do not add up.
+ */
+static bool frag_grow_hugetlb(struct frag_state *st, struct frag_count *c)
+{
+	bool quiet = host_console_quiet;
+
+	host_mm_set_cpu(0);
+	drain_pcp_lists();
+	c->free_pages = nr_free_pages();
+	if (c->free_pages + st->live_pages != st->boot_free) {
+		fprintf(stderr, "fragbench: %lu free pages and %lu live ones, but %lu were free at boot\n",
+			c->free_pages, st->live_pages, st->boot_free);
+		return false;
+	}
+	c->ideal_free = c->free_pages / FRAG_REGION_PAGES;
+	c->ideal_regions = 0;
+	for (unsigned long i = 0; i < st->nr_regions; i++)
+		c->ideal_regions += st->region_ram[i] && !st->long_in_region[i];
+	host_console_quiet = true; /* its "grew only to" line: the count says it */
+	hugetlb_set_pool_size(st->nr_regions);
+	c->blocks = hugetlb_counters(HPAGE_ORDER).total;
+	hugetlb_set_pool_size(0);
+	host_console_quiet = quiet;
+	c->failed = st->failed;
+	return true;
+}
+
 /* Frees the host memory of a run (the allocator's memory goes with the next boot). */
 static void frag_state_free(struct frag_state *st)
 {
@@ -421,14 +452,18 @@ static int frag_boot(const struct frag_params *params, bool pcp_lists)
 static int frag_workload(enum frag_workload w, struct frag_state *st, const struct frag_params *params,
 			  struct frag_result *r)
 {
-	st->vmalloc_like = w == FRAG_MOVABLE;
+	st->vmalloc_like = w == FRAG_MOVABLE || w == FRAG_HUGETLB;
 	st->order0_only = w == FRAG_LLFREE;
 	frag_fill(st);
 	if (w == FRAG_LLFREE)
 		frag_llfree_rounds(st, params->rounds);
 	else if (w != FRAG_FILL)
 		frag_churn(st, params->ops);
-	if (w != FRAG_FILL) {
+	if (w == FRAG_HUGETLB) {
+		if (!frag_grow_hugetlb(st, &r->count[FRAG_GROW]))
+			return -EIO;
+		r->counted[FRAG_GROW] = true;
+	} else if (w != FRAG_FILL) {
 		if (!frag_count(st, &r->count[FRAG_LIVE]))
 			return -EIO;
 		r->counted[FRAG_LIVE] = true;
@@ -466,6 +501,7 @@ static const char *const workload_names[FRAG_NR_WORKLOADS] = {
 	[FRAG_CHURN_NO_PCP] = "churn-no-pcp",
 	[FRAG_LLFREE] = "llfree",
 	[FRAG_MOVABLE] = "movable",
+	[FRAG_HUGETLB] = "hugetlb",
 };
 
 const char *frag_workload_name(enum frag_workload w)
@@ -475,5 +511,5 @@ const char *frag_workload_name(enum frag_workload w)
 
 const char *frag_workload_caveat(enum frag_workload w)
 {
-	return w == FRAG_MOVABLE ? "no vmalloc yet" : NULL;
+	return w == FRAG_MOVABLE || w == FRAG_HUGETLB ? "no vmalloc yet" : NULL;
 }

@@ -22,7 +22,8 @@ static struct frag_params params = { .mib = 1024, .ops = 3000000, .rounds = 100 
 static unsigned long nr_seeds = 10;
 static int only_workload = -1; /* --workload NAME: that one alone */
 
-static const char *const point_names[FRAG_NR_POINTS] = { [FRAG_LIVE] = "live", [FRAG_AFTER] = "after" };
+static const char *const point_names[FRAG_NR_POINTS] = { [FRAG_LIVE] = "live", [FRAG_AFTER] = "after",
+							   [FRAG_GROW] = "grow" };
 
 /* blocks / ideal; 1 when the ideal is 0 (there was nothing to obtain, and nothing was missed). */
 static double frag_ratio(unsigned long blocks, unsigned long ideal)
@@ -131,7 +132,7 @@ static int workload_by_name(const char *name)
 	for (int w = 0; w < FRAG_NR_WORKLOADS; w++)
 		if (!strcmp(frag_workload_name(w), name))
 			return w;
-	fprintf(stderr, "fragbench: no workload %s (fill, churn, churn-no-pcp, llfree, movable)\n", name);
+	fprintf(stderr, "fragbench: no workload %s (fill, churn, churn-no-pcp, llfree, movable, hugetlb)\n", name);
 	return -1;
 }
 
