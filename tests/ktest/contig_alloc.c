@@ -5,8 +5,8 @@
  * free range is taken and given back, a range of movable blocks (a test owner's,
  * tests/ktest/contig_owner.h) is taken after they moved out with their contents, a pinned block
  * makes the call fail cleanly, and the pool grows by 2 MiB pages (also when no free 2 MiB block
- * is left) and by a 1 GiB page when memory allows. Each case builds its range from one 2 MiB
- * block it allocates, so it knows what is there.
+ * is left) and by a 1 GiB page when memory allows (the gigantic pool given back first). Each case
+ * builds its range from one 2 MiB block it allocates, so it knows what is there.
  */
 #include "tests/ktest/compound_helpers.h"
 #include "tests/ktest/contig_owner.h"
@@ -449,6 +449,103 @@ static void hugetlb_pool_grows_by_migration_without_a_free_2m_block(struct ktest
 	pool_end(t, &s);
 }
 
+#define GIG_NR (1UL << GIGANTIC_ORDER)
+
+/* A zone with a free gigantic page's worth above its min watermark, and some to spare; or NULL. */
+static struct zone *zone_with_a_free_gigabyte(void)
+{
+	drain_pcp_lists();
+	for (int z = MAX_NR_ZONES - 1; z >= 0; z--)
+		if (zone_free_pages(&zones[z]) >= zones[z].watermark[WMARK_MIN] + GIG_NR + 8 * PB)
+			return &zones[z];
+	return NULL;
+}
+
+/*
+ * Puts the owner's pages (every 8th of a 2 MiB block) in a 1 GiB aligned range that holds no page
+ * that cannot move, the first the pool's search will try: 2 MiB blocks are allocated until one
+ * lands in such a range, the others given back. Returns the range's first frame, or 0 when no
+ * block landed in one (the case then grows the pool all the same).
+ */
+static unsigned long owner_pages_in_a_free_gigabyte(struct contig_owner *o)
+{
+	unsigned long found = 0;
+	struct mm_held held;
+	struct page *page;
+	const char *why;
+
+	contig_owner_init(o);
+	mm_held_init(&held);
+	while (!found && (page = alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_COMP | __GFP_NOWARN, PAGEBLOCK_ORDER))) {
+		unsigned long start = page_to_pfn(page) & ~(GIG_NR - 1);
+		const struct zone *zone = &zones[page_zonenum(page)];
+
+		mm_held_add(&held, page, PAGEBLOCK_ORDER);
+		if (start >= zone->start_pfn && start + GIG_NR <= zone->end_pfn &&
+		    first_unmovable_pfn(start, start + GIG_NR, &why) == start + GIG_NR)
+			found = start;
+	}
+	if (!found) {
+		mm_held_free_all(&held);
+		return 0;
+	}
+	page = lru_to_page(held.list.next); /* the last one, in the range */
+	held.list.next = page->lru.next;
+	mm_held_free_all(&held);
+	split_huge_page(page);
+	for (unsigned long i = 0; i < PB; i++) {
+		if (i % 8 == 3)
+			contig_owner_adopt(o, page + i);
+		else
+			__free_pages(page + i, 0);
+	}
+	return found;
+}
+
+/*
+ * The gigantic pool given back to the buddy allocator, then grown by one 1 GiB page after boot
+ * from a range emptied of the owner's pages (when the memory holds such a range: 2 GiB or more);
+ * then put back as it was.
+ */
+static void gigantic_page_grows_after_boot(struct ktest *t)
+{
+	struct hugetlb_counters c = hugetlb_counters(GIGANTIC_ORDER);
+	unsigned long grown, persistent = c.total - c.surplus, range, before;
+	struct contig_owner o;
+	struct page *gig;
+
+	if (c.in_use || c.reserved) {
+		ktest_skip(t, "1 GiB pages are in use outside the test");
+		return;
+	}
+	KT_EXPECT_EQ(t, hugetlb_set_pool_size_order(GIGANTIC_ORDER, 0), 0);
+	if (!zone_with_a_free_gigabyte()) {
+		ktest_skip(t, "needs 1 GiB free in one zone (boot with 3 GiB of RAM or more)");
+		hugetlb_set_pool_size_order(GIGANTIC_ORDER, persistent);
+		return;
+	}
+	range = owner_pages_in_a_free_gigabyte(&o);
+	grown = vm_event_count(HTLB_POOL_GROWN);
+	before = test_free_pages();
+	KT_EXPECT_EQ(t, hugetlb_set_pool_size_order(GIGANTIC_ORDER, 1), 0);
+	KT_EXPECT_EQ(t, hugetlb_counters(GIGANTIC_ORDER).total, 1);
+	KT_EXPECT_EQ(t, vm_event_count(HTLB_POOL_GROWN) - grown, 1);
+	KT_EXPECT_EQ(t, test_free_pages(), before - GIG_NR);
+	gig = alloc_gigantic_page();
+	if (KT_EXPECT(t, gig != NULL, "no 1 GiB page in the pool")) {
+		KT_EXPECT(t, compound_check(gig, GIGANTIC_ORDER) == NULL, "%s", compound_check(gig, GIGANTIC_ORDER));
+		if (range && page_to_pfn(gig) == range)
+			KT_EXPECT_EQ(t, contig_owner_in(&o, range, range + GIG_NR), 0);
+		put_page(gig + 4242);
+	}
+	KT_EXPECT(t, contig_owner_bad_block(&o) < 0, "block %d lost its contents", contig_owner_bad_block(&o));
+	KT_EXPECT_EQ(t, hugetlb_set_pool_size_order(GIGANTIC_ORDER, 0), 0);
+	KT_EXPECT_EQ(t, test_free_pages(), before);
+	contig_owner_free_all(&o);
+	KT_EXPECT_EQ(t, hugetlb_set_pool_size_order(GIGANTIC_ORDER, persistent), 0);
+	KT_EXPECT(t, hugetlb_check() == NULL, "%s", hugetlb_check());
+}
+
 KTEST_SUITE(contig_alloc, KTEST_CASE(unmovable_page_refuses_isolation_and_the_range_is_restored),
 	    KTEST_CASE(ranges_that_break_the_rules_are_refused),
 	    KTEST_CASE(free_block_across_the_range_end_is_split_and_merged_back),
@@ -456,4 +553,5 @@ KTEST_SUITE(contig_alloc, KTEST_CASE(unmovable_page_refuses_isolation_and_the_ra
 	    KTEST_CASE(movable_blocks_move_out_and_the_range_is_taken), KTEST_CASE(pinned_movable_page_fails_cleanly),
 	    KTEST_CASE(pages_freed_in_an_isolated_range_are_not_handed_out),
 	    KTEST_CASE(hugetlb_pool_grows_after_boot),
-	    KTEST_CASE(hugetlb_pool_grows_by_migration_without_a_free_2m_block));
+	    KTEST_CASE(hugetlb_pool_grows_by_migration_without_a_free_2m_block),
+	    KTEST_CASE(gigantic_page_grows_after_boot));
