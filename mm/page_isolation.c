@@ -143,8 +143,8 @@ static void restore_locked(struct zone *zone, struct isolated_range *range, unsi
 
 /*
  * zone's lock held: splits the free blocks across the range's ends and isolates its pageblocks,
- * saving their types. Returns 0, or the first pageblock found isolated already (every other
- * then restored).
+ * saving their types. Returns range->end_pfn, or the first pageblock found isolated already
+ * (every other then restored).
  */
 static unsigned long isolate_locked(struct zone *zone, struct isolated_range *range)
 {
@@ -161,7 +161,7 @@ static unsigned long isolate_locked(struct zone *zone, struct isolated_range *ra
 		save_type(range, pfn, mt);
 		buddy_move_pageblock(zone, pfn, MIGRATE_ISOLATE);
 	}
-	return 0;
+	return range->end_pfn;
 }
 
 int start_isolate_page_range(unsigned long start_pfn, unsigned long end_pfn, struct isolated_range *range)
@@ -180,7 +180,7 @@ int start_isolate_page_range(unsigned long start_pfn, unsigned long end_pfn, str
 	flags = zone_lock(zone);
 	busy = isolate_locked(zone, range);
 	zone_unlock(zone, flags);
-	if (busy) {
+	if (busy != end_pfn) {
 		page_alloc_isolating(false);
 		printk("start_isolate_page_range: refused: [%#lx, %#lx): the pageblock at %#lx is isolated "
 		       "already\n", start_pfn, end_pfn, busy);
