@@ -325,7 +325,9 @@ struct page *alloc_gigantic_page(void)
 /*
  * A new page of h's order for its persistent pool, without the lock (it may migrate pages): a
  * 2 MiB one from the buddy allocator, else from a range emptied of its movable pages; a 1 GiB
- * one, above the buddy's largest block, only from such a range. Head count 1, or NULL.
+ * one, above the buddy's largest block, only from such a range. Migration needs interrupts on and
+ * no interrupt handler (mm/migrate.h): elsewhere (early boot) only the buddy allocator is asked.
+ * Head count 1, or NULL.
  */
 static struct page *new_pool_page(const struct hstate *h)
 {
@@ -333,7 +335,7 @@ static struct page *new_pool_page(const struct hstate *h)
 
 	if (h->order <= MAX_ORDER)
 		page = alloc_pages(HUGETLB_GFP, h->order);
-	if (!page)
+	if (!page && !arch_irqs_disabled() && !arch_in_interrupt())
 		page = alloc_contig_pages(1UL << h->order, __GFP_COMP | __GFP_NOWARN);
 	return page;
 }

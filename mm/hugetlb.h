@@ -67,8 +67,8 @@ int hugetlb_init(void);
  * pages, at boot or after. Growing converts surplus pages first, then takes new pages: a 2 MiB
  * one from the buddy allocator, or when it has no free block that large, from a 2 MiB range
  * emptied by migrating its movable pages out; a 1 GiB one from a 1 GiB aligned range emptied so
- * (alloc_contig_pages()). Growth may migrate pages: call it with interrupts on and no lock held,
- * never from an interrupt handler. Shrinking releases free pages not needed by reservations to the
+ * (alloc_contig_pages()). Growth may migrate pages: call it with no lock held (with interrupts
+ * off or in an interrupt handler, as at early boot, only free 2 MiB blocks are taken). Shrinking releases free pages not needed by reservations to the
  * buddy allocator and turns pages still handed out into surplus (they go back when freed). After
  * boot, pages added count in the vmstat counter htlb_pool_grown, a growth that stops short in
  * htlb_pool_grow_fail. Returns 0; -ENOMEM if the pool could not grow to n (it keeps what it got);
