@@ -9,6 +9,7 @@
 #include "kernel/acpi.h"
 #include "kernel/bootinfo.h"
 #include "kernel/cmdline.h"
+#include "kernel/compact_cmdline.h"
 #include "kernel/console.h"
 #include "kernel/console/screen.h"
 #include "kernel/gdt.h"
@@ -158,6 +159,7 @@ void kmain(uint32_t magic, uint64_t mbi_phys)
 	platform_init();
 	smp_init();
 	show_mem();
+	compact_memory_at_boot(boot_info.cmdline);
 	if (cmdline_has(boot_info.cmdline, "bench"))
 		run_benchmarks();
 	run_selftests(boot_info.cmdline);

@@ -281,8 +281,62 @@ void buddy_give(struct page *page, unsigned int order)
 	area_add(zone, page, order, mt);
 }
 
+unsigned int buddy_take_free_block(struct zone *zone, struct page *page)
+{
+	unsigned int order = (unsigned int)page->private;
+
+	MM_BUG_ON(!lock_held(&zone->lock), page, "zone %s's lock not held", zone->name);
+	area_del(zone, page, order, pfn_migratetype(zone, page_to_pfn(page)));
+	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages - (1UL << order));
+	return order;
+}
+
 void buddy_add_block(struct zone *zone, struct page *page, unsigned int order)
 {
 	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages + (1UL << order));
 	area_add(zone, page, order, get_pageblock_migratetype(page));
+}
+
+/* The free block of order above PAGEBLOCK_ORDER that holds pfn without starting there, or NULL. */
+static struct page *block_across(const struct zone *zone, unsigned long pfn, unsigned int *order)
+{
+	for (unsigned int o = PAGEBLOCK_ORDER + 1; o <= MAX_ORDER; o++) {
+		unsigned long base = pfn & ~((1UL << o) - 1);
+		struct page *page = pfn_to_page(base);
+
+		if (base == pfn || base < zone->start_pfn || !pfn_valid(base))
+			continue;
+		if (PageBuddy(page) && page->private == o) {
+			*order = o;
+			return page;
+		}
+	}
+	return NULL;
+}
+
+bool buddy_split_at(struct zone *zone, unsigned long pfn)
+{
+	unsigned int order, mt;
+	struct page *page = block_across(zone, pfn, &order);
+
+	MM_BUG_ON(!lock_held(&zone->lock), NULL, "zone %s's lock not held", zone->name);
+	if (!page)
+		return false;
+	mt = pfn_migratetype(zone, page_to_pfn(page));
+	area_del(zone, page, order, mt);
+	for (unsigned long i = 0; i < (1UL << order); i += PAGEBLOCK_NR_PAGES)
+		area_add(zone, page + i, PAGEBLOCK_ORDER, mt); /* the block's pageblocks all have its type */
+	return true;
+}
+
+void buddy_remerge_pageblock(struct zone *zone, unsigned long pfn)
+{
+	struct page *page = pfn_to_page(pfn);
+
+	MM_BUG_ON(!lock_held(&zone->lock), page, "zone %s's lock not held", zone->name);
+	if (!PageBuddy(page) || page->private != PAGEBLOCK_ORDER)
+		return;
+	area_del(zone, page, PAGEBLOCK_ORDER, pfn_migratetype(zone, pfn));
+	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages - PAGEBLOCK_NR_PAGES);
+	buddy_give(page, PAGEBLOCK_ORDER);
 }

@@ -55,6 +55,25 @@ static inline void buddy_give_locked(struct page *page, unsigned int order)
 	zone_unlock(zone, flags);
 }
 
+/*
+ * For isolating a range that starts or ends at pfn, the first frame of a pageblock: when pfn is
+ * inside a free block larger than a pageblock (not at its start), splits that block into free
+ * blocks of one pageblock each, so that no free block crosses pfn. Returns true if it split one.
+ */
+bool buddy_split_at(struct zone *zone, unsigned long pfn);
+
+/*
+ * Undoes buddy_split_at() once the pageblock at pfn has its type back: when that pageblock is one
+ * free block of PAGEBLOCK_ORDER, gives it again, so that it merges with its free buddy.
+ */
+void buddy_remerge_pageblock(struct zone *zone, unsigned long pfn);
+
+/*
+ * Takes the free block whose first page is page (PG_buddy) off its free list, whole, for the
+ * caller (compaction's migration targets, a contiguous range taken whole); returns its order. It goes back with buddy_give().
+ */
+unsigned int buddy_take_free_block(struct zone *zone, struct page *page);
+
 /* Puts a block on its free list without merging (the hand-off adds only maximal blocks). */
 void buddy_add_block(struct zone *zone, struct page *page, unsigned int order);
 

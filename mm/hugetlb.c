@@ -7,19 +7,24 @@
  * Locking: hugetlb_lock, taken with interrupts off, protects both pools (their free lists and
  * every counter) and is held across a whole operation, the calls to the buddy allocator it makes
  * included, so that the counters are exact however many CPUs grow, shrink, allocate and free at
- * once (the lock order: mm/lock_check.h). Reports are printed after the lock is dropped.
+ * once (the lock order: mm/lock_check.h). Reports are printed after the lock is dropped. The one
+ * exception is growing the pool's persistent size (hugetlb_set_pool_size_order()): a new page may
+ * come from a range emptied by migration (mm/contig_alloc.h), which must run with no lock held, so
+ * each page is made without the lock and added under it.
  */
 #include "mm/hugetlb.h"
 
 #include "mm/arch.h"
 #include "mm/bad_page.h"
 #include "mm/compound.h"
+#include "mm/contig_alloc.h"
 #include "mm/debug.h"
 #include "mm/folio.h"
 #include "mm/list.h"
 #include "mm/lock_check.h"
 #include "mm/memblock.h"
 #include "mm/page_alloc.h"
+#include "mm/vmstat.h"
 
 /*
  * Every pool page is a large folio (mm/folio.h): the pool keeps, counts and hands out whole units,
@@ -111,6 +116,16 @@ static void make_huge_folio(struct hstate *h, struct folio *folio)
 	h->total++;
 }
 
+/*
+ * A new 2 MiB page fills its pageblock: asked as movable, so that the pageblock keeps the movable
+ * type and goes back to movable allocations whole when the page leaves the pool (an unmovable
+ * request would claim it for unmovable ones).
+ */
+#define HUGETLB_GFP (GFP_HIGHUSER_MOVABLE | __GFP_COMP | __GFP_NOWARN)
+
+/* hugetlb_init() is filling the pool: pages added then are not counted as grown at run time. */
+static bool hugetlb_booting;
+
 /* A new 2 MiB pool page from the buddy allocator (counted in total, not on the free list). */
 static struct folio *grow_one(struct hstate *h)
 {
@@ -119,7 +134,7 @@ static struct folio *grow_one(struct hstate *h)
 
 	if (h != hstate_2m)
 		return NULL;
-	page = alloc_pages(GFP_KERNEL | __GFP_COMP | __GFP_NOWARN, h->order);
+	page = alloc_pages(HUGETLB_GFP, h->order);
 	if (!page)
 		return NULL;
 	folio = page_folio(page);
@@ -135,7 +150,12 @@ static void release_huge_folio(struct hstate *h, struct folio *folio)
 {
 	folio_clear_hugetlb(folio);
 	h->total--;
-	free_compound_page(&folio->page);
+	if (h->order <= MAX_ORDER) {
+		free_compound_page(&folio->page);
+		return;
+	}
+	set_page_ref(&folio->page, 1); /* a gigantic page goes back as the range it was taken as */
+	free_contig_range(folio_pfn(folio), folio_nr_pages(folio));
 }
 
 /* Hands folio out: one reference, counted in in_use; returns its head page. */
@@ -302,17 +322,72 @@ struct page *alloc_gigantic_page(void)
 
 /* ---- pool size -------------------------------------------------------------------------------- */
 
-static int grow_pool(struct hstate *h, unsigned long n)
+/*
+ * A new page of h's order for its persistent pool, without the lock (it may migrate pages): a
+ * 2 MiB one from the buddy allocator, else from a range emptied of its movable pages; a 1 GiB
+ * one, above the buddy's largest block, only from such a range. Migration needs interrupts on and
+ * no interrupt handler (mm/migrate.h): elsewhere (early boot) only the buddy allocator is asked.
+ * Head count 1, or NULL.
+ */
+static struct page *new_pool_page(const struct hstate *h)
+{
+	struct page *page = NULL;
+
+	if (h->order <= MAX_ORDER)
+		page = alloc_pages(HUGETLB_GFP, h->order);
+	if (!page && !arch_irqs_disabled() && !arch_in_interrupt())
+		page = alloc_contig_pages(1UL << h->order, __GFP_COMP | __GFP_NOWARN);
+	return page;
+}
+
+/* Gives back a page new_pool_page() made and the pool did not need after all. */
+static void drop_new_page(const struct hstate *h, struct page *page)
+{
+	if (h->order <= MAX_ORDER)
+		__free_pages(page, h->order);
+	else
+		free_contig_range(page_to_pfn(page), 1UL << h->order);
+}
+
+/* Under the lock: turns surplus pages persistent while h is below n; true when h reached n. */
+static bool grown_to(struct hstate *h, unsigned long n)
 {
 	while (persistent(h) < n && h->surplus)
 		h->surplus--;
-	while (persistent(h) < n) {
-		struct folio *folio = grow_one(h);
-		if (!folio)
+	return persistent(h) >= n;
+}
+
+/*
+ * Without the lock: grows h's persistent size to n, converting surplus pages first, then one new
+ * page at a time (each made without the lock, added under it; one that another CPU's growth made
+ * unneeded meanwhile goes back). Returns 0, or -ENOMEM when no page could be had (h keeps what it
+ * got).
+ */
+static int grow_pool(struct hstate *h, unsigned long n)
+{
+	for (;;) {
+		unsigned long flags = hugetlb_lock_irqsave();
+		bool done = grown_to(h, n);
+		struct page *page;
+
+		hugetlb_unlock_irqrestore(flags);
+		if (done)
+			return 0;
+		page = new_pool_page(h);
+		if (!page)
 			return -ENOMEM;
-		enqueue_huge_folio(h, folio);
+		flags = hugetlb_lock_irqsave();
+		done = grown_to(h, n);
+		if (!done) {
+			make_huge_folio(h, page_folio(page));
+			enqueue_huge_folio(h, page_folio(page));
+		}
+		hugetlb_unlock_irqrestore(flags);
+		if (done)
+			drop_new_page(h, page);
+		else if (!hugetlb_booting)
+			count_vm_event(HTLB_POOL_GROWN);
 	}
-	return 0;
 }
 
 /* Releases free pages no reservation needs, then counts what is still handed out as surplus. */
@@ -326,21 +401,35 @@ static void shrink_pool(struct hstate *h, unsigned long n)
 		h->surplus++;
 }
 
-int hugetlb_set_pool_size(unsigned long n)
+int hugetlb_set_pool_size_order(unsigned int order, unsigned long n)
 {
-	struct hstate *h = hstate_2m;
-	unsigned long flags = hugetlb_lock_irqsave(), got;
+	struct hstate *h = hstate_of_order(order);
+	unsigned long flags, got;
+	bool grow;
 	int err = 0;
 
-	if (n >= persistent(h))
-		err = grow_pool(h, n);
-	else
+	if (!h) {
+		printk("hugetlb_set_pool_size_order: refused: no pool of order %u\n", order);
+		return -EINVAL;
+	}
+	flags = hugetlb_lock_irqsave();
+	grow = n >= persistent(h);
+	if (!grow)
 		shrink_pool(h, n);
-	got = persistent(h);
 	hugetlb_unlock_irqrestore(flags);
+	if (grow)
+		err = grow_pool(h, n);
+	got = hugetlb_counters(order).total - hugetlb_counters(order).surplus;
+	if (err && !hugetlb_booting)
+		count_vm_event(HTLB_POOL_GROW_FAIL);
 	if (err)
 		printk("hugetlb: pool of order %u grew only to %lu of %lu pages\n", h->order, got, n);
 	return err;
+}
+
+int hugetlb_set_pool_size(unsigned long n)
+{
+	return hugetlb_set_pool_size_order(HPAGE_ORDER, n);
 }
 
 void hugetlb_set_overcommit(unsigned long n)
@@ -501,8 +590,13 @@ static void add_gigantic(phys_addr_t phys)
 
 int hugetlb_init(void)
 {
+	int err;
+
 	for (unsigned long i = 0; i < nr_gigantic_phys; i++)
 		add_gigantic(gigantic_phys[i]);
 	nr_gigantic_phys = 0;
-	return hugetlb_set_pool_size(hstate_2m->requested);
+	hugetlb_booting = true;
+	err = hugetlb_set_pool_size(hstate_2m->requested);
+	hugetlb_booting = false;
+	return err;
 }

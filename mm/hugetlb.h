@@ -2,7 +2,8 @@
 /*
  * A hugetlb-style pool of huge pages: 2 MiB (order 9) pages taken from the buddy allocator, and
  * 1 GiB gigantic pages (order 18, above the buddy's MAX_ORDER) reserved from the early allocator
- * at boot. Every pool page is a compound page whose head carries PG_hugetlb and whose destructor
+ * at boot. After boot either pool grows from ranges emptied of their movable pages too
+ * (mm/contig_alloc.h): a 2 MiB page when no free block of that size is left, a 1 GiB page always. Every pool page is a compound page whose head carries PG_hugetlb and whose destructor
  * is free_huge_page(), so put_page() on any of its sub-pages gives it back to the pool.
  *
  * The counters mean what Linux's /proc/meminfo says they mean:
@@ -62,11 +63,20 @@ unsigned long hugetlb_reserve_gigantic_early(void);
 int hugetlb_init(void);
 
 /*
- * Sets the persistent size of the 2 MiB pool to n pages. Growing converts surplus pages first,
- * then allocates from the buddy allocator; shrinking releases free pages not needed by
- * reservations and turns pages still handed out into surplus (they go back when freed).
- * Returns 0, or -ENOMEM if the pool could not grow to n (it keeps what it got).
+ * Sets the persistent size of the pool of the given order (HPAGE_ORDER, GIGANTIC_ORDER) to n
+ * pages, at boot or after. Growing converts surplus pages first, then takes new pages: a 2 MiB
+ * one from the buddy allocator, or when it has no free block that large, from a 2 MiB range
+ * emptied by migrating its movable pages out; a 1 GiB one from a 1 GiB aligned range emptied so
+ * (alloc_contig_pages()). Growth may migrate pages: call it with no lock held (with interrupts
+ * off or in an interrupt handler, as at early boot, only free 2 MiB blocks are taken). Shrinking releases free pages not needed by reservations to the
+ * buddy allocator and turns pages still handed out into surplus (they go back when freed). After
+ * boot, pages added count in the vmstat counter htlb_pool_grown, a growth that stops short in
+ * htlb_pool_grow_fail. Returns 0; -ENOMEM if the pool could not grow to n (it keeps what it got);
+ * -EINVAL (reported) when no pool has that order.
  */
+int hugetlb_set_pool_size_order(unsigned int order, unsigned long n);
+
+/* hugetlb_set_pool_size_order() for the 2 MiB pool. */
 int hugetlb_set_pool_size(unsigned long n);
 
 /* Sets how many surplus 2 MiB pages may be taken from the buddy allocator. */

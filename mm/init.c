@@ -6,6 +6,7 @@
 #include "mm/init.h"
 
 #include "mm/arch.h"
+#include "mm/compaction.h"
 #include "mm/compound_dtor.h"
 #include "mm/pcp.h"
 #include "mm/hugetlb.h"
@@ -209,6 +210,7 @@ int mm_init(const struct mm_init_params *p)
 	pcp_set_limits();
 	setup_zone_watermarks();
 	page_alloc_init_zones();
+	compaction_init();
 	slab_init(); /* allocates nothing: the boot report's figures are the page allocator's */
 	vmalloc_init(); /* nor this: no area yet */
 	mm_init_timing = (struct mm_init_timing){ t1 - t0, now(p) - t1, memmap_bytes / sizeof(struct page) };

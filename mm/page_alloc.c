@@ -15,6 +15,7 @@
 #include "mm/page_owner.h"
 #include "mm/pageblock.h"
 #include "mm/poison.h"
+#include "mm/vmstat.h"
 #include "mm/watermark.h"
 
 /* Flags a block being freed must not carry, plus the allocation order field. */
@@ -58,10 +59,40 @@ static int highest_zone(gfp_t gfp)
 	return gfp & __GFP_DMA32 ? ZONE_DMA32 : ZONE_NORMAL;
 }
 
+/*
+ * Ranges isolated now (page_alloc_isolating()): while there is one, no free takes the fast path.
+ * Changed under isolating_lock, taken alone, so that the masks follow the last change.
+ */
+static unsigned int nr_isolating;
+static DEFINE_MM_SPINLOCK(isolating_lock, "page_alloc isolating_lock");
+
+/*
+ * The fast free path's masks: all ones (every free goes to the slow path) while page_owner keeps
+ * records or a range is isolated. Stored atomically: other CPUs read them without a lock.
+ */
+static void set_fast_free_masks(void)
+{
+	bool slow = page_owner_on || __atomic_load_n(&nr_isolating, __ATOMIC_RELAXED);
+
+	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
+		__atomic_store_n(&fast_free_mask[o], slow ? ~(uintptr_t)0 : block_align_mask[o], __ATOMIC_RELAXED);
+}
+
+void page_alloc_isolating(bool begin)
+{
+	unsigned long flags = arch_irq_save();
+
+	arch_spin_lock(&isolating_lock);
+	MM_BUG_ON(!begin && !nr_isolating, NULL, "page_alloc_isolating(false) without a begin");
+	__atomic_store_n(&nr_isolating, nr_isolating + (begin ? 1u : -1u), __ATOMIC_RELAXED);
+	set_fast_free_masks();
+	arch_spin_unlock(&isolating_lock);
+	arch_irq_restore(flags);
+}
+
 void page_alloc_init_zones(void)
 {
-	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
-		fast_free_mask[o] = page_owner_on ? ~(uintptr_t)0 : block_align_mask[o];
+	set_fast_free_masks();
 	for (gfp_t g = 0; g <= __GFP_ZONEMASK; g++) {
 		first_zone_of[g] = (uint8_t)MIN(highest_zone(g), (int)top_zone);
 		first_pcp_offset_of[g] = (uint16_t)(first_zone_of[g] << PCP_SHIFT);
@@ -102,6 +133,18 @@ static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 	set_block_order_type(page, 0, new_block_pcptype(page, gfp));
 	if (order && (!(gfp & __GFP_COMP) || prep_compound_page(page, order)))
 		set_page_flags(page, page_flags(page) | order << PAGE_ORDER_SHIFT);
+}
+
+void prep_new_block(struct page *page, unsigned int order, gfp_t gfp)
+{
+	prep_new_page(page, order, gfp);
+}
+
+static alloc_compact_fn *alloc_compact;
+
+void set_alloc_compact_fn(alloc_compact_fn *fn)
+{
+	__atomic_store_n(&alloc_compact, fn, __ATOMIC_RELAXED);
 }
 
 static void warn_alloc_failed(gfp_t gfp, unsigned int order)
@@ -159,7 +202,43 @@ static struct page *take_block(gfp_t gfp, unsigned int order)
 }
 
 /*
- * Everything but the fast path: checks, refills, zone fallback, draining, failure,
+ * May an allocation with gfp compact before it fails? A costly one that may wait: not one that
+ * digs into the reserve (GFP_ATOMIC), and only with interrupts on, outside interrupt handlers,
+ * where the owners' migration operations may run (mm/migrate.h).
+ */
+static bool may_compact(gfp_t gfp, unsigned int order)
+{
+	return order >= PAGE_ALLOC_COSTLY_ORDER && !(gfp & __GFP_HIGH) && !arch_irqs_disabled() && !arch_in_interrupt();
+}
+
+/*
+ * The last resort of a costly allocation: compacts the zones gfp allows, in the order they are
+ * tried, until one has a free block of order, then tries once more. Counted as
+ * set_alloc_compact_fn() says.
+ */
+static struct page *alloc_after_compaction(alloc_compact_fn *compact, gfp_t gfp, unsigned int order)
+{
+	struct page *page = NULL;
+	bool stalled = false;
+
+	for (struct zone *zone = &zones[first_zone_of[gfp & __GFP_ZONEMASK]]; zone >= zones; zone--) {
+		int made = zone->managed_pages ? compact(zone, order) : -1;
+
+		stalled |= made >= 0;
+		if (made > 0) {
+			page = take_block(gfp, order);
+			break;
+		}
+	}
+	if (stalled) {
+		count_vm_event(COMPACT_STALL);
+		count_vm_event(page ? COMPACT_SUCCESS : COMPACT_FAIL);
+	}
+	return page;
+}
+
+/*
+ * Everything but the fast path: checks, refills, zone fallback, draining, compaction, failure,
  * __GFP_ZERO/COMP. Out of line and cold, so that alloc_pages() saves no registers for it.
  */
 static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
@@ -175,6 +254,12 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, 
 	/* Blocks on any CPU's lists may merge into one large enough, or lift a zone over its mark. */
 	if (unlikely(!page) && drain_pcp_lists())
 		page = take_block(gfp, order);
+	if (unlikely(!page) && may_compact(gfp, order)) {
+		alloc_compact_fn *compact = __atomic_load_n(&alloc_compact, __ATOMIC_RELAXED);
+
+		if (compact)
+			page = alloc_after_compaction(compact, gfp, order);
+	}
 	if (unlikely(!page)) {
 		if (!(gfp & __GFP_NOWARN))
 			warn_alloc_failed(gfp, order);
@@ -339,7 +424,7 @@ void __free_pages(struct page *page, unsigned int order)
 	unsigned int count;
 
 	if (unlikely(order > PCP_MAX_ORDER || (flags & FREE_CHECK_FLAGS) != order << PAGE_ORDER_SHIFT ||
-		     page_ref(page) != 1 || ((uintptr_t)page & fast_free_mask[order]) ||
+		     page_ref(page) != 1 || ((uintptr_t)page & __atomic_load_n(&fast_free_mask[order], __ATOMIC_RELAXED)) ||
 		     __atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED))) {
 		free_pages_slow(page, order);
 		return;

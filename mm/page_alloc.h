@@ -27,7 +27,8 @@
  * gfp has __GFP_COMP and order >= 1). Tries ZONE_NORMAL, then ZONE_DMA32, then ZONE_DMA, starting
  * at the highest zone gfp allows; in each, this CPU's list, then the buddy lists down to the
  * zone's min watermark (to 0 with __GFP_HIGH, mm/watermark.h). Before failing it drains every
- * CPU's lists and tries once more. Returns NULL when no zone has such a block it may take (with a
+ * CPU's lists and tries once more, and for a costly order (PAGE_ALLOC_COSTLY_ORDER or more) it
+ * compacts (set_alloc_compact_fn() below) and tries once more. Returns NULL when no zone has such a block it may take (with a
  * warning unless __GFP_NOWARN) or when order > MAX_ORDER or gfp has unknown bits (always reported).
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
@@ -113,6 +114,28 @@ unsigned long nr_free_pages(void);
  */
 void page_alloc_init_zones(void);
 
+/* Allocations of this order and above are costly: before one fails, the slow path compacts. */
+#define PAGE_ALLOC_COSTLY_ORDER 3
+
+/*
+ * How the slow path makes room for a costly allocation it is about to fail (mm/compaction.h, a
+ * layer above, registers it: this pointer is how the slow path calls up). fn(zone, order) moves
+ * movable blocks until zone has a free block of order; it returns 1 when there is one, 0 when it
+ * compacted without making one, -1 when it did not try (deferred, too little free memory).
+ * The slow path calls it only for an allocation without __GFP_HIGH, with interrupts on and
+ * outside interrupt handlers (migration's owner operations need that), zone by zone as it
+ * allocates, and tries once more after the first zone that has a block; it counts compact_stall
+ * when fn compacted, then compact_success or compact_fail by that try (mm/vmstat.h). NULL: none.
+ */
+typedef int alloc_compact_fn(struct zone *zone, unsigned int order);
+void set_alloc_compact_fn(alloc_compact_fn *fn);
+
+/*
+ * mm/'s own (compaction's migration targets): makes the block of 2^order frames at page, which
+ * the caller took off the buddy lists, an allocated block as alloc_pages(gfp, order) returns it.
+ */
+void prep_new_block(struct page *page, unsigned int order, gfp_t gfp);
+
 /*
  * Sets aside the pageblock (mm/pageblock.h) holding frame pfn: its type becomes MIGRATE_ISOLATE,
  * its free blocks move to the isolate lists, and no allocation takes them, not even as a
@@ -123,5 +146,14 @@ void page_alloc_init_zones(void);
  */
 int isolate_pageblock(unsigned long pfn);
 int unisolate_pageblock(unsigned long pfn, unsigned int mt);
+
+/*
+ * Called with true when a range of pageblocks is being isolated (mm/page_isolation.h) and with
+ * false when it is given back. Meanwhile every free of an order the per-CPU lists hold takes the
+ * slow path, which reads the block's pageblock type and sends a block of an isolated pageblock to
+ * the isolate lists: the fast path goes by the type in the block's flags and would put it on a
+ * per-CPU list, where any allocation could take it again.
+ */
+void page_alloc_isolating(bool begin);
 
 #endif

@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "mm/compaction.h"
 #include "mm/pcp.h"
 #include "mm/memmap.h"
 #include "mm/page_alloc.h"
+#include "tests/bench/fragbench_owner.h"
 #include "tests/ktest/mm_helpers.h"
 #include "tests/mm/host_mm.h"
 #include "tests/mm/mm_rebuild.h"
@@ -65,7 +67,7 @@ struct frag_short {
 /* A run's state: what it holds, where the long-lived pages are, its random sequence. */
 struct frag_state {
 	unsigned long rng;
-	bool vmalloc_like; /* short-lived memory is frag_vmalloc_like() areas */
+	bool vmalloc_like; /* short-lived memory is frag_vmalloc_like() areas, compacted before a count */
 	bool order0_only;  /* short-lived blocks are all order 0 (the LLFree workload) */
 	unsigned long boot_free;   /* free pages after boot */
 	unsigned long target, low; /* live pages: the fill's end; churn's floor */
@@ -91,10 +93,22 @@ static void frag_switch_cpu(struct frag_state *st)
 	host_mm_set_cpu((unsigned int)frag_rand(st, host_mm_nr_cpus));
 }
 
+/* vfree() of a frag_vmalloc_like() area: its pages given up by their owner, then freed. */
+static void frag_vfree_like(struct frag_varea *area)
+{
+	for (unsigned long i = 0; i < area->nr_pages; i++) {
+		frag_owner_release(area->pages[i]);
+		__free_pages(area->pages[i], 0);
+	}
+	free(area);
+}
+
 /*
  * What vmalloc(nr_pages * PAGE_SIZE) will take once mm/ has it: nr_pages movable frames of order
  * 0, not contiguous. Today they are only held in an array (no mapping): the frames the allocator
- * sees are the same. NULL, holding nothing, when a page cannot be had.
+ * sees are the same. Each is movable, its owner the benchmark (tests/bench/fragbench_owner.h),
+ * which switches its slot in the array when compaction moves it. NULL, holding nothing, when a
+ * page cannot be had.
  */
 static struct frag_varea *frag_vmalloc_like(unsigned long nr_pages)
 {
@@ -106,21 +120,12 @@ static struct frag_varea *frag_vmalloc_like(unsigned long nr_pages)
 		area->pages[area->nr_pages] = alloc_pages(frag_gfp(FRAG_HINT_MOVABLE), 0);
 		if (!area->pages[area->nr_pages])
 			break;
+		frag_owner_adopt(area->pages[area->nr_pages], &area->pages[area->nr_pages]);
 	}
 	if (area->nr_pages == nr_pages)
 		return area;
-	while (area->nr_pages)
-		__free_pages(area->pages[--area->nr_pages], 0);
-	free(area);
+	frag_vfree_like(area);
 	return NULL;
-}
-
-/* vfree() of a frag_vmalloc_like() area. */
-static void frag_vfree_like(struct frag_varea *area)
-{
-	for (unsigned long i = 0; i < area->nr_pages; i++)
-		__free_pages(area->pages[i], 0);
-	free(area);
 }
 
 static unsigned long frag_region(const struct page *page)
@@ -307,7 +312,9 @@ static void frag_find_ram_regions(struct frag_state *st)
 }
 
 /*
- * The count: drains the per-CPU lists (what alloc_pages() does before failing), takes the ideals,
+ * The count: in the movable workload, compact_memory() first (the count's GFP_ATOMIC-like
+ * requests never compact in the slow path); then drains the per-CPU lists (what alloc_pages()
+ * does before failing), takes the ideals,
  * allocates order-9 blocks until one fails, and gives them back (the state is then as after the
  * drain: the buddy allocator merges a freed block the same whatever came before). Returns false
  * (reported) when the free and the live pages do not add up to the free pages at boot: figures
@@ -316,6 +323,8 @@ static void frag_find_ram_regions(struct frag_state *st)
 static bool frag_count(struct frag_state *st, struct frag_count *c)
 {
 	host_mm_set_cpu(0);
+	if (st->vmalloc_like)
+		compact_memory();
 	drain_pcp_lists();
 	c->free_pages = nr_free_pages();
 	if (c->free_pages + st->live_pages != st->boot_free) {
@@ -329,6 +338,37 @@ static bool frag_count(struct frag_state *st, struct frag_count *c)
 		c->ideal_regions += st->region_ram[i] && !st->long_in_region[i];
 	c->blocks = frag_take_huge(st);
 	frag_give_back_huge(st, c->blocks);
+	c->failed = st->failed;
+	return true;
+}
+
+/*
+ * The hugetlb count, everything live: the 2 MiB pool grown after boot as far as it goes (from free
+ * 2 MiB blocks, compaction in the allocation slow path, then ranges emptied of their movable
+ * pages: mm/hugetlb.h), against the same ideals as frag_count(); the pool is emptied again after.
+ * Returns false (reported) when the free and the live pages do not add up.
+ */
+static bool frag_grow_hugetlb(struct frag_state *st, struct frag_count *c)
+{
+	bool quiet = host_console_quiet;
+
+	host_mm_set_cpu(0);
+	drain_pcp_lists();
+	c->free_pages = nr_free_pages();
+	if (c->free_pages + st->live_pages != st->boot_free) {
+		fprintf(stderr, "fragbench: %lu free pages and %lu live ones, but %lu were free at boot\n",
+			c->free_pages, st->live_pages, st->boot_free);
+		return false;
+	}
+	c->ideal_free = c->free_pages / FRAG_REGION_PAGES;
+	c->ideal_regions = 0;
+	for (unsigned long i = 0; i < st->nr_regions; i++)
+		c->ideal_regions += st->region_ram[i] && !st->long_in_region[i];
+	host_console_quiet = true; /* its "grew only to" line: the count says it */
+	hugetlb_set_pool_size(st->nr_regions);
+	c->blocks = hugetlb_counters(HPAGE_ORDER).total;
+	hugetlb_set_pool_size(0);
+	host_console_quiet = quiet;
 	c->failed = st->failed;
 	return true;
 }
@@ -412,14 +452,18 @@ static int frag_boot(const struct frag_params *params, bool pcp_lists)
 static int frag_workload(enum frag_workload w, struct frag_state *st, const struct frag_params *params,
 			  struct frag_result *r)
 {
-	st->vmalloc_like = w == FRAG_MOVABLE;
+	st->vmalloc_like = w == FRAG_MOVABLE || w == FRAG_HUGETLB;
 	st->order0_only = w == FRAG_LLFREE;
 	frag_fill(st);
 	if (w == FRAG_LLFREE)
 		frag_llfree_rounds(st, params->rounds);
 	else if (w != FRAG_FILL)
 		frag_churn(st, params->ops);
-	if (w != FRAG_FILL) {
+	if (w == FRAG_HUGETLB) {
+		if (!frag_grow_hugetlb(st, &r->count[FRAG_GROW]))
+			return -EIO;
+		r->counted[FRAG_GROW] = true;
+	} else if (w != FRAG_FILL) {
 		if (!frag_count(st, &r->count[FRAG_LIVE]))
 			return -EIO;
 		r->counted[FRAG_LIVE] = true;
@@ -457,6 +501,7 @@ static const char *const workload_names[FRAG_NR_WORKLOADS] = {
 	[FRAG_CHURN_NO_PCP] = "churn-no-pcp",
 	[FRAG_LLFREE] = "llfree",
 	[FRAG_MOVABLE] = "movable",
+	[FRAG_HUGETLB] = "hugetlb",
 };
 
 const char *frag_workload_name(enum frag_workload w)
@@ -466,5 +511,5 @@ const char *frag_workload_name(enum frag_workload w)
 
 const char *frag_workload_caveat(enum frag_workload w)
 {
-	return w == FRAG_MOVABLE ? "no vmalloc/compaction yet" : NULL;
+	return w == FRAG_MOVABLE || w == FRAG_HUGETLB ? "no vmalloc yet" : NULL;
 }

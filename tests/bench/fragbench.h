@@ -19,6 +19,7 @@ enum frag_workload {
 	FRAG_CHURN_NO_PCP,  /* the same with the per-CPU lists off */
 	FRAG_LLFREE,        /* the LLFree paper's benchmark: order 0, free half, 100 rounds */
 	FRAG_MOVABLE,       /* fill and churn with the short-lived memory vmalloc'd; counted live */
+	FRAG_HUGETLB,       /* the movable workload, then the hugetlb pool grown as far as it goes */
 	FRAG_NR_WORKLOADS
 };
 
@@ -38,8 +39,11 @@ struct frag_count {
 	unsigned long failed;        /* the workload's allocations that failed before this count */
 };
 
-/* Where a workload counts: with everything it allocated still live, or after freeing the short-lived. */
-enum frag_count_point { FRAG_LIVE, FRAG_AFTER, FRAG_NR_POINTS };
+/*
+ * Where a workload counts: with everything it allocated still live, or after freeing the
+ * short-lived; or, everything live, the 2 MiB pages the hugetlb pool grew by (blocks: pool pages).
+ */
+enum frag_count_point { FRAG_LIVE, FRAG_AFTER, FRAG_GROW, FRAG_NR_POINTS };
 
 /* What a workload measured; counted[p] says whether it counts at point p. */
 struct frag_result {

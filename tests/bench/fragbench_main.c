@@ -4,7 +4,7 @@
  * workload for seeds 1..N and prints, per seed, the order-9 blocks obtained beside the two
  * ideals and both ratios, then each row's mean ratios:
  *
- *   fragbench [--mib N] [--seeds N] [--ops N] [--rounds N]
+ *   fragbench [--mib N] [--seeds N] [--ops N] [--rounds N] [--workload NAME]
  *
  * The output depends on the arguments alone (tests/bench/fragbench-test.sh checks it).
  */
@@ -13,14 +13,17 @@
 #include <string.h>
 
 #include "mm/poison.h"
+#include "mm/vmstat.h"
 #include "tests/bench/fragbench.h"
 #include "tests/mm/host_mm.h"
 
 /* The full size: 1 GiB, 10 seeds, 3 million churn operations, 100 LLFree rounds. */
 static struct frag_params params = { .mib = 1024, .ops = 3000000, .rounds = 100 };
 static unsigned long nr_seeds = 10;
+static int only_workload = -1; /* --workload NAME: that one alone */
 
-static const char *const point_names[FRAG_NR_POINTS] = { [FRAG_LIVE] = "live", [FRAG_AFTER] = "after" };
+static const char *const point_names[FRAG_NR_POINTS] = { [FRAG_LIVE] = "live", [FRAG_AFTER] = "after",
+							   [FRAG_GROW] = "grow" };
 
 /* blocks / ideal; 1 when the ideal is 0 (there was nothing to obtain, and nothing was missed). */
 static double frag_ratio(unsigned long blocks, unsigned long ideal)
@@ -47,11 +50,40 @@ static void print_count(enum frag_workload w, enum frag_count_point p, uint64_t 
 	       frag_ratio(c->blocks, c->ideal_regions), c->failed, caveat ? "  " : "", caveat ? caveat : "");
 }
 
-/* Runs workload w for every seed, printing each count and then each row's mean ratios. */
+/*
+ * The event counters (mm/vmstat.h) that moved since *before, summed over a workload's seeds, in
+ * one line "ROW vmstat: name delta ..."; nothing when none did.
+ */
+static void print_vmstat_delta(enum frag_workload w, const unsigned long *before)
+{
+	bool any = false;
+
+	for (unsigned int i = 0; i < NR_VM_EVENT_ITEMS; i++) {
+		unsigned long delta = vm_event_count(i) - before[i];
+
+		if (!delta)
+			continue;
+		if (!any)
+			printf("%s vmstat:", frag_workload_name(w));
+		printf(" %s %lu", vm_event_name(i), delta);
+		any = true;
+	}
+	if (any)
+		printf("\n");
+}
+
+/*
+ * Runs workload w for every seed, printing each count and then each row's mean ratios, then the
+ * event counters the workload moved.
+ */
 static int run_workload(enum frag_workload w)
 {
 	double sum_free[FRAG_NR_POINTS] = { 0 }, sum_regions[FRAG_NR_POINTS] = { 0 };
 	struct frag_result r = { 0 };
+	unsigned long events[NR_VM_EVENT_ITEMS];
+
+	for (unsigned int i = 0; i < NR_VM_EVENT_ITEMS; i++)
+		events[i] = vm_event_count(i);
 
 	for (uint64_t seed = 1; seed <= nr_seeds; seed++) {
 		if (frag_run(w, seed, &params, &r))
@@ -73,6 +105,7 @@ static int run_workload(enum frag_workload w)
 		printf("%-20s mean %*s %7.3f %13s %7.3f\n", row, 30, "", sum_free[p] / (double)nr_seeds, "",
 		       sum_regions[p] / (double)nr_seeds);
 	}
+	print_vmstat_delta(w, events);
 	return 0;
 }
 
@@ -93,11 +126,27 @@ static bool option_value(int argc, char **argv, int *i, unsigned long *value)
 	return true;
 }
 
+/* The workload named name, or -1 (reported). */
+static int workload_by_name(const char *name)
+{
+	for (int w = 0; w < FRAG_NR_WORKLOADS; w++)
+		if (!strcmp(frag_workload_name(w), name))
+			return w;
+	fprintf(stderr, "fragbench: no workload %s (fill, churn, churn-no-pcp, llfree, movable, hugetlb)\n", name);
+	return -1;
+}
+
 static bool parse_args(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		unsigned long v;
 
+		if (!strcmp(argv[i], "--workload") && i + 1 < argc) {
+			only_workload = workload_by_name(argv[++i]);
+			if (only_workload < 0)
+				return false;
+			continue;
+		}
 		if (!option_value(argc, argv, &i, &v))
 			return false;
 		if (!strcmp(argv[i - 1], "--mib"))
@@ -120,7 +169,7 @@ int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!parse_args(argc, argv)) {
-		fprintf(stderr, "usage: fragbench [--mib N] [--seeds N] [--ops N] [--rounds N]\n");
+		fprintf(stderr, "usage: fragbench [--mib N] [--seeds N] [--ops N] [--rounds N] [--workload NAME]\n");
 		return 2;
 	}
 	/*
@@ -131,7 +180,7 @@ int main(int argc, char **argv)
 	mm_debug_poison = false;
 	print_header();
 	for (int w = 0; w < FRAG_NR_WORKLOADS; w++)
-		if (run_workload(w))
+		if ((only_workload < 0 || w == only_workload) && run_workload(w))
 			return 1;
 	return 0;
 }

@@ -5,8 +5,9 @@
 # test-host-compound32: the whole host test binary again, built with COMPOUND_FLAGS=32 (every
 #   compound page marked PG_compound, tails also PG_reclaim) in its own object directory.
 # test-qemu-gigantic32: the COMPOUND_FLAGS=32 kernel booted with 3 GiB and
-#   "hugepagesz=1G hugepages=1", running the compound, hugetlb and folio suites; the 1 GiB page
-#   case must run, not be skipped.
+#   "hugepagesz=1G hugepages=1", running the compound, hugetlb, folio and contig_alloc suites; the
+#   1 GiB page case must run, not be skipped (contig_alloc gives the page back to the buddy
+#   allocator and grows the pool by a 1 GiB page again after boot).
 .PHONY: test-host-compound32 test-qemu-gigantic32
 
 test-host-compound32:
@@ -14,7 +15,7 @@ test-host-compound32:
 TEST_STEPS += test-host-compound32
 
 GIGANTIC_DIR := $(B)/gigantic32
-GIGANTIC_SUITES := compound_pages,compound_misuse,compound_split,compound_ringbuf_example,hugetlb_pool,hugetlb_random,hugetlb_boot,folio
+GIGANTIC_SUITES := compound_pages,compound_misuse,compound_split,compound_ringbuf_example,hugetlb_pool,hugetlb_random,hugetlb_boot,folio,contig_alloc
 GIGANTIC_CMDLINE := hugepagesz=1G hugepages=1 ktest=$(GIGANTIC_SUITES)
 
 $(GIGANTIC_DIR)/os.iso: FORCE | deps

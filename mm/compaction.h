@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Compaction: moving movable blocks (mm/migrate.h) out of the way so that free pages join into
+ * large free blocks (a 2 MiB huge page, a costly allocation).
+ *
+ * A run over a zone has two scanners, both over the zone's movable pageblocks only (unmovable,
+ * reclaimable and isolated pageblocks are skipped by both):
+ *
+ *   migration scanner  from the bottom of the zone up: isolates the movable blocks it finds
+ *                      (isolate_movable_page()), 32 at a time, and moves them with
+ *                      migrate_pages() into the free scanner's targets;
+ *   free scanner       from the top of the zone down, one pageblock at a time and only as many
+ *                      as the next batch needs: takes the free buddy blocks there off the free
+ *                      lists (under the zone's lock) as migration targets, split to the size of
+ *                      each block moved. Free blocks of a pageblock or more are left alone:
+ *                      filling them would break what compaction makes.
+ *
+ * The run ends where the scanners meet (everything movable below that point has moved up), or
+ * as soon as the zone has a free block of the order asked for. Targets not used go back to the
+ * free lists. Every step is counted in the vmstat counters (mm/vmstat.h): compact_migrate_scanned,
+ * compact_free_scanned, compact_isolated, compact_runs; the allocation slow path counts
+ * compact_stall, compact_success and compact_fail (mm/page_alloc.h).
+ *
+ * Context: interrupts on, not in an interrupt handler, none of mm/'s locks held (the owners'
+ * operations run inside, mm/migrate.h). A call from any other context is refused (reported).
+ */
+#ifndef MM_COMPACTION_H
+#define MM_COMPACTION_H
+
+#include "mm/zone.h"
+
+/* Blocks the migration scanner isolates before it moves them. */
+#define COMPACT_BATCH 32
+
+/* What compact_zone() did. */
+enum compact_result {
+	COMPACT_NOT_NEEDED, /* a free block of the order was there already: nothing scanned */
+	COMPACT_NO_ROOM,    /* too few free pages to move blocks into: nothing scanned */
+	COMPACT_MADE_BLOCK, /* a free block of the order is there now */
+	COMPACT_COMPLETE,   /* the scanners met without making one */
+};
+
+/*
+ * Compacts zone until it has a free block of 2^order frames (order <= MAX_ORDER) that a
+ * GFP_KERNEL allocation may take (the min watermark kept, mm/watermark.h), or until the scanners
+ * meet. Returns an enum compact_result, or -EINVAL (reported) for a bad order or a call from a
+ * context that may not migrate.
+ */
+int compact_zone(struct zone *zone, unsigned int order);
+
+/*
+ * Compacts every zone whole, each until its scanners meet (Linux's
+ * /proc/sys/vm/compact_memory), and drains the per-CPU lists so that the freed pages merge.
+ * Also forgets the allocation slow path's deferrals. A zone with nothing movable costs one pass
+ * of the migration scanner and changes nothing. Returns the pages moved; 0 (reported) from a
+ * context that may not migrate.
+ */
+unsigned long compact_memory(void);
+
+/*
+ * The allocation slow path's compaction (alloc_compact_fn, mm/page_alloc.h; registered by
+ * compaction_init()): compact_zone(zone, order), unless the zone's recent runs for this order or
+ * less failed: after a failure the next 1, 2, 4 ... 64 calls for zone are skipped, and a block
+ * made (or compact_memory()) ends the deferral. Returns 1 when zone has a free block of order,
+ * 0 when a run ended without one, -1 when it did not run (deferred, too few free pages).
+ */
+int compact_for_allocation(struct zone *zone, unsigned int order);
+
+/* mm_init(): lets the allocation slow path compact (page_alloc.h), and forgets deferrals. */
+void compaction_init(void);
+
+#endif
