@@ -119,7 +119,8 @@ static struct folio *grow_one(struct hstate *h)
 
 	if (h != hstate_2m)
 		return NULL;
-	page = alloc_pages(GFP_KERNEL | __GFP_COMP | __GFP_NOWARN, h->order);
+	/* hugetlb_lock is held: no shrinker may run (mm/shrinker.h). */
+	page = alloc_pages(GFP_KERNEL | __GFP_COMP | __GFP_NOWARN | __GFP_NORECLAIM, h->order);
 	if (!page)
 		return NULL;
 	folio = page_folio(page);

@@ -15,6 +15,7 @@
 #include "mm/page_owner.h"
 #include "mm/pageblock.h"
 #include "mm/poison.h"
+#include "mm/shrinker.h"
 #include "mm/watermark.h"
 
 /* Flags a block being freed must not carry, plus the allocation order field. */
@@ -23,7 +24,7 @@
 	 1u << PG_hugetlb | 1u << PG_slab | PAGE_ORDER_MASK)
 
 /* The gfp bits the fast path handles itself; any other sends the call to the slow path. */
-#define FAST_GFP (__GFP_ZONEMASK | __GFP_NOWARN | __GFP_HIGH | __GFP_MOBILITY)
+#define FAST_GFP (__GFP_ZONEMASK | __GFP_NOWARN | __GFP_HIGH | __GFP_MOBILITY | __GFP_NORECLAIM)
 
 /*
  * Where an allocation starts, by gfp's zone bits: the highest zone they allow that has memory.
@@ -159,7 +160,20 @@ static struct page *take_block(gfp_t gfp, unsigned int order)
 }
 
 /*
- * Everything but the fast path: checks, refills, zone fallback, draining, failure,
+ * The last try before failing: the shrinkers give back what they can (unless gfp has
+ * __GFP_NORECLAIM), the lists are drained again so that their pages, which land on this CPU's
+ * lists, can merge and reach any type, and the block is taken once more. No mm lock is held here.
+ */
+static struct page *take_after_shrinking(gfp_t gfp, unsigned int order)
+{
+	if (!mm_shrink(gfp, order))
+		return NULL;
+	drain_pcp_lists();
+	return take_block(gfp, order);
+}
+
+/*
+ * Everything but the fast path: checks, refills, zone fallback, draining, shrinking, failure,
  * __GFP_ZERO/COMP. Out of line and cold, so that alloc_pages() saves no registers for it.
  */
 static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
@@ -175,6 +189,8 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, 
 	/* Blocks on any CPU's lists may merge into one large enough, or lift a zone over its mark. */
 	if (unlikely(!page) && drain_pcp_lists())
 		page = take_block(gfp, order);
+	if (unlikely(!page))
+		page = take_after_shrinking(gfp, order);
 	if (unlikely(!page)) {
 		if (!(gfp & __GFP_NOWARN))
 			warn_alloc_failed(gfp, order);

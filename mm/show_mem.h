@@ -16,7 +16,8 @@
  *                    thing above the high watermark plus reclaimable caches; this allocator has
  *                    no caches to reclaim, and GFP_KERNEL stops at min, not high.
  *   Slab             pages held by slabs (mm/slab.h: nr_slab_pages()), objects in use or not
- *   SUnreclaim       the same: no slab here is reclaimable (Linux's SReclaimable is 0 and left out)
+ *   SUnreclaim       the same: no slab's objects can be reclaimed (the slab's shrinker gives back
+ *                    only empty slabs, which hold no object; Linux's SReclaimable is left out)
  *   HugePages_Total, HugePages_Free, HugePages_Rsvd, HugePages_Surp, Hugepagesize
  *                    the 2 MiB pool, as in Linux (mm/hugetlb.h): pages, not kB
  *   Hugetlb          memory in both pools (2 MiB and 1 GiB), free or not, as in Linux
