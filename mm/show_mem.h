@@ -62,8 +62,10 @@ void show_meminfo(void);
 void show_zoneinfo(void);
 
 /*
- * Prints both, then /proc/pagetypeinfo's tables and the mobility counters (show_pagetypeinfo(),
- * mm/pageblock.h). Kept out of line and global, so that a debugger can call it when the kernel
+ * Prints both, then /proc/pagetypeinfo's tables (free blocks per type and order, pageblocks per
+ * type) and the mobility counters (show_pagetypeinfo(), mm/pageblock.h), then the event counters
+ * of /proc/vmstat (compaction, migration, shrinkers ...), several to a line (vmstat_text(),
+ * mm/vmstat.h). Kept out of line and global, so that a debugger can call it when the kernel
  * is stopped anywhere outside mm/'s own locks (it takes only the zone locks, to count the free
  * lists by type; every other count is read atomically).
  */
