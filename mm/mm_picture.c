@@ -5,6 +5,7 @@
 #include "mm/arch.h"
 #include "mm/memblock.h"
 #include "mm/memmap.h"
+#include "mm/pageblock.h"
 
 /* What a stretch of frames is, ranked: a text slice shows the highest rank it holds any of. */
 enum { RANK_HOLE, RANK_RESERVED, RANK_ALLOCATED, RANK_FREE /* + order */ };
@@ -148,6 +149,28 @@ static void add_to_run(unsigned long pfn, unsigned long n, int rank, void *arg)
 		*r = (struct free_run){ pfn, pfn + n, rank };
 }
 
+/*
+ * The "mm: pageblock" lines of zone: runs of pageblocks of one type, clipped to the zone's span
+ * (a zone that starts or ends inside a pageblock shows only its part of it).
+ */
+static void print_pageblock_runs(const struct zone *zone)
+{
+	unsigned long start = zone->start_pfn;
+	unsigned int type = pfn_migratetype(zone, start);
+
+	for (unsigned long pfn = start; pfn < zone->end_pfn;) {
+		unsigned long next = MIN(ALIGN_DOWN(pfn, PAGEBLOCK_NR_PAGES) + PAGEBLOCK_NR_PAGES, zone->end_pfn);
+		unsigned int next_type = next < zone->end_pfn ? pfn_migratetype(zone, next) : MIGRATE_TYPES;
+
+		if (next_type != type) {
+			print_range("pageblock", PFN_PHYS(start), PFN_PHYS(next), migratetype_name(type));
+			start = next;
+			type = next_type;
+		}
+		pfn = next;
+	}
+}
+
 void show_memory_picture(const struct fw_map *map)
 {
 	phys_addr_t cursor = 0;
@@ -174,6 +197,7 @@ void show_memory_picture(const struct fw_map *map)
 		print_range("zone", PFN_PHYS(zones[z].start_pfn), PFN_PHYS(zones[z].end_pfn), zones[z].name);
 		walk_zone(&zones[z], add_to_run, &run);
 		flush_run(&run);
+		print_pageblock_runs(&zones[z]);
 	}
 	printk("mm: picture end\n");
 }

@@ -5,8 +5,9 @@
  *
  *   - lines for a tool (the "mm: picture" lines; mm/README.md, "The memory picture", is their
  *     stable definition): every firmware map entry and the holes between them, every reserved
- *     range under the name of who reserved it, each zone's span, and the free blocks as runs of
- *     one order. tests/picture/ draws them as an SVG.
+ *     range under the name of who reserved it, each zone's span, the free blocks as runs of
+ *     one order, and the pageblocks' mobility types as runs of one type. tests/picture/ draws
+ *     them as an SVG.
  *   - text (one line per zone, ZONE_PICTURE_COLS characters, each a slice of the zone), for the
  *     serial console and the screen.
  *
@@ -42,8 +43,9 @@ void show_zone_pictures(void);
 /*
  * Prints the "mm: picture" lines of the address space from 0 to the end of RAM: map (the
  * sanitized map; its entries and the holes between them), the ranges memblock holds reserved,
- * the zones and the free runs. Call it after the hand-off and before memblock_retire()
- * (mm_init() does, when mm_init_params.picture is set).
+ * the zones, the free runs and the pageblock runs. Call it after the hand-off (mm_init() does,
+ * before memblock_retire(), when mm_init_params.picture is set); later calls show the
+ * reservations as memblock last knew them, and the free blocks and pageblock types of now.
  */
 void show_memory_picture(const struct fw_map *map);
 
