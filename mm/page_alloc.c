@@ -23,8 +23,12 @@
 	(1u << PG_reserved | 1u << PG_buddy | 1u << PG_head | 1u << PG_tail | 1u << PG_compound | \
 	 1u << PG_hugetlb | 1u << PG_slab | PAGE_ORDER_MASK)
 
-/* The gfp bits the fast path handles itself; any other sends the call to the slow path. */
-#define FAST_GFP (__GFP_ZONEMASK | __GFP_NOWARN | __GFP_HIGH | __GFP_MOBILITY | __GFP_NORECLAIM)
+/*
+ * The gfp bits the fast path handles itself; any other sends the call to the slow path.
+ * __GFP_NORECLAIM takes the slow path (a slab's new page: once per slab): with every bit of gfp
+ * below it known clear, the fast path reads the mobility type without masking it.
+ */
+#define FAST_GFP (__GFP_ZONEMASK | __GFP_NOWARN | __GFP_HIGH | __GFP_MOBILITY)
 
 /*
  * Where an allocation starts, by gfp's zone bits: the highest zone they allow that has memory.
