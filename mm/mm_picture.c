@@ -101,15 +101,53 @@ int zone_picture_line(const struct zone *zone, char *buf, size_t size)
 	return snprintf(buf, size, "%-6s |%s|", zone->name, bar);
 }
 
+/* A slice's pageblock type character: the least movable type it holds any of (it spoils 2 MiB the most). */
+static const char type_char[MIGRATE_TYPES] = { 'U', 'M', 'R', 'I' };
+static const uint8_t type_rank[MIGRATE_TYPES] = { 3, 0, 2, 1 };
+
+/* The least movable type of the pageblocks that frames [first, last] of zone touch. */
+static unsigned int slice_type(const struct zone *zone, unsigned long first, unsigned long last)
+{
+	unsigned int worst = MIGRATE_MOVABLE;
+
+	for (unsigned long pfn = ALIGN_DOWN(first, PAGEBLOCK_NR_PAGES); pfn <= last; pfn += PAGEBLOCK_NR_PAGES) {
+		unsigned int mt = pfn_migratetype(zone, MAX(pfn, first));
+
+		if (mt < MIGRATE_TYPES && type_rank[mt] > type_rank[worst])
+			worst = mt;
+	}
+	return worst;
+}
+
+int zone_pageblock_line(const struct zone *zone, char *buf, size_t size)
+{
+	unsigned long span = zone->end_pfn - zone->start_pfn;
+	char bar[ZONE_PICTURE_COLS + 1];
+
+	if (!zone->present_pages)
+		return snprintf(buf, size, "%-6s empty", zone->name);
+	for (unsigned long i = 0; i < ZONE_PICTURE_COLS; i++) {
+		unsigned long first = zone->start_pfn + span * i / ZONE_PICTURE_COLS;
+		unsigned long end = zone->start_pfn + span * (i + 1) / ZONE_PICTURE_COLS;
+
+		bar[i] = type_char[slice_type(zone, first, MAX(end, first + 1) - 1)];
+	}
+	bar[ZONE_PICTURE_COLS] = '\0';
+	return snprintf(buf, size, "%-6s |%s|", "", bar);
+}
+
 void show_zone_pictures(void)
 {
 	char line[ZONE_PICTURE_COLS + 16];
 
 	printk("mm: zone pictures, %d slices each: %s\n", ZONE_PICTURE_COLS, ZONE_PICTURE_LEGEND);
+	printk("mm: below each, pageblock types: %s\n", ZONE_PAGEBLOCK_LEGEND);
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		if (!zones[z].present_pages)
 			continue;
 		zone_picture_line(&zones[z], line, sizeof(line));
+		printk("%s\n", line);
+		zone_pageblock_line(&zones[z], line, sizeof(line));
 		printk("%s\n", line);
 	}
 }

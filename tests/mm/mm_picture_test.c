@@ -178,6 +178,26 @@ static void pageblock_lines_follow_the_types(struct ktest *t)
 	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
+/*
+ * The text line of types under each zone's picture: all movable after boot; an isolated pageblock
+ * of DMA32 ([28, 30) MiB: 8 of its 64 slices of 256 KiB) shows as 'I'.
+ */
+static void pageblock_text_line_marks_the_isolated_pageblock(struct ktest *t)
+{
+	static const char movable[] = "       |MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM|";
+	static const char isolated[] = "       |MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMIIIIIIIIMMMMMMMM|";
+	char line[ZONE_PICTURE_COLS + 16];
+
+	KT_ASSERT(t, boot_text(small_map) == 0, "mm_init on the small map");
+	zone_pageblock_line(&zones[ZONE_DMA], line, sizeof(line));
+	KT_EXPECT(t, !strcmp(line, movable), "DMA:\n  got  \"%s\"\n  want \"%s\"", line, movable);
+	KT_ASSERT(t, isolate_pageblock(PFN_DOWN(0x1c00000)) == 0, "isolate_pageblock refused");
+	zone_pageblock_line(&zones[ZONE_DMA32], line, sizeof(line));
+	KT_EXPECT_EQ(t, unisolate_pageblock(PFN_DOWN(0x1c00000), MIGRATE_MOVABLE), 0);
+	KT_EXPECT(t, !strcmp(line, isolated), "DMA32:\n  got  \"%s\"\n  want \"%s\"", line, isolated);
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
+}
+
 /* Touching reservations of different users stay two ranges; of the same user, one. */
 static void touching_reservations_merge_only_for_the_same_user(struct ktest *t)
 {
@@ -205,4 +225,5 @@ KTEST_SUITE_SKIP_IF(mm_picture_host, hugetlb_pools_in_use,
 		    KTEST_CASE(short_buffer_gets_a_terminated_prefix),
 		    KTEST_CASE(picture_lines_describe_the_small_map),
 		    KTEST_CASE(pageblock_lines_follow_the_types),
+		    KTEST_CASE(pageblock_text_line_marks_the_isolated_pageblock),
 		    KTEST_CASE(touching_reservations_merge_only_for_the_same_user));
