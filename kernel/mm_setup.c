@@ -18,6 +18,7 @@
 #include "mm/hugetlb.h"
 #include "mm/init.h"
 #include "mm/memblock.h"
+#include "mm/mm_picture.h"
 #include "mm/page_alloc.h"
 #include "mm/slab.h"
 
@@ -25,7 +26,7 @@
 
 extern char __kernel_phys_start[], __kernel_phys_end[];
 
-CMDLINE_OPTION(mm_picture, "mm_picture", CMDLINE_BARE); /* print the memory picture's lines at boot */
+CMDLINE_OPTION(mm_picture, "mm_picture", CMDLINE_BARE); /* the memory picture's lines at boot and after the self-tests */
 CMDLINE_OPTION(slub_debug, "slub_debug", CMDLINE_BARE); /* the slab allocator's debug mode (mm/slab.h) */
 
 static struct fw_map firmware_map;
@@ -125,4 +126,10 @@ void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 	if (hugetlb_init())
 		printk("mm: the hugetlb pool is smaller than the command line asked\n");
 	hugetlb_report();
+}
+
+void mm_show_picture_now(const char *cmdline)
+{
+	if (cmdline_has(cmdline, "mm_picture"))
+		show_memory_picture(&firmware_map);
 }

@@ -15,4 +15,10 @@
  */
 void mm_setup(const struct boot_info *bi, unsigned int nr_cpus);
 
+/*
+ * With mm_picture on the command line, prints the memory picture's lines again (mm/mm_picture.h):
+ * the free blocks and pageblock types of now, e.g. after the self-tests. Nothing without it.
+ */
+void mm_show_picture_now(const char *cmdline);
+
 #endif

@@ -30,6 +30,13 @@
 #define GFP_MOBILITY_SHIFT 6 /* gfp_migratetype(): the two bits are the type (mm/pageblock.h) */
 
 /*
+ * Before failing, the allocation does not call the shrinkers (mm/shrinker.h), which take locks of
+ * their own: for a caller that holds an mm lock (the slab allocating a slab under a CPU slot's
+ * lock, the hugetlb pool under its lock) or that is a shrinker itself.
+ */
+#define __GFP_NORECLAIM 0x100u
+
+/*
  * An ordinary allocation from any zone: it fails rather than take a zone's buddy lists below the
  * zone's min watermark, leaving that reserve to those who cannot wait.
  */
@@ -49,7 +56,8 @@
 
 #define __GFP_ZONEMASK (__GFP_DMA | __GFP_DMA32)
 #define __GFP_MOBILITY (__GFP_MOVABLE | __GFP_RECLAIMABLE)
-#define __GFP_ALL (__GFP_ZONEMASK | __GFP_ZERO | __GFP_NOWARN | __GFP_COMP | __GFP_HIGH | __GFP_MOBILITY)
+#define __GFP_ALL \
+	(__GFP_ZONEMASK | __GFP_ZERO | __GFP_NOWARN | __GFP_COMP | __GFP_HIGH | __GFP_MOBILITY | __GFP_NORECLAIM)
 
 /*
  * The mobility type (enum migratetype, mm/pageblock.h) of an allocation with gfp: 0 unmovable,

@@ -134,7 +134,8 @@ static struct folio *grow_one(struct hstate *h)
 
 	if (h != hstate_2m)
 		return NULL;
-	page = alloc_pages(HUGETLB_GFP, h->order);
+	/* hugetlb_lock is held: no shrinker may run (mm/shrinker.h). */
+	page = alloc_pages(HUGETLB_GFP | __GFP_NORECLAIM, h->order);
 	if (!page)
 		return NULL;
 	folio = page_folio(page);

@@ -17,6 +17,7 @@
 #include "mm/page_owner.h"
 #include "mm/pageblock.h"
 #include "mm/poison.h"
+#include "mm/shrinker.h"
 #include "mm/slab.h"
 #include "mm/vmalloc.h"
 #include "mm/watermark.h"
@@ -159,6 +160,7 @@ int mm_init(const struct mm_init_params *p)
 	int err;
 
 	nr_poisoned_pages = 0;
+	shrinker_reset(); /* those of a previous build are gone; slab_init() registers the slab's */
 	/* The destructors compound pages may carry; the first is the default. */
 	if (register_compound_dtor(free_compound_page, "free_compound_page") ||
 	    register_compound_dtor(free_huge_page, "free_huge_page"))

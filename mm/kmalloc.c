@@ -11,8 +11,10 @@
 #include "mm/page_alloc.h"
 #include "mm/page_owner.h"
 #include "mm/poison.h"
+#include "mm/shrinker.h"
 #include "mm/slab_cache.h"
 #include "mm/slab_debug.h"
+#include "mm/vmstat.h"
 
 #define NR_KMALLOC 13
 static const unsigned int kmalloc_sizes[NR_KMALLOC] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192 };
@@ -256,6 +258,51 @@ unsigned long kmem_cache_shrink_all(void)
 	return large_drain() + slab_shrink_caches();
 }
 
+/* Pages the CPUs keep of freed large kmallocs. */
+static unsigned long large_kept_pages(void)
+{
+	unsigned long pages = 0;
+
+	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++) {
+		unsigned long irq = arch_irq_save();
+
+		arch_spin_lock(&large_cpu[i].lock);
+		for (unsigned int o = 1; o <= LARGE_MAX_ORDER; o++)
+			pages += (unsigned long)large_cpu[i].nr[o] << o;
+		arch_spin_unlock(&large_cpu[i].lock);
+		arch_irq_restore(irq);
+	}
+	return pages;
+}
+
+/*
+ * The slab's shrinker, in pages: it counts what kmem_cache_shrink_all() could give back (the
+ * slabs the caches' free objects would fill, the kept large pages), and any call gives all of it
+ * back, every CPU's object lists flushed to their slabs first, counted in SLABS_SHRUNK. Safe from
+ * mm_shrink(): no mm lock is held there, and the slab allocates its pages with __GFP_NORECLAIM.
+ */
+static unsigned long slab_shrinker_count(struct shrinker *s, struct shrink_control *sc)
+{
+	(void)s, (void)sc;
+	return slab_idle_pages() + large_kept_pages();
+}
+
+static unsigned long slab_shrinker_scan(struct shrinker *s, struct shrink_control *sc)
+{
+	unsigned long freed = kmem_cache_shrink_all();
+
+	(void)s;
+	sc->nr_scanned = MAX(sc->nr_scanned, freed);
+	count_vm_events(SLABS_SHRUNK, freed);
+	return freed;
+}
+
+static struct shrinker slab_shrinker = {
+	.count_objects = slab_shrinker_count,
+	.scan_objects = slab_shrinker_scan,
+	.name = "slab",
+};
+
 void slab_init(void)
 {
 	slab_caches_reset();
@@ -263,6 +310,7 @@ void slab_init(void)
 	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++)
 		lock_set_class(&large_cpu[i].lock, "large_cpu->lock");
 	register_compound_dtor(kmalloc_large_dtor, "kmalloc_large");
+	register_shrinker(&slab_shrinker); /* mm_init() forgot the shrinkers of a previous build */
 	for (unsigned int i = NR_KMALLOC; i-- > 0;) { /* the list in size order */
 		/*
 		 * A power-of-two class is aligned to its size (up to a page), as mm/slab.h promises.

@@ -14,6 +14,10 @@
  *   large_cpu->lock (mm/kmalloc.c), the large kmalloc pages one CPU keeps, is taken alone;
  *   so is vmalloc_lock (mm/vmalloc.c), the vmalloc areas: nothing of mm/ is called with it held.
  *
+ *   shrinker_lock (mm/shrinker.c) comes before all of them: mm_shrink() holds it while the
+ *   shrinkers run, and is called with no other lock held (an allocation that holds one passes
+ *   __GFP_NORECLAIM and never calls it).
+ *
  * A slab cache allocates and frees its slabs' pages with its locks held (2, 3 -> 5, 6); the page
  * allocator never calls the slab allocator or the huge page pool with a lock held (put_page()
  * runs a compound page's destructor with none). Never two locks of one class at once: not two

@@ -5,6 +5,7 @@
 #include "mm/arch.h"
 #include "mm/memblock.h"
 #include "mm/memmap.h"
+#include "mm/pageblock.h"
 
 /* What a stretch of frames is, ranked: a text slice shows the highest rank it holds any of. */
 enum { RANK_HOLE, RANK_RESERVED, RANK_ALLOCATED, RANK_FREE /* + order */ };
@@ -100,15 +101,53 @@ int zone_picture_line(const struct zone *zone, char *buf, size_t size)
 	return snprintf(buf, size, "%-6s |%s|", zone->name, bar);
 }
 
+/* A slice's pageblock type character: the least movable type it holds any of (it spoils 2 MiB the most). */
+static const char type_char[MIGRATE_TYPES] = { 'U', 'M', 'R', 'I' };
+static const uint8_t type_rank[MIGRATE_TYPES] = { 3, 0, 2, 1 };
+
+/* The least movable type of the pageblocks that frames [first, last] of zone touch. */
+static unsigned int slice_type(const struct zone *zone, unsigned long first, unsigned long last)
+{
+	unsigned int worst = MIGRATE_MOVABLE;
+
+	for (unsigned long pfn = ALIGN_DOWN(first, PAGEBLOCK_NR_PAGES); pfn <= last; pfn += PAGEBLOCK_NR_PAGES) {
+		unsigned int mt = pfn_migratetype(zone, MAX(pfn, first));
+
+		if (mt < MIGRATE_TYPES && type_rank[mt] > type_rank[worst])
+			worst = mt;
+	}
+	return worst;
+}
+
+int zone_pageblock_line(const struct zone *zone, char *buf, size_t size)
+{
+	unsigned long span = zone->end_pfn - zone->start_pfn;
+	char bar[ZONE_PICTURE_COLS + 1];
+
+	if (!zone->present_pages)
+		return snprintf(buf, size, "%-6s empty", zone->name);
+	for (unsigned long i = 0; i < ZONE_PICTURE_COLS; i++) {
+		unsigned long first = zone->start_pfn + span * i / ZONE_PICTURE_COLS;
+		unsigned long end = zone->start_pfn + span * (i + 1) / ZONE_PICTURE_COLS;
+
+		bar[i] = type_char[slice_type(zone, first, MAX(end, first + 1) - 1)];
+	}
+	bar[ZONE_PICTURE_COLS] = '\0';
+	return snprintf(buf, size, "%-6s |%s|", "", bar);
+}
+
 void show_zone_pictures(void)
 {
 	char line[ZONE_PICTURE_COLS + 16];
 
 	printk("mm: zone pictures, %d slices each: %s\n", ZONE_PICTURE_COLS, ZONE_PICTURE_LEGEND);
+	printk("mm: below each, pageblock types: %s\n", ZONE_PAGEBLOCK_LEGEND);
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		if (!zones[z].present_pages)
 			continue;
 		zone_picture_line(&zones[z], line, sizeof(line));
+		printk("%s\n", line);
+		zone_pageblock_line(&zones[z], line, sizeof(line));
 		printk("%s\n", line);
 	}
 }
@@ -148,6 +187,28 @@ static void add_to_run(unsigned long pfn, unsigned long n, int rank, void *arg)
 		*r = (struct free_run){ pfn, pfn + n, rank };
 }
 
+/*
+ * The "mm: pageblock" lines of zone: runs of pageblocks of one type, clipped to the zone's span
+ * (a zone that starts or ends inside a pageblock shows only its part of it).
+ */
+static void print_pageblock_runs(const struct zone *zone)
+{
+	unsigned long start = zone->start_pfn;
+	unsigned int type = pfn_migratetype(zone, start);
+
+	for (unsigned long pfn = start; pfn < zone->end_pfn;) {
+		unsigned long next = MIN(ALIGN_DOWN(pfn, PAGEBLOCK_NR_PAGES) + PAGEBLOCK_NR_PAGES, zone->end_pfn);
+		unsigned int next_type = next < zone->end_pfn ? pfn_migratetype(zone, next) : MIGRATE_TYPES;
+
+		if (next_type != type) {
+			print_range("pageblock", PFN_PHYS(start), PFN_PHYS(next), migratetype_name(type));
+			start = next;
+			type = next_type;
+		}
+		pfn = next;
+	}
+}
+
 void show_memory_picture(const struct fw_map *map)
 {
 	phys_addr_t cursor = 0;
@@ -174,6 +235,7 @@ void show_memory_picture(const struct fw_map *map)
 		print_range("zone", PFN_PHYS(zones[z].start_pfn), PFN_PHYS(zones[z].end_pfn), zones[z].name);
 		walk_zone(&zones[z], add_to_run, &run);
 		flush_run(&run);
+		print_pageblock_runs(&zones[z]);
 	}
 	printk("mm: picture end\n");
 }

@@ -5,10 +5,11 @@
  *
  *   - lines for a tool (the "mm: picture" lines; mm/README.md, "The memory picture", is their
  *     stable definition): every firmware map entry and the holes between them, every reserved
- *     range under the name of who reserved it, each zone's span, and the free blocks as runs of
- *     one order. tests/picture/ draws them as an SVG.
- *   - text (one line per zone, ZONE_PICTURE_COLS characters, each a slice of the zone), for the
- *     serial console and the screen.
+ *     range under the name of who reserved it, each zone's span, the free blocks as runs of
+ *     one order, and the pageblocks' mobility types as runs of one type. tests/picture/ draws
+ *     them as an SVG.
+ *   - text (one line per zone, ZONE_PICTURE_COLS characters, each a slice of the zone, and a line
+ *     of the slices' pageblock types under it), for the serial console and the screen.
  *
  * Both read struct pages without taking the zone locks: exact when no CPU allocates meanwhile (at
  * boot, after the self-tests), a plausible snapshot otherwise.
@@ -36,14 +37,26 @@
  */
 int zone_picture_line(const struct zone *zone, char *buf, size_t size);
 
-/* Prints the legend and one zone_picture_line() per zone that has memory. */
+/* What the characters of zone_pageblock_line() mean. */
+#define ZONE_PAGEBLOCK_LEGEND "U unmovable, M movable, R reclaimable, I isolate"
+
+/*
+ * Writes the pageblock types of zone's slices into buf (no newline), aligned under its
+ * zone_picture_line(): 7 spaces, then ZONE_PICTURE_COLS characters between '|' bars, each the
+ * least movable type of the pageblocks its slice touches ('U' > 'R' > 'I' > 'M'). Returns the
+ * length, as snprintf does; an empty zone writes its name and "empty".
+ */
+int zone_pageblock_line(const struct zone *zone, char *buf, size_t size);
+
+/* Prints the legends and, per zone that has memory, its zone_picture_line() and zone_pageblock_line(). */
 void show_zone_pictures(void);
 
 /*
  * Prints the "mm: picture" lines of the address space from 0 to the end of RAM: map (the
  * sanitized map; its entries and the holes between them), the ranges memblock holds reserved,
- * the zones and the free runs. Call it after the hand-off and before memblock_retire()
- * (mm_init() does, when mm_init_params.picture is set).
+ * the zones, the free runs and the pageblock runs. Call it after the hand-off (mm_init() does,
+ * before memblock_retire(), when mm_init_params.picture is set); later calls show the
+ * reservations as memblock last knew them, and the free blocks and pageblock types of now.
  */
 void show_memory_picture(const struct fw_map *map);
 

@@ -15,6 +15,7 @@
 #include "mm/page_owner.h"
 #include "mm/pageblock.h"
 #include "mm/poison.h"
+#include "mm/shrinker.h"
 #include "mm/vmstat.h"
 #include "mm/watermark.h"
 
@@ -23,7 +24,11 @@
 	(1u << PG_reserved | 1u << PG_buddy | 1u << PG_head | 1u << PG_tail | 1u << PG_compound | \
 	 1u << PG_hugetlb | 1u << PG_slab | 1u << PG_movable | 1u << PG_isolated | PAGE_ORDER_MASK)
 
-/* The gfp bits the fast path handles itself; any other sends the call to the slow path. */
+/*
+ * The gfp bits the fast path handles itself; any other sends the call to the slow path.
+ * __GFP_NORECLAIM takes the slow path (a slab's new page: once per slab): with every bit of gfp
+ * below it known clear, the fast path reads the mobility type without masking it.
+ */
 #define FAST_GFP (__GFP_ZONEMASK | __GFP_NOWARN | __GFP_HIGH | __GFP_MOBILITY)
 
 /*
@@ -203,12 +208,14 @@ static struct page *take_block(gfp_t gfp, unsigned int order)
 
 /*
  * May an allocation with gfp compact before it fails? A costly one that may wait: not one that
- * digs into the reserve (GFP_ATOMIC), and only with interrupts on, outside interrupt handlers,
- * where the owners' migration operations may run (mm/migrate.h).
+ * digs into the reserve (GFP_ATOMIC) or whose caller holds an mm lock (__GFP_NORECLAIM), and only
+ * with interrupts on, outside interrupt handlers, where the owners' migration operations may run
+ * (mm/migrate.h).
  */
 static bool may_compact(gfp_t gfp, unsigned int order)
 {
-	return order >= PAGE_ALLOC_COSTLY_ORDER && !(gfp & __GFP_HIGH) && !arch_irqs_disabled() && !arch_in_interrupt();
+	return order >= PAGE_ALLOC_COSTLY_ORDER && !(gfp & (__GFP_HIGH | __GFP_NORECLAIM)) &&
+	       !arch_irqs_disabled() && !arch_in_interrupt();
 }
 
 /*
@@ -238,8 +245,21 @@ static struct page *alloc_after_compaction(alloc_compact_fn *compact, gfp_t gfp,
 }
 
 /*
- * Everything but the fast path: checks, refills, zone fallback, draining, compaction, failure,
- * __GFP_ZERO/COMP. Out of line and cold, so that alloc_pages() saves no registers for it.
+ * The last try before failing: the shrinkers give back what they can (unless gfp has
+ * __GFP_NORECLAIM), the lists are drained again so that their pages, which land on this CPU's
+ * lists, can merge and reach any type, and the block is taken once more. No mm lock is held here.
+ */
+static struct page *take_after_shrinking(gfp_t gfp, unsigned int order)
+{
+	if (!mm_shrink(gfp, order))
+		return NULL;
+	drain_pcp_lists();
+	return take_block(gfp, order);
+}
+
+/*
+ * Everything but the fast path: checks, refills, zone fallback, draining, compaction, shrinking,
+ * failure, __GFP_ZERO/COMP. Out of line and cold, so that alloc_pages() saves no registers for it.
  */
 static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
 {
@@ -260,6 +280,8 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, 
 		if (compact)
 			page = alloc_after_compaction(compact, gfp, order);
 	}
+	if (unlikely(!page))
+		page = take_after_shrinking(gfp, order);
 	if (unlikely(!page)) {
 		if (!(gfp & __GFP_NOWARN))
 			warn_alloc_failed(gfp, order);

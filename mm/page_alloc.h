@@ -27,9 +27,12 @@
  * gfp has __GFP_COMP and order >= 1). Tries ZONE_NORMAL, then ZONE_DMA32, then ZONE_DMA, starting
  * at the highest zone gfp allows; in each, this CPU's list, then the buddy lists down to the
  * zone's min watermark (to 0 with __GFP_HIGH, mm/watermark.h). Before failing it drains every
- * CPU's lists and tries once more, and for a costly order (PAGE_ALLOC_COSTLY_ORDER or more) it
- * compacts (set_alloc_compact_fn() below) and tries once more. Returns NULL when no zone has such a block it may take (with a
- * warning unless __GFP_NOWARN) or when order > MAX_ORDER or gfp has unknown bits (always reported).
+ * CPU's lists and tries once more. Then, unless gfp has __GFP_NORECLAIM (which a caller holding
+ * an mm lock must pass), it compacts for a costly order (PAGE_ALLOC_COSTLY_ORDER or more: see
+ * set_alloc_compact_fn() below) and tries once more, then runs the shrinkers (mm/shrinker.h),
+ * drains the lists again and makes a last try. Returns NULL when no zone has such a block it may
+ * take (with a warning unless __GFP_NOWARN) or when order > MAX_ORDER or gfp has unknown bits
+ * (always reported).
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
 

@@ -9,6 +9,7 @@
 #include "mm/pageblock.h"
 #include "mm/slab.h"
 #include "mm/vmalloc.h"
+#include "mm/vmstat.h"
 
 #define KB_PER_PAGE (PAGE_SIZE / 1024)
 
@@ -87,9 +88,19 @@ void show_zoneinfo(void)
 		show_zone_block(&zones[z]);
 }
 
+/* The event counters, several to a line (vmstat_text()). */
+static void show_vm_events(void)
+{
+	char buf[1024];
+
+	vmstat_text(buf, sizeof(buf));
+	printk("%s", buf);
+}
+
 __attribute__((noinline, used)) void show_mem(void)
 {
 	show_meminfo();
 	show_zoneinfo();
 	show_pagetypeinfo();
+	show_vm_events();
 }

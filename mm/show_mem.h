@@ -16,7 +16,8 @@
  *                    thing above the high watermark plus reclaimable caches; this allocator has
  *                    no caches to reclaim, and GFP_KERNEL stops at min, not high.
  *   Slab             pages held by slabs (mm/slab.h: nr_slab_pages()), objects in use or not
- *   SUnreclaim       the same: no slab here is reclaimable (Linux's SReclaimable is 0 and left out)
+ *   SUnreclaim       the same: no slab's objects can be reclaimed (the slab's shrinker gives back
+ *                    only empty slabs, which hold no object; Linux's SReclaimable is left out)
  *   VmallocUsed      pages vmalloc() holds (mm/vmalloc.h), as Linux counts them: not vmap()'s
  *                    pages, which are their callers', nor the areas' descriptors (kmalloc's)
  *   HugePages_Total, HugePages_Free, HugePages_Rsvd, HugePages_Surp, Hugepagesize
@@ -63,8 +64,10 @@ void show_meminfo(void);
 void show_zoneinfo(void);
 
 /*
- * Prints both, then /proc/pagetypeinfo's tables and the mobility counters (show_pagetypeinfo(),
- * mm/pageblock.h). Kept out of line and global, so that a debugger can call it when the kernel
+ * Prints both, then /proc/pagetypeinfo's tables (free blocks per type and order, pageblocks per
+ * type) and the mobility counters (show_pagetypeinfo(), mm/pageblock.h), then the event counters
+ * of /proc/vmstat (compaction, migration, shrinkers ...), several to a line (vmstat_text(),
+ * mm/vmstat.h). Kept out of line and global, so that a debugger can call it when the kernel
  * is stopped anywhere outside mm/'s own locks (it takes only the zone locks, to count the free
  * lists by type; every other count is read atomically).
  */

@@ -250,8 +250,13 @@ static void *follow_link(struct kmem_cache *cache, void *obj)
  */
 static struct page *slab_new(struct kmem_cache *cache, gfp_t gfp)
 {
-	/* No zone modifier: a CPU's list mixes slabs, so the objects' zone could not be kept anyway. */
-	gfp_t g = (gfp & (__GFP_NOWARN | __GFP_HIGH)) | cache->gfp | __GFP_RECLAIMABLE | (cache->order ? __GFP_COMP : 0);
+	/*
+	 * No zone modifier: a CPU's list mixes slabs, so the objects' zone could not be kept anyway.
+	 * Reclaimable: the slab's shrinker gives empty slabs back. No shrinking for this allocation:
+	 * a refill holds a CPU slot's lock, which the slab's shrinker takes (mm/shrinker.h).
+	 */
+	gfp_t g = (gfp & (__GFP_NOWARN | __GFP_HIGH)) | cache->gfp | __GFP_RECLAIMABLE | __GFP_NORECLAIM |
+		  (cache->order ? __GFP_COMP : 0);
 	struct page *slab = alloc_pages(g, cache->order);
 	char *base;
 
@@ -762,6 +767,27 @@ unsigned long slab_shrink_caches(void)
 	arch_spin_unlock(&slab_caches_lock);
 	arch_irq_restore(irq);
 	return freed;
+}
+
+/* The pages cache's free objects would fill, no more than its slabs hold. */
+static unsigned long cache_idle_pages(struct kmem_cache *cache)
+{
+	unsigned long slabs = __atomic_load_n(&cache->nr_slabs, __ATOMIC_RELAXED);
+	unsigned long idle = slabs * cache->objects - MIN(slab_active_objects(cache), slabs * cache->objects);
+
+	return MIN(slabs, (idle + cache->objects - 1) / cache->objects) << cache->order;
+}
+
+unsigned long slab_idle_pages(void)
+{
+	unsigned long pages = 0, irq = arch_irq_save();
+
+	arch_spin_lock(&slab_caches_lock);
+	for (struct list_head *l = slab_caches.next; l != &slab_caches; l = l->next)
+		pages += cache_idle_pages(cache_of_list(l));
+	arch_spin_unlock(&slab_caches_lock);
+	arch_irq_restore(irq);
+	return pages;
 }
 
 unsigned long nr_slab_pages(void)

@@ -66,7 +66,10 @@ void kmem_cache_free(struct kmem_cache *c, void *obj);
 /* Every CPU's free objects back to their slabs and c's empty slabs to the page allocator: pages freed. */
 int kmem_cache_shrink(struct kmem_cache *c);
 
-/* kmem_cache_shrink() of every cache, and kmalloc's cached large pages: pages freed. */
+/*
+ * kmem_cache_shrink() of every cache, and kmalloc's cached large pages: pages freed. The slab's
+ * shrinker (mm/shrinker.h) calls it when an allocation is about to fail.
+ */
 unsigned long kmem_cache_shrink_all(void);
 
 /* The object size users of c may use. */

@@ -200,6 +200,12 @@ void slab_add_cache(struct kmem_cache *cache);
 /* kmem_cache_shrink() of every cache: pages freed. */
 unsigned long slab_shrink_caches(void);
 
+/*
+ * Pages that shrinking every cache could give back at most: per cache, the slabs its free objects
+ * (in slabs and on CPU lists) would fill, no more than it has. An atomic-read estimate.
+ */
+unsigned long slab_idle_pages(void);
+
 /* mm/slab.h's count of reports, declared here too for slab_report() below mm/slab.h. */
 extern unsigned long slab_reports;
 

@@ -48,4 +48,14 @@ const char *vm_event_name(unsigned int item);
 /* Prints every counter, one "name value" line each, as /proc/vmstat does. */
 void show_vmstat(void);
 
+/* The width vmstat_text() keeps its lines within. */
+#define VMSTAT_TEXT_COLS 80
+
+/*
+ * The same pairs, compactly: as many "name value" pairs on a line as fit in VMSTAT_TEXT_COLS
+ * columns, separated by a space, each line ending in a newline (show_mem() prints them). Returns
+ * the length snprintf() would write.
+ */
+int vmstat_text(char *buf, size_t size);
+
 #endif

@@ -11,8 +11,9 @@
  * argument. The operations cover every public call: allocations with any gfp flags (a zeroed
  * block is checked), the three ways to free, get_page()/put_page() on any sub-page,
  * split_huge_page(), the hugetlb pool, the pcp lists, migration (the fuzzer owns movable blocks:
- * made movable, moved one by one or in batches, pinned, refused, put back, let go), and misuse
- * that must be reported once;
+ * made movable, moved one by one or in batches, pinned, refused, put back, let go), a shrinker
+ * (registered, unregistered, its own blocks given back when an allocation is about to fail, or
+ * nothing, or a claim of progress forever) and mm_shrink(), and misuse that must be reported once;
  * and the slab layer: kmalloc()/kzalloc()/kfree() of every size (large ones too), caches of
  * fuzzed sizes and alignments created, used, shrunk and destroyed, and slab misuse (double free
  * of the last freed object, the wrong cache, kfree of a held page or inside an object) that must
@@ -36,6 +37,7 @@
 #include "mm/hugetlb.h"
 #include "mm/migrate.h"
 #include "mm/poison.h"
+#include "mm/shrinker.h"
 #include "mm/slab.h"
 #include "tests/fuzz/fuzz_util.h"
 #include "tests/ktest/mm_shape.h"
@@ -156,6 +158,8 @@ static bool is_held(unsigned long pfn)
 	return false;
 }
 
+static unsigned long stash_pages(void); /* the fuzzer's shrinker's blocks (op_shrinker()) */
+
 /* After every operation: what is free, held and in the pool adds up; the pool is consistent. */
 static void check_accounting(void)
 {
@@ -171,6 +175,7 @@ static void check_accounting(void)
 	for (unsigned int i = 0; i < nobjs; i++)
 		if (objs[i].size > KMALLOC_MAX_CACHE_SIZE)
 			pages += ksize(objs[i].p) >> PAGE_SHIFT;
+	pages += stash_pages();
 	check(bad_page_reports == reports_expected, "a bad_page report without misuse", NULL);
 	check(slab_reports == slab_reports_expected, "a slab report without misuse", NULL);
 	/*
@@ -361,6 +366,88 @@ static void op_pcp(uint8_t b)
 		drain_pcp_lists();
 	else
 		set_pcp_lists(b & 2);
+}
+
+/* ---- a shrinker of the fuzzer's own: blocks it holds apart, given back when asked ---------- */
+
+#define STASH 16
+enum stash_reply { FREED, NOTHING, STOP, CLAIM };
+static struct {
+	struct page *page[STASH];
+	unsigned int order[STASH], nr;
+	enum stash_reply reply;
+	bool registered;
+	unsigned long calls_unregistered; /* calls while not registered: must stay 0 */
+} stash;
+
+static unsigned long stash_count(struct shrinker *s, struct shrink_control *sc)
+{
+	(void)s, (void)sc;
+	stash.calls_unregistered += !stash.registered;
+	return stash.reply == CLAIM ? SHRINK_EMPTY - 1 : stash.nr;
+}
+
+static unsigned long stash_scan(struct shrinker *s, struct shrink_control *sc)
+{
+	unsigned long freed = 0;
+
+	(void)s;
+	stash.calls_unregistered += !stash.registered;
+	check(sc->nr_to_scan && sc->nr_to_scan <= SHRINK_BATCH, "shrinker asked for 0 or more than a batch", NULL);
+	for (; stash.nr && freed < sc->nr_to_scan && stash.reply == FREED; freed++, stash.nr--)
+		__free_pages(stash.page[stash.nr - 1], stash.order[stash.nr - 1]);
+	return stash.reply == STOP ? SHRINK_STOP : stash.reply == CLAIM ? 1 : freed;
+}
+
+static struct shrinker stash_shrinker = { .count_objects = stash_count, .scan_objects = stash_scan,
+					  .name = "fuzz stash" };
+
+static unsigned long stash_pages(void)
+{
+	unsigned long pages = 0;
+
+	for (unsigned int i = 0; i < stash.nr; i++)
+		pages += 1UL << stash.order[i];
+	return pages;
+}
+
+static void stash_release(void)
+{
+	if (stash.registered)
+		unregister_shrinker(&stash_shrinker);
+	stash.registered = false;
+	for (; stash.nr; stash.nr--)
+		__free_pages(stash.page[stash.nr - 1], stash.order[stash.nr - 1]);
+	check(!stash.calls_unregistered, "a shrinker called while not registered", NULL);
+}
+
+/* op bits 5..6 pick: (un)register, fill the stash, mm_shrink(), how scan replies. */
+static void op_shrinker(uint8_t op, uint8_t b)
+{
+	switch ((op >> 5) & 3) {
+	case 0:
+		if (stash.registered)
+			unregister_shrinker(&stash_shrinker);
+		else
+			check(!register_shrinker(&stash_shrinker), "register_shrinker refused", NULL);
+		stash.registered = !stash.registered;
+		break;
+	case 1:
+		for (unsigned int n = b % 4 + 1; n-- && stash.nr < STASH;) {
+			struct page *page = alloc_pages((b & 0x40 ? __GFP_MOVABLE : 0) | __GFP_NOWARN, (b >> 2) % 4);
+
+			if (!page)
+				break;
+			stash.page[stash.nr] = page;
+			stash.order[stash.nr++] = (b >> 2) % 4;
+		}
+		break;
+	case 2:
+		mm_shrink(b & 0x80 ? __GFP_NORECLAIM : GFP_KERNEL, b % (MAX_ORDER + 1));
+		break;
+	default:
+		stash.reply = (enum stash_reply)(b % 4);
+	}
 }
 
 static unsigned long reserved_found; /* find_reserved() this run: 0 not yet, ~0 none, else pfn + 1 */
@@ -937,6 +1024,7 @@ static void release_slab(void)
 static void release_all(void)
 {
 	release_slab();
+	stash_release();
 	while (nheld)
 		put_ref(nheld - 1, 0);
 	hugetlb_unreserve_pages(reserved);
@@ -958,7 +1046,7 @@ static void run_op(uint8_t op, uint8_t b)
 	case 7: if (nheld) put_ref(b % nheld, b); break;
 	case 8: if (nheld) op_split(b); break;
 	case 9: case 10: op_pool(op, b); break;
-	case 11: op_pcp(b); break;
+	case 11: if (op & 0x10) op_shrinker(op, b); else op_pcp(b); break;
 	case 12: op_slab(op, b); break;
 	case 15: if (nheld) op_migrate(op, b); break;
 	default: op_misuse(op, b);
@@ -981,6 +1069,7 @@ static void run_ops(const uint8_t *ops, size_t n)
 	reports_expected = bad_page_reports;
 	slab_reports_expected = slab_reports;
 	nobjs = ncaches = 0;
+	memset(&stash, 0, sizeof(stash)); /* each input boots mm/ afresh: no shrinker is registered */
 	last_freed_obj = NULL;
 	kmem_cache_shrink_all();
 	slab_pages_at_start = nr_slab_pages();

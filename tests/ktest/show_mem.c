@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of show_mem() (mm/show_mem.h): the meminfo figures add up the zones as documented,
- * the lines have Linux's form within 80 columns, and a CPU's zoneinfo line counts its lists.
+ * the lines have Linux's form within 80 columns, a CPU's zoneinfo line counts its lists, and the
+ * event counters' compact lines (mm/vmstat.h) name every counter with its value.
  */
 #include "tests/ktest/ktest.h"
 #include "lib/printk.h"
 #include "lib/string.h"
+#include "tests/ktest/text_capture.h"
 #include "mm/pcp.h"
 #include "mm/page_alloc.h"
 #include "mm/show_mem.h"
+#include "mm/shrinker.h"
+#include "mm/vmstat.h"
 #include "mm/watermark.h"
 
 static void meminfo_adds_up_the_zones(struct ktest *t)
@@ -93,8 +97,53 @@ static void a_cpu_line_counts_its_lists(struct ktest *t)
 	KT_EXPECT(t, !strcmp(line, want), "\"%s\", want \"%s\"", line, want);
 }
 
+/* Every counter once, as "name value" after a line start or a space, in lines of at most 80 columns. */
+static void vmstat_lines_name_every_counter_with_its_value(struct ktest *t)
+{
+	char buf[1024], pair[64];
+	int len;
+
+	mm_shrink(GFP_KERNEL, 0); /* shrinker_runs is not 0: a value, not only a name, is checked */
+	len = vmstat_text(buf, sizeof(buf));
+	KT_ASSERT(t, len > 0 && (size_t)len < sizeof(buf) && buf[len - 1] == '\n', "length %d", len);
+	for (unsigned int i = 0; i < NR_VM_EVENT_ITEMS; i++) {
+		const char *at;
+
+		snprintf(pair, sizeof(pair), "%s %lu", vm_event_name(i), vm_event_count(i));
+		at = strstr(buf, pair);
+		KT_EXPECT(t, at && (at == buf || at[-1] == ' ' || at[-1] == '\n') &&
+				     (at[strlen(pair)] == ' ' || at[strlen(pair)] == '\n'),
+			  "\"%s\" not in:\n%s", pair, buf);
+	}
+	for (const char *line = buf, *end; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		KT_ASSERT(t, end, "the last line has no newline");
+		KT_EXPECT(t, end - line <= VMSTAT_TEXT_COLS && end > line, "a line of %d columns", (int)(end - line));
+	}
+	KT_EXPECT(t, strchr(buf, '\n') != buf + len - 1, "all %u counters on one line", NR_VM_EVENT_ITEMS);
+}
+
+/* show_mem() ends with those lines, after the pagetypeinfo tables. */
+static void show_mem_ends_with_pageblocks_and_counters(struct ktest *t)
+{
+	char want[1024];
+	const char *blocks, *counters;
+
+	capture_console_start();
+	show_mem();
+	capture_console_stop();
+	vmstat_text(want, sizeof(want));
+	blocks = strstr(captured.text, "Number of blocks type");
+	counters = strstr(captured.text, want);
+	KT_EXPECT(t, blocks != NULL, "no pageblocks per type in show_mem()'s last %zu bytes", captured.len);
+	KT_EXPECT(t, counters && counters > blocks && counters[strlen(want)] == '\0',
+		  "show_mem() does not end with the counters:\n%s", want);
+}
+
 KTEST_SUITE(show_mem,
 	    KTEST_CASE(meminfo_adds_up_the_zones),
 	    KTEST_CASE(an_allocation_shows_in_memfree),
 	    KTEST_CASE(meminfo_lines_have_the_proc_form),
-	    KTEST_CASE(a_cpu_line_counts_its_lists));
+	    KTEST_CASE(a_cpu_line_counts_its_lists),
+	    KTEST_CASE(vmstat_lines_name_every_counter_with_its_value),
+	    KTEST_CASE(show_mem_ends_with_pageblocks_and_counters));

@@ -10,7 +10,7 @@
 
 #include "mm/types.h"
 
-#define TEXT_CAPTURE_SIZE 4096
+#define TEXT_CAPTURE_SIZE 16384 /* show_mem() on 8 CPUs fits */
 
 struct text_capture {
 	char text[TEXT_CAPTURE_SIZE]; /* always NUL-terminated; what does not fit is dropped */

@@ -16,7 +16,7 @@ LAYERS=(
 	"types"
 	"list page gfp arch pageblock_types"
 	"lock_check vmstat"
-	"zone fw_map memblock"
+	"zone fw_map memblock shrinker"
 	"memmap compound_dtor watermark page_owner"
 	"dump_page block_owner pageblock"
 	"bad_page debug poison"

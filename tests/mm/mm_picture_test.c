@@ -13,6 +13,7 @@
 #include "mm/memblock.h"
 #include "mm/mm_picture.h"
 #include "mm/page_alloc.h"
+#include "mm/pageblock.h"
 #include "tests/ktest/text_capture.h"
 #include "tests/mm/host_mm.h"
 #include "tests/mm/mm_rebuild.h"
@@ -113,6 +114,7 @@ static void picture_lines_describe_the_small_map(struct ktest *t)
 		"mm: free 0x100000 0x200000 order 8\n"
 		"mm: free 0x600000 0x800000 order 9\n"
 		"mm: free 0x800000 0x1000000 order 10\n"
+		"mm: pageblock 0x0 0x1000000 Movable\n" /* every pageblock is movable after boot */
 		"mm: zone 0x1000000 0x2000000 DMA32\n"
 		"mm: free 0x1000000 0x1400000 order 10\n"
 		"mm: free 0x1800000 0x1c00000 order 10\n" /* the hole between: no line */
@@ -122,6 +124,7 @@ static void picture_lines_describe_the_small_map(struct ktest *t)
 		"mm: free 0x1f80000 0x1fc0000 order 6\n"
 		"mm: free 0x1fc0000 0x1fc2000 order 1\n"
 		"mm: free 0x1fc2000 0x1fc3000 order 0\n"
+		"mm: pageblock 0x1000000 0x2000000 Movable\n"
 		"mm: picture end\n";
 	const char *begin, *end;
 
@@ -136,6 +139,62 @@ static void picture_lines_describe_the_small_map(struct ktest *t)
 	KT_ASSERT(t, begin && end, "no picture lines in:\n%s", captured.text);
 	captured.text[end - captured.text + strlen("mm: picture end\n")] = '\0';
 	KT_EXPECT(t, !strcmp(begin, want), "got:\n%s", begin);
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
+}
+
+/* The pageblock lines of DMA32 (the text from its zone line to the end), the picture printed now. */
+static const char *dma32_pageblock_lines(void)
+{
+	const char *zone;
+
+	capture_console_start();
+	show_memory_picture(&map);
+	capture_console_stop();
+	zone = strstr(captured.text, "mm: zone 0x1000000");
+	zone = zone ? strstr(zone, "mm: pageblock") : NULL;
+	return zone ? zone : "(none)";
+}
+
+/*
+ * A pageblock of another type splits its zone's run in three: the lines follow the types, each
+ * 2 MiB; the first run spans the hole, which pageblocks cover too.
+ */
+static void pageblock_lines_follow_the_types(struct ktest *t)
+{
+	static const char want[] =
+		"mm: pageblock 0x1000000 0x1c00000 Movable\n"
+		"mm: pageblock 0x1c00000 0x1e00000 Isolate\n"
+		"mm: pageblock 0x1e00000 0x2000000 Movable\n"
+		"mm: picture end\n";
+	const char *got;
+
+	KT_ASSERT(t, boot_text(small_map) == 0, "mm_init on the small map");
+	KT_ASSERT(t, isolate_pageblock(PFN_DOWN(0x1c00000)) == 0, "isolate_pageblock refused");
+	got = dma32_pageblock_lines();
+	KT_EXPECT(t, !strcmp(got, want), "got:\n%s\nwant:\n%s", got, want);
+	KT_EXPECT_EQ(t, unisolate_pageblock(PFN_DOWN(0x1c00000), MIGRATE_MOVABLE), 0);
+	got = dma32_pageblock_lines();
+	KT_EXPECT(t, !strcmp(got, "mm: pageblock 0x1000000 0x2000000 Movable\nmm: picture end\n"), "got:\n%s", got);
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
+}
+
+/*
+ * The text line of types under each zone's picture: all movable after boot; an isolated pageblock
+ * of DMA32 ([28, 30) MiB: 8 of its 64 slices of 256 KiB) shows as 'I'.
+ */
+static void pageblock_text_line_marks_the_isolated_pageblock(struct ktest *t)
+{
+	static const char movable[] = "       |MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM|";
+	static const char isolated[] = "       |MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMIIIIIIIIMMMMMMMM|";
+	char line[ZONE_PICTURE_COLS + 16];
+
+	KT_ASSERT(t, boot_text(small_map) == 0, "mm_init on the small map");
+	zone_pageblock_line(&zones[ZONE_DMA], line, sizeof(line));
+	KT_EXPECT(t, !strcmp(line, movable), "DMA:\n  got  \"%s\"\n  want \"%s\"", line, movable);
+	KT_ASSERT(t, isolate_pageblock(PFN_DOWN(0x1c00000)) == 0, "isolate_pageblock refused");
+	zone_pageblock_line(&zones[ZONE_DMA32], line, sizeof(line));
+	KT_EXPECT_EQ(t, unisolate_pageblock(PFN_DOWN(0x1c00000), MIGRATE_MOVABLE), 0);
+	KT_EXPECT(t, !strcmp(line, isolated), "DMA32:\n  got  \"%s\"\n  want \"%s\"", line, isolated);
 	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
@@ -165,4 +224,6 @@ KTEST_SUITE_SKIP_IF(mm_picture_host, hugetlb_pools_in_use,
 		    KTEST_CASE(allocated_slices_show_hash),
 		    KTEST_CASE(short_buffer_gets_a_terminated_prefix),
 		    KTEST_CASE(picture_lines_describe_the_small_map),
+		    KTEST_CASE(pageblock_lines_follow_the_types),
+		    KTEST_CASE(pageblock_text_line_marks_the_isolated_pageblock),
 		    KTEST_CASE(touching_reservations_merge_only_for_the_same_user));

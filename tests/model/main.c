@@ -103,7 +103,8 @@ const char *gfp_name(gfp_t gfp, char *buf, size_t size)
 		const char *name;
 	} names[] = { { __GFP_DMA, "DMA" }, { __GFP_DMA32, "DMA32" }, { __GFP_ZERO, "ZERO" },
 		      { __GFP_NOWARN, "NOWARN" }, { __GFP_COMP, "COMP" }, { __GFP_HIGH, "HIGH" },
-		      { __GFP_MOVABLE, "MOVABLE" }, { __GFP_RECLAIMABLE, "RECLAIMABLE" } };
+		      { __GFP_MOVABLE, "MOVABLE" }, { __GFP_RECLAIMABLE, "RECLAIMABLE" },
+		      { __GFP_NORECLAIM, "NORECLAIM" } };
 	size_t len = 0;
 
 	buf[0] = '\0';

@@ -332,8 +332,10 @@ static gfp_t refused_gfp(unsigned int order, const char **why)
 		*why = "__GFP_MOVABLE and __GFP_RECLAIMABLE at once";
 		return gfp | __GFP_MOBILITY;
 	}
+	unsigned int above = 32 - (unsigned int)__builtin_clz(__GFP_ALL); /* the first bit no flag uses */
+
 	*why = "unknown gfp bits";
-	return gfp | 1u << (8 + rnd_below(24)); /* above __GFP_RECLAIMABLE */
+	return gfp | 1u << (above + rnd_below(32 - above));
 }
 
 /* Calls that must fail and change nothing: orders above MAX_ORDER, refused gfp bits. */

@@ -8,7 +8,8 @@ LOG is what the picture was drawn from; LAYOUT is where memory_svg.py says it dr
 bands and the legend's swatches. Checks: the PNG is the SVG's size; it is not blank (many
 colours, much of it not white); every zone of the LOG's "mm: zone" lines has its band in the
 layout, drawn in its colour; every legend swatch is drawn in its colour; the free-blocks row holds
-the colour of the largest order the LOG has free. Prints "ok"/"FAIL" per check, then
+the colour of the largest order the LOG has free; the pageblock row holds the colour of every
+mobility type the LOG's "mm: pageblock" lines name (a picture without them fails). Prints "ok"/"FAIL" per check, then
 "N passed, N failed". The PNG is decoded here (zlib and the five PNG filters), with no package
 beyond Python's own library.
 """
@@ -103,6 +104,13 @@ def main(png, layout_path, log):
         colour = next(s["colour"] for s in layout["legend"] if s["label"] == f"order {top}")
         y = layout["rows"]["free blocks"]
         check(any(near(p, rgb(colour)) for p in rows[y]), f"free blocks of order {top} drawn in {colour}")
+    types = sorted(set(re.findall(r"mm: pageblock 0x[0-9a-f]+ 0x[0-9a-f]+ (\w+)", block)))
+    check(bool(types), f"the log has pageblock types: {' '.join(types)}")
+    y = layout["rows"].get("pageblock types", 0)
+    for kind in types:
+        colour = next((s["colour"] for s in layout["legend"] if s["label"] == kind), None)
+        check(colour is not None and any(near(p, rgb(colour)) for p in rows[y]),
+              f"pageblocks of type {kind} drawn in {colour}")
 
     for ok, what in results:
         print(f"{'ok  ' if ok else 'FAIL'} {png}: {what}")

@@ -5,10 +5,11 @@
     memory_svg.py LOG OUT.svg [--title TEXT] [--layout OUT.json]
 
 The lines are defined in mm/README.md ("The memory picture"). The address space from 0 to the
-end of RAM is one strip, drawn as four rows: the firmware map, the reserved ranges by who
-reserved them, the free blocks by order, the zones. Holes and large non-RAM ranges are
-compressed to a fixed width and labelled with their size; RAM is shared out in proportion to
-its size, with a minimum width so that a 4 KiB reservation on a 128 GiB machine stays visible.
+end of RAM is one strip, drawn as five rows: the firmware map, the reserved ranges by who
+reserved them, the free blocks by order, the pageblocks by mobility type, the zones. Holes and
+large non-RAM ranges are compressed to a fixed width and labelled with their size; RAM is shared
+out in proportion to its size, with a minimum width so that a 4 KiB reservation on a 128 GiB
+machine stays visible.
 Below: the legend, and per zone a bar chart of its free blocks by order (buddyinfo).
 
 --layout writes where the zones' bands and the legend's swatches are, with their colours, for
@@ -25,7 +26,7 @@ STRIP_W = WIDTH - 2 * MARGIN
 MIN_W = 3          # the narrowest piece of RAM, in pixels
 GAP_W = 40         # a compressed hole or non-RAM range
 ROW_H = 30
-ROWS = ["firmware map", "reserved", "free blocks", "zones"]
+ROWS = ["firmware map", "reserved", "free blocks", "pageblock types", "zones"]
 STRIP_Y = 60
 
 MAP_COLOURS = {
@@ -49,8 +50,11 @@ ORDER_COLOURS = ["#ff0000", "#ff4000", "#ff8000", "#ffb000", "#ffe000", "#d0f000
                  "#90e000", "#50d000", "#20b020", "#108040", "#005a32"]
 NOT_FREE = "#e8e8e8"
 ZONE_COLOURS = {"DMA": "#f4a6a6", "DMA32": "#a6c8f4", "Normal": "#b6e8a6"}
+# The mobility types of the "mm: pageblock" lines (mm/pageblock.h), each 2 MiB drawn in its type's colour.
+PAGEBLOCK_COLOURS = {"Unmovable": "#7b241c", "Movable": "#2e86de", "Reclaimable": "#f39c12", "Isolate": "#8e44ad"}
+OTHER_PAGEBLOCK = "#000000"  # a type this script does not know
 
-LINE = re.compile(r"mm: (map|hole|reserved|zone|free) 0x([0-9a-f]+) 0x([0-9a-f]+) ?(.*?)\s*$")
+LINE = re.compile(r"mm: (map|hole|reserved|zone|free|pageblock) 0x([0-9a-f]+) 0x([0-9a-f]+) ?(.*?)\s*$")
 
 
 def read_lines(path):
@@ -163,7 +167,19 @@ def build(lines, title):
     for b, e, order in free:
         x0 = scale.x(b)
         rect(x0, y, max(scale.x(e) - x0, 1), ROW_H, ORDER_COLOURS[min(order, 10)])
-    # Row 4: the zones, with their names and bounds.
+    # Row 4: the pageblocks' mobility types; RAM outside any line (none after a boot) stays light grey.
+    y = rows_y["pageblock types"]
+    for a, b, x, w, ram in scale.pieces:
+        if ram:
+            rect(x, y, w, ROW_H, NOT_FREE)
+    for k, b, e, kind in clip:
+        if k != "pageblock":
+            continue
+        for a, z, x, w, ram in scale.pieces:  # a pageblock may span a hole: drawn on its RAM only
+            if ram and max(a, b) < min(z, e):
+                x0 = scale.x(max(a, b))
+                rect(x0, y, max(scale.x(min(z, e)) - x0, 1), ROW_H, PAGEBLOCK_COLOURS.get(kind, OTHER_PAGEBLOCK))
+    # Row 5: the zones, with their names and bounds.
     y = rows_y["zones"]
     zones = [(b, e, w) for k, b, e, w in clip if k == "zone"]
     last_label = 0
@@ -179,16 +195,17 @@ def build(lines, title):
         layout["zones"].append({"name": name, "x": (x0 + x1) / 2, "y": y + 4, "colour": colour})
     text(MARGIN + STRIP_W, rows_y["zones"] + ROW_H + 12, f"{top:#x}", ' font-size="9" text-anchor="end"')
 
-    # The legend: four groups, one swatch each.
+    # The legend: five groups, one swatch each.
     ly = rows_y["zones"] + ROW_H + 40
     groups = [
         ("firmware map", [(c, n) for n, c in MAP_COLOURS.items()] + [(OTHER_MAP, "other type")]),
         ("reserved", [(c, n) for _, c, n in RESERVED_COLOURS] + [OTHER_RESERVED]),
         ("free blocks by order", [(c, f"order {o}") for o, c in enumerate(ORDER_COLOURS)] + [(NOT_FREE, "not free")]),
+        ("pageblock types", [(c, n) for n, c in PAGEBLOCK_COLOURS.items()]),
         ("zones", [(c, n) for n, c in ZONE_COLOURS.items()]),
     ]
     for gi, (name, items) in enumerate(groups):
-        x = MARGIN + gi * (STRIP_W / 4)
+        x = MARGIN + gi * (STRIP_W / len(groups))
         text(x, ly, name, ' font-size="12" font-weight="bold"')
         for i, (colour, label) in enumerate(items):
             sy = ly + 8 + i * 18

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The memory picture, rendered for real: for each map, replay --picture (a .log is a boot log
 # that has the lines already), draw the SVG, render it to PNG in headless Chromium at the SVG's
-# size and check the pixels (check_png.py). Then the checker itself: a blank page, and a picture
-# drawn without one of its zones, must both fail.
+# size and check the pixels (check_png.py). Then the checker itself: a blank page, a picture
+# drawn without one of its zones, and one drawn without its pageblock types, must all fail.
 #   tests/picture/test.sh REPLAY OUTDIR MAP|LOG...
 set -u
 replay=$1 out=$2
@@ -54,3 +54,8 @@ grep -vF "$zone" "$out/$name.log" >"$out/no-zone.log"
 "$py" "$here/memory_svg.py" "$out/no-zone.log" "$out/no-zone.svg" &&
 	render "$out/no-zone.svg" "$out/no-zone.png" "$(height "$out/$name.json")" &&
 	must_fail "a picture without zone ${zone##* }" "$out/no-zone.png" "$out/$name.json" "$out/$name.log"
+# The pageblock row: drawn without the pageblock lines, the type colours must be missed.
+grep -v 'mm: pageblock ' "$out/$name.log" >"$out/no-pageblocks.log"
+"$py" "$here/memory_svg.py" "$out/no-pageblocks.log" "$out/no-pageblocks.svg" &&
+	render "$out/no-pageblocks.svg" "$out/no-pageblocks.png" "$(height "$out/$name.json")" &&
+	must_fail "a picture without its pageblock types" "$out/no-pageblocks.png" "$out/$name.json" "$out/$name.log"

@@ -8,6 +8,7 @@
  */
 #include "kernel/cmdline.h"
 #include "kernel/console/screen.h"
+#include "kernel/mm_setup.h"
 #include "tests/ktest/ktest.h"
 #include "tests/ktest/kernel/ktest_page.h"
 #include "kernel/panic.h"
@@ -42,6 +43,7 @@ void run_selftests(const char *cmdline)
 		machine_exit(false);
 	show_zone_pictures(); /* what the self-tests left behind: leaks show as '#' */
 	show_mem(); /* what the suites left behind */
+	mm_show_picture_now(cmdline); /* with mm_picture: the pageblock types they left, for make picture */
 	slabinfo_show(); /* and in the slab caches: objects still allocated show as active */
 	lock_check_show(); /* the lock orders the suites took (mm/lock_check.h) */
 	printk("ktest: summary: %d passed, %d failed, %d skipped\n", ran - failed - skipped, failed,
