@@ -144,10 +144,11 @@ static void fill_owner(void)
 	}
 }
 
+/* As mm/migrate.h asks of an owner: no longer movable, then its reference dropped. */
 static void owner_free_slot(unsigned long i)
 {
 	clear_page_movable(owner.slot[i]);
-	__free_pages(owner.slot[i], 0);
+	put_page(owner.slot[i]);
 	owner.slot[i] = NULL;
 }
 
