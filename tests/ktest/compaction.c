@@ -9,11 +9,13 @@
  */
 #include "tests/ktest/mm_helpers.h"
 
+#include "kernel/compact_cmdline.h"
 #include "lib/string.h"
 #include "mm/compaction.h"
 #include "mm/migrate.h"
 #include "mm/pageblock.h"
 #include "mm/vmstat.h"
+#include "tests/ktest/text_capture.h"
 
 #define FRAG_PAGEBLOCKS 64UL /* at most: 128 MiB of owner pages, enough to show the effect */
 #define FRAG_MIN_PAGEBLOCKS 8UL
@@ -407,7 +409,26 @@ static void pinned_page_stays_put(struct ktest *t)
 	KT_EXPECT_EQ(t, nr_free_pages(), free_before);
 }
 
+static void compact_memory_option_compacts_and_prints_the_counters(struct ktest *t)
+{
+	unsigned long runs = vm_event_count(COMPACT_RUNS), zones_with_memory = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		zones_with_memory += zones[z].managed_pages != 0;
+	capture_console_start();
+	compact_memory_at_boot("ktest=compaction compact_memory=1 compact_memory_now");
+	capture_console_stop();
+	KT_EXPECT(t, captured.len == 0 && vm_event_count(COMPACT_RUNS) == runs,
+		  "without the bare word: %lu runs, printed \"%s\"", vm_event_count(COMPACT_RUNS) - runs, captured.text);
+	capture_console_start();
+	compact_memory_at_boot("ktest=compaction compact_memory");
+	capture_console_stop();
+	KT_EXPECT_EQ(t, vm_event_count(COMPACT_RUNS) - runs, zones_with_memory);
+	KT_EXPECT(t, strstr(captured.text, "compact_memory: ") && strstr(captured.text, "\ncompact_runs "),
+		  "printed \"%s\"", captured.text);
+}
+
 KTEST_SUITE(compaction, KTEST_CASE(compaction_with_nothing_movable_changes_nothing),
 	    KTEST_CASE(compact_zone_stops_at_once_when_the_block_is_there),
 	    KTEST_CASE(spread_movable_pages_compact_into_huge_blocks), KTEST_CASE(slow_path_compacts_for_a_huge_page),
-	    KTEST_CASE(pinned_page_stays_put));
+	    KTEST_CASE(pinned_page_stays_put), KTEST_CASE(compact_memory_option_compacts_and_prints_the_counters));
