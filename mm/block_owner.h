@@ -36,8 +36,9 @@ enum block_use {
  * (slab, hugetlb pool, a destructor other than the default, movable or isolated); BLOCK_LAST_PUT
  * only for a slab's pages and a movable or isolated block, since a compound page's destructor is
  * its owner's own way back (a pool page returns to the pool, a large kmalloc's page to kmalloc),
- * while a movable block freed under a migration would be copied, or put back, after its free. msg (size bytes, the caller's) holds the message
- * when it names a destructor. Never changes the page; safe on any CPU at once.
+ * while a movable block freed under a migration would be copied, or put back, after its free.
+ * msg (size bytes, the caller's) holds the message when it names a destructor. Never changes the
+ * page; safe on any CPU at once.
  */
 const char *block_owner_problem(const struct page *head, enum block_use use, char *msg, size_t size);
 

@@ -97,8 +97,10 @@ void set_page_movable(struct page *page, const struct movable_operations *ops);
  * owner's own serialisation, as isolate_page() runs. A migration that isolated the block but
  * whose isolate_page() has not run yet is refused by the owner there, and lets go. Calling it
  * after isolate_page() said yes, before migrate_page() or putback_page(), is the owner's bug:
- * migrate_pages() reports the block and puts it back. Reported when page is not movable. The
- * owner must leave page->lru alone until the migration, if any, has put the block back.
+ * migrate_pages() reports the block and puts it back. Reported when page is not movable.
+ * A migration that raced may still be calling isolate_page(), which reads page->private and
+ * whose operations are in page->lru: the owner leaves both as they are until it drops its
+ * reference, or (keeping the block) until PageIsolated(page) is false again.
  */
 void clear_page_movable(struct page *page);
 
@@ -135,12 +137,12 @@ typedef void migrate_put_new_fn(struct page *dst, unsigned int order, void *data
 
 /*
  * Moves each of the n isolated blocks in pages[] to a block from new_page (put_new NULL: such
- * blocks are freed, by put_page(): see "Targets" above), as the top of this file says. A moved block's old block
- * is freed; a block that could not move (no target, an extra reference, its owner refused) is
- * put back to its owner, and pages[i] is set to NULL for each block moved. Returns the number
- * moved. Counted in the vmstat counters pgmigrate_success and pgmigrate_fail (mm/vmstat.h), in
- * pages. NULL entries are skipped; an entry that is not isolated is reported and left alone (not
- * put back, not counted).
+ * blocks are freed, by put_page(): see "Targets" above), as the top of this file says. A moved
+ * block's old block is freed; a block that could not move (no target, an extra reference, its
+ * owner refused) is put back to its owner, and pages[i] is set to NULL for each block moved.
+ * Returns the number moved. Counted in the vmstat counters pgmigrate_success and
+ * pgmigrate_fail (mm/vmstat.h), in pages. NULL entries are skipped; an entry that is not
+ * isolated is reported and left alone (not put back, not counted).
  */
 unsigned int migrate_pages(struct page **pages, unsigned int n, migrate_new_page_fn *new_page,
 			   migrate_put_new_fn *put_new, void *data);

@@ -89,12 +89,13 @@ $(eval $(call fuzz_binary,cmdline,$(FUZZ_CMDLINE_SRCS),$(wildcard kernel/*.h lib
 $(eval $(call fuzz_runs,cmdline,,$(FUZZ_CMDLINE_SEEDS)))
 
 # ---- mm/: a fuzzed memory map through the boot path, then fuzzed calls (host harness: tests/mm/) --
-# Seeded with the fixture maps.
+# Seeded with the fixture maps, and with inputs whose operations reach the calls a map alone takes
+# long to find (tests/fuzz/seeds/mm/: a map, a NUL, then operations that migrate blocks).
 FUZZ_MM_SRCS := tests/fuzz/fuzz_mm.c $(wildcard mm/*.c) lib/printk.c tests/mm/host_arch.c tests/mm/mm_check.c \
                 tests/mm/map_text.c kernel/boot_memmap.c
 $(eval $(call fuzz_binary,mm,$(FUZZ_MM_SRCS),$(wildcard mm/*.h tests/mm/*.h tests/ktest/mm_shape.h tests/fuzz/*.h lib/*.h kernel/*.h),\
 	-DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) -DMM_DEBUG=1))
-$(eval $(call fuzz_runs,mm,,tests/fixtures/memmaps))
+$(eval $(call fuzz_runs,mm,,tests/fixtures/memmaps tests/fuzz/seeds/mm))
 
 # ---- the map-conversion fuzzer: kernel/boot_memmap.c and the sanitizer on arbitrary raw maps ----
 FUZZ_MEMMAP_SRCS := tests/fuzz/fuzz_memmap.c kernel/boot_memmap.c mm/fw_map.c lib/printk.c tests/fuzz/fuzz_stubs.c

@@ -10,7 +10,9 @@
  * after a NUL byte (text) or the entries (binary), two bytes per operation: an opcode and an
  * argument. The operations cover every public call: allocations with any gfp flags (a zeroed
  * block is checked), the three ways to free, get_page()/put_page() on any sub-page,
- * split_huge_page(), the hugetlb pool, the pcp lists, and misuse that must be reported once;
+ * split_huge_page(), the hugetlb pool, the pcp lists, migration (the fuzzer owns movable blocks:
+ * made movable, moved one by one or in batches, pinned, refused, put back, let go), and misuse
+ * that must be reported once;
  * and the slab layer: kmalloc()/kzalloc()/kfree() of every size (large ones too), caches of
  * fuzzed sizes and alignments created, used, shrunk and destroyed, and slab misuse (double free
  * of the last freed object, the wrong cache, kfree of a held page or inside an object) that must
@@ -32,6 +34,7 @@
 #include "mm/compound.h"
 #include "mm/pcp.h"
 #include "mm/hugetlb.h"
+#include "mm/migrate.h"
 #include "mm/poison.h"
 #include "mm/slab.h"
 #include "tests/fuzz/fuzz_util.h"
@@ -102,12 +105,16 @@ static size_t read_text_map(const uint8_t *data, size_t size)
 
 enum held_kind { PLAIN, COMPOUND, HUGE };
 
-/* A block the fuzzer holds: its first page, its order, the references it holds on it. */
+/*
+ * A block the fuzzer holds: its first page, its order, the references it holds on it, and
+ * whether it made it movable (mm/migrate.h: then the fuzzer is its owner and lets it go first).
+ */
 struct held {
 	struct page *page;
 	unsigned int order;
 	int refs;
 	enum held_kind kind;
+	bool movable;
 };
 
 static struct held held[MAX_HELD];
@@ -190,6 +197,8 @@ static struct page *sub_page(const struct held *h, uint8_t b)
 	return h->page + ((unsigned long)b * 2654435761UL) % (1UL << h->order);
 }
 
+static void let_go(struct held *h);
+
 /* Forgets held block i (given back). */
 static void forget(unsigned int i)
 {
@@ -207,7 +216,7 @@ static void hold(struct page *page, unsigned int order, enum held_kind kind)
 			last_freed = page;
 		return;
 	}
-	held[nheld++] = (struct held){ page, order, 1, kind };
+	held[nheld++] = (struct held){ page, order, 1, kind, false };
 }
 
 /*
@@ -263,6 +272,8 @@ static void op_alloc(uint8_t op, uint8_t b)
 /* Drops one reference on held block i through a sub-page; the last one gives the block back. */
 static void put_ref(unsigned int i, uint8_t b)
 {
+	if (held[i].refs == 1)
+		let_go(&held[i]);
 	put_page(sub_page(&held[i], b));
 	if (--held[i].refs == 0)
 		forget(i);
@@ -278,6 +289,7 @@ static void op_free(uint8_t op, uint8_t b)
 
 	if (h->kind == HUGE || h->refs > 1 || (op & 0x30) == 0)
 		return put_ref(i, b);
+	let_go(h);
 	if (op & 0x10)
 		free_pages((unsigned long)page_address(h->page), h->order);
 	else
@@ -301,12 +313,12 @@ static void op_split(uint8_t b)
 {
 	unsigned int i = b % nheld;
 	struct held h = held[i];
-	int want = h.kind != COMPOUND ? -EINVAL : h.refs > 1 ? -EBUSY : 0;
+	int want = h.kind != COMPOUND || h.movable ? -EINVAL : h.refs > 1 ? -EBUSY : 0;
 
 	check(split_huge_page(sub_page(&h, b)) == want, "split_huge_page: result", NULL);
 	if (want)
 		return;
-	held[i] = (struct held){ h.page, 0, 1, PLAIN };
+	held[i] = (struct held){ h.page, 0, 1, PLAIN, false };
 	for (unsigned long p = 1; p < (1UL << h.order); p++) {
 		check(page_count(h.page + p) == 1 && !PageCompound(h.page + p), "split page: count or marks", NULL);
 		hold(h.page + p, 0, PLAIN);
@@ -492,6 +504,175 @@ static void op_misuse(uint8_t op, uint8_t b)
 	check(bad_page_reports == reports + 1, "misuse not reported exactly once", NULL);
 	check(nr_free_pages() == free0, "misuse changed the free count", NULL);
 	check(c.total == c0.total && c.free == c0.free && c.in_use == c0.in_use, "misuse changed the pool", NULL);
+	reports_expected++;
+}
+
+/* ---- migration: the fuzzer as the owner of movable blocks ---------------------------------- */
+
+/* The owner's answers, set by each migration operation from its argument. */
+static bool owner_refuses, owner_fails;
+static unsigned int owner_isolated; /* isolate_page() said yes and nothing ended it yet */
+
+/* The held block whose first page is page: the owner's own lookup. */
+static struct held *held_at(struct page *page)
+{
+	for (unsigned int i = 0; i < nheld; i++)
+		if (held[i].page == page)
+			return &held[i];
+	check(false, "an owner's operation on a block the fuzzer does not hold", NULL);
+	return NULL;
+}
+
+static bool fz_isolate(struct page *page)
+{
+	check(held_at(page)->movable, "isolate_page on a block that is not movable", NULL);
+	owner_isolated += !owner_refuses;
+	return !owner_refuses;
+}
+
+static int fz_migrate(struct page *dst, struct page *src)
+{
+	struct held *h = held_at(src);
+	const uint64_t *s = page_address(src), *d = page_address(dst);
+
+	check(s[0] == d[0] && s[PAGE_SIZE / 8 - 1] == d[PAGE_SIZE / 8 - 1], "migrate_page: contents not copied", NULL);
+	check(page_ref(dst) == 0 && page_ref(src) == 0, "migrate_page: counts not frozen", NULL);
+	if (owner_fails)
+		return -EINVAL;
+	h->page = dst;
+	owner_isolated--;
+	return 0;
+}
+
+static void fz_putback(struct page *page)
+{
+	check(held_at(page)->movable && owner_isolated, "putback_page of a block not isolated", NULL);
+	owner_isolated--;
+}
+
+static const struct movable_operations fz_ops = {
+	.name = "fuzz", .isolate_page = fz_isolate, .migrate_page = fz_migrate, .putback_page = fz_putback,
+};
+
+/* The owner is done with h's block: no migration from now on (before its last reference goes). */
+static void let_go(struct held *h)
+{
+	if (h->movable)
+		clear_page_movable(h->page);
+	h->movable = false;
+}
+
+/* Can h be made movable (a block below a pageblock, not the pool's, not yet movable)? */
+static bool may_be_movable(const struct held *h)
+{
+	return h->kind != HUGE && !h->movable && h->order < PAGEBLOCK_ORDER;
+}
+
+static void make_movable(struct held *h)
+{
+	if (!may_be_movable(h))
+		return;
+	set_page_movable(h->page, &fz_ops);
+	check(page_movable(h->page), "set_page_movable refused a held block", NULL);
+	h->movable = true;
+}
+
+/* After migrate_page_to_new(h) returned rc: the block moved exactly when rc is 0, and only then. */
+static void check_migrated(const struct held *h, struct page *old, int rc, uint64_t word)
+{
+	check(rc != 0 || h->refs == 1, "a pinned block moved", NULL);
+	check(rc != -EAGAIN || h->refs > 1, "-EAGAIN without a pin", NULL);
+	check(rc != -EINVAL || !h->movable || owner_fails, "-EINVAL for a movable block", NULL);
+	check(rc != -EBUSY || owner_refuses, "-EBUSY though the owner agreed", NULL);
+	check((rc == 0) == (h->page != old), "the owner's block changed without a move, or kept it", NULL);
+	check(*(const uint64_t *)page_address(h->page) == word, "contents lost by a migration", NULL);
+	check(!h->movable || (page_movable_ops(h->page) == &fz_ops && !PageIsolated(h->page)),
+	      "a movable block's marks after a migration", NULL);
+	check(page_count(h->page) == h->refs && owner_isolated == 0, "counts after a migration", NULL);
+	check(rc != 0 || page_ref(old) == 0, "the old block not freed", NULL);
+}
+
+static void migrate_one(struct held *h, uint8_t b)
+{
+	struct page *old = h->page;
+	uint64_t word = *(const uint64_t *)page_address(old);
+	gfp_t gfp = (b & 1 ? __GFP_DMA32 : 0) | (b & 2 ? __GFP_HIGH : 0) | __GFP_NOWARN;
+	int rc = migrate_page_to_new(old, gfp);
+
+	check_migrated(h, old, rc, word);
+	if (rc == 0)
+		last_freed = old;
+}
+
+/* migrate_pages()'s targets: movable, the block's shape; none when the argument says so. */
+static struct page *fz_new_page(struct page *src, unsigned int order, void *data)
+{
+	if (*(uint8_t *)data & 0x10)
+		return NULL;
+	return alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_NOWARN | (PageHead(src) ? __GFP_COMP : 0), order);
+}
+
+/*
+ * Every movable held block whose bit in b is set (from the first), isolated (a second isolation
+ * refused), then moved by migrate_pages() or put back. No block stays isolated between operations.
+ */
+static void migrate_batch(uint8_t b, bool move)
+{
+	struct page *pages[MAX_HELD];
+	unsigned int n = 0, moved;
+
+	for (unsigned int i = 0; i < nheld && i < 8; i++) {
+		if (!held[i].movable || !(b & (1u << i)))
+			continue;
+		if (isolate_movable_page(held[i].page))
+			continue;
+		check(isolate_movable_page(held[i].page) == -EBUSY, "a second isolation allowed", NULL);
+		pages[n++] = held[i].page;
+	}
+	if (!move) {
+		for (unsigned int i = 0; i < n; i++)
+			putback_movable_page(pages[i]);
+		check(owner_isolated == 0, "putback_movable_page did not put back", NULL);
+		return;
+	}
+	moved = migrate_pages(pages, n, fz_new_page, NULL, &b);
+	check(owner_isolated == 0 && moved <= n, "migrate_pages left blocks isolated", NULL);
+	for (unsigned int i = 0; i < n; i++)
+		check(!pages[i] || page_ref(pages[i]) > 0, "a block not moved was freed", NULL);
+}
+
+/*
+ * op bits 4..6 pick: make a held block movable (twice as often), migrate_page_to_new() on one,
+ * isolate some and put them back or migrate them, let one go (clear_page_movable()); misuse: a
+ * movable block freed, made movable again, a tail page or a huge page made movable (one report).
+ * b picks the block (and the blocks, the gfp, the owner's answers).
+ */
+static void op_migrate(uint8_t op, uint8_t b)
+{
+	struct held *h = &held[b % nheld];
+	unsigned long reports = bad_page_reports, free0 = nr_free_pages();
+
+	owner_refuses = (op & 0x80) && (b & 0x40);
+	owner_fails = (op & 0x80) && (b & 0x20);
+	switch ((op >> 4) & 7) {
+	case 0: case 1: make_movable(h); return;
+	case 2: migrate_one(h, b); return;
+	case 3: migrate_batch(b, b & 0x80); return;
+	case 4: let_go(h); return;
+	case 5:
+		if (!h->movable)
+			return;
+		if (b & 0x80)
+			__free_pages(h->page, h->order);
+		else
+			set_page_movable(h->page, &fz_ops);
+		break;
+	default:
+		if (h->kind == PLAIN || h->movable)
+			return;
+		set_page_movable(h->kind == HUGE && (b & 0x80) ? h->page : h->page + 1, &fz_ops); /* head or tail */
+	}
+	check(bad_page_reports == reports + 1 && nr_free_pages() == free0, "movable misuse not reported once", NULL);
 	reports_expected++;
 }
 
@@ -779,6 +960,7 @@ static void run_op(uint8_t op, uint8_t b)
 	case 9: case 10: op_pool(op, b); break;
 	case 11: op_pcp(b); break;
 	case 12: op_slab(op, b); break;
+	case 15: if (nheld) op_migrate(op, b); break;
 	default: op_misuse(op, b);
 	}
 }

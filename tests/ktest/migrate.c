@@ -527,7 +527,40 @@ static void set_page_movable_refuses_what_is_not_a_block(struct ktest *t)
 	__free_pages(page, 0);
 	__free_pages(comp, 2);
 	kfree(obj);
+	if (mm_free_blocks(PAGEBLOCK_ORDER, GFP_KERNEL)) { /* a whole pageblock: compaction's unit */
+		page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGEBLOCK_ORDER);
+		KT_ASSERT(t, page != NULL, "no order-%d block", PAGEBLOCK_ORDER);
+		expect_refused(t, page, "a block of PAGEBLOCK_ORDER");
+		__free_pages(page, PAGEBLOCK_ORDER);
+	}
 	KT_EXPECT_EQ(t, slab_test_free_pages(), before);
+}
+
+/*
+ * The owner's bug: clear_page_movable() after its isolate_page() said yes. migrate_pages()
+ * reports the block and puts it back; nothing moves, nothing leaks.
+ */
+static void a_block_cleared_while_isolated_is_put_back(struct ktest *t)
+{
+	unsigned long before = free_pages_now(), reports = bad_page_reports;
+	struct page *page, *pages[1];
+	struct targets tg = { .refuse_index = ~0u };
+
+	owner_reset();
+	page = owner_add(0, 0, false);
+	KT_ASSERT(t, page != NULL, "no page");
+	KT_ASSERT(t, isolate_movable_page(page) == 0, "not isolated");
+	clear_page_movable(page);
+	pages[0] = page;
+	KT_EXPECT_EQ(t, migrate_pages(pages, 1, test_new_page, test_put_new, &tg), 0);
+	KT_EXPECT_EQ(t, bad_page_reports - reports, 1);
+	KT_EXPECT(t, pages[0] == page && owner.blocks[0].page == page, "the block moved");
+	KT_EXPECT_EQ(t, owner.putbacks, 1);
+	KT_EXPECT_EQ(t, tg.given, 0);
+	KT_EXPECT(t, !PageIsolated(page) && !page_movable(page), "flags %#x", page_flags(page));
+	KT_EXPECT_EQ(t, page_count(page), 1);
+	put_page(page);
+	KT_EXPECT_EQ(t, free_pages_now(), before);
 }
 
 /*
@@ -588,4 +621,5 @@ KTEST_SUITE(migrate,
 	    KTEST_CASE(migrate_pages_moves_what_it_can),
 	    KTEST_MISUSE_CASE(set_page_movable_refuses_what_is_not_a_block),
 	    KTEST_MISUSE_CASE(a_movable_block_is_not_freed),
+	    KTEST_MISUSE_CASE(a_block_cleared_while_isolated_is_put_back),
 	    KTEST_MISUSE_CASE(clear_page_movable_refuses_a_block_that_is_not_movable));

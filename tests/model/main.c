@@ -149,8 +149,9 @@ static const struct {
 	unsigned int below;
 	void (*op)(void);
 } mix[] = {
-	{ 700, alloc_or_free }, { 780, op_get }, { 860, op_put },     { 900, op_split },
-	{ 960, op_hugetlb },    { 965, op_pcp }, { 970, op_refused }, { 1000, op_misuse },
+	{ 680, alloc_or_free }, { 760, op_get },     { 840, op_put },     { 880, op_split },
+	{ 940, op_hugetlb },    { 945, op_pcp },     { 950, op_refused }, { 975, op_migrate },
+	{ 1000, op_misuse },
 };
 
 static void run_one(void)
@@ -227,6 +228,7 @@ static void print_stats(double seconds)
 	printf("model: %lu hugetlb operations (%lu huge pages handed out; pool up to %lu pages, surplus %lu, "
 	       "reserved %lu; %lu resizes short of memory)\n", stats.pool_ops, stats.huge_allocs,
 	       stats.max_pool, stats.max_surplus, stats.max_reserved, stats.pool_grow_failures);
+	migrate_model_print_stats();
 	printf("model: %lu misuses, each reported once:", stats.misuse);
 	for (unsigned int i = 0; i < NR_MISUSE_CASES; i++)
 		printf("%s %s %lu", i ? "," : "", misuse_name(i), stats.misuse_by_case[i]);

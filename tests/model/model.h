@@ -9,8 +9,9 @@
  * succeed and from which zones. It holds the blocks the test owns with their reference counts and
  * a token written into every page, and the hugetlb pool's counters as mm/hugetlb.h defines them.
  *
- * model.c keeps the frames and the blocks; ops_buddy.c, ops_hugetlb.c and ops_misuse.c each run
- * one family of operations on mm/ and the model side by side; main.c picks them at random.
+ * model.c keeps the frames and the blocks; ops_buddy.c, ops_hugetlb.c, ops_misuse.c and
+ * ops_migrate.c each run one family of operations on mm/ and the model side by side; main.c picks
+ * them at random.
  */
 #ifndef TESTS_MODEL_MODEL_H
 #define TESTS_MODEL_MODEL_H
@@ -107,6 +108,7 @@ struct block {
 	enum block_kind kind;
 	int refs;          /* the model's reference count */
 	uint64_t token;    /* written into every page; checked when the block goes back */
+	bool movable;      /* the test made it movable (ops_migrate.c): let go before it is freed */
 };
 
 #define MAX_BLOCKS (1UL << 18) /* more than the frames of the test machine */
@@ -210,6 +212,11 @@ struct page *hugetlb_model_free_page(void); /* a random free page of the pool, o
 
 void op_misuse(void);
 const char *misuse_name(unsigned int i); /* "double free", ... */
+
+void op_migrate(void);
+void migrate_model_print_stats(void);
+/* The owner lets b go (clear_page_movable()) if it made b movable: before b is freed. */
+void movable_let_go(struct block *b);
 
 /* Drops every reference the test holds on b (it goes back to where it came from). */
 void block_release(struct block *b);

@@ -168,6 +168,8 @@ static void put_one(struct block *b)
 {
 	struct page *target = ref_target(b);
 
+	if (b->refs == 1)
+		movable_let_go(b);
 	note("put_page", page_to_pfn(target), b->order, (unsigned long)b->refs);
 	if (b->refs == 1)
 		block_check_tokens("put_page", b);
@@ -186,6 +188,7 @@ static void put_one(struct block *b)
 /* The block's only reference goes with __free_pages() or free_pages(). */
 static void free_one(struct block *b, bool by_address)
 {
+	movable_let_go(b);
 	note(by_address ? "free_pages" : "__free_pages", b->pfn, b->order, 0);
 	block_check_tokens(by_address ? "free_pages" : "__free_pages", b);
 	if (by_address)
@@ -260,7 +263,7 @@ void op_split(void)
 	if (!b)
 		return;
 	target = b->page + rnd_below(1UL << b->order);
-	want = b->kind != BLOCK_COMPOUND ? -EINVAL : b->refs > 1 ? -EBUSY : 0;
+	want = b->kind != BLOCK_COMPOUND || b->movable ? -EINVAL : b->refs > 1 ? -EBUSY : 0;
 	note("split_huge_page", page_to_pfn(target), b->order, (unsigned long)b->kind);
 	block_check_tokens("split_huge_page", b);
 	got = split_huge_page(target);

@@ -8,7 +8,8 @@
 # STRESS_OPS, STRESS_ASAN_OPS, STRESS_TSAN_OPS: the operations of each step, all threads and runs
 # together (10^7 or more in all). STRESS_SEED: the seed. Page poisoning costs the most (every
 # freed page is filled and checked again), so the poisoned run is the shortest.
-STRESS_CORE_SRCS := tests/stress/stress_worker.c tests/stress/stress_irq.c tests/stress/stress_run.c
+STRESS_CORE_SRCS := tests/stress/stress_worker.c tests/stress/stress_irq.c tests/stress/stress_run.c \
+                    tests/stress/stress_migrate.c
 STRESS_SRCS      := $(STRESS_CORE_SRCS) tests/stress/main.c
 STRESS           := $(B)/host/stress
 STRESS_ASAN      := $(B)/host/stress-asan

@@ -127,6 +127,7 @@ int stress_prepare(const struct stress_config *cfg)
 	}
 	stress_failures = stress_dtor_runs = 0;
 	stress_worker_reset();
+	stress_movable_reset();
 	/* The pool starts empty, so that its pages are in the shape compared at the end. */
 	start.pool = hugetlb_counters(HPAGE_ORDER);
 	hugetlb_set_overcommit(0);
@@ -171,6 +172,10 @@ static void add_totals(struct stress_totals *sum, const struct stress_totals *t)
 	sum->kmallocs += t->kmallocs;
 	sum->cache_allocs += t->cache_allocs;
 	sum->object_remote_frees += t->object_remote_frees;
+	sum->movable_allocs += t->movable_allocs;
+	sum->movable_writes += t->movable_writes;
+	sum->migrations += t->migrations;
+	sum->migrate_pinned += t->migrate_pinned;
 }
 
 /* Nothing left in a worker's hands or in a mailbox. */
@@ -237,6 +242,7 @@ unsigned long stress_finish(struct stress_totals *sum)
 	if (sum->dtor_runs != sum->shared_units)
 		stress_fail(STRESS_CHECKS, 0, "%lu shared compound pages but %lu destructor runs",
 			    sum->shared_units, sum->dtor_runs);
+	stress_movable_finish();
 	check_pool();
 	for (int i = 0; i < 2; i++) {
 		kmem_cache_destroy(stress_caches[i]); /* empty now, or it reports (and is kept) */
@@ -270,6 +276,8 @@ unsigned long stress_finish(struct stress_totals *sum)
 		       sum->huge_allocs, sum->reservations, sum->resizes, sum->irq_allocs, sum->failures);
 		printk("stress: %lu kmalloc objects and %lu of a slab cache, %lu of them freed by another worker\n",
 		       sum->kmallocs, sum->cache_allocs, sum->object_remote_frees);
+		printk("stress: %lu movable blocks written %lu times, %lu migrations (%lu refused as pinned)\n",
+		       sum->movable_allocs, sum->movable_writes, sum->migrations, sum->migrate_pinned);
 	}
 	return sum->failures;
 }

@@ -72,6 +72,16 @@ void stress_fail(unsigned int who, unsigned long op, const char *fmt, ...)
 /* Checks b's stamps; on a mismatch reports what the first page holds and returns false. */
 bool stress_check_stamp(unsigned int who, unsigned long op, const struct block *b, const char *when);
 
+/*
+ * The movable blocks (stress_migrate.c): one operation of worker w (worker 0 migrates, the others
+ * own); w's pins given back at its end; the table emptied at the start; every block freed at the
+ * end, on one CPU.
+ */
+void stress_movable_op(struct worker *w);
+void stress_movable_release(struct worker *w);
+void stress_movable_reset(void);
+void stress_movable_finish(void);
+
 /* A worker's or a CPU's generator from the run's seed: distinct, never 0. */
 static inline unsigned long stress_seed(uint64_t seed, unsigned int n)
 {

@@ -495,7 +495,7 @@ static void step(struct worker *w)
 {
 	unsigned long r = rnd_below(w, 1000);
 
-	if (r < 280)
+	if (r < 260)
 		op_alloc(w);
 	else if (r < 380)
 		op_object(w);
@@ -521,6 +521,8 @@ static void step(struct worker *w)
 		op_observe(w);
 	else if (r < 955)
 		drain_pcp_lists();
+	else if (r < 980)
+		stress_movable_op(w);
 	else
 		op_irq(w);
 }
@@ -532,6 +534,7 @@ static void release_all(struct worker *w)
 		free_held(w, w->nheld - 1);
 	while (w->nshared)
 		shared_put(w, &w->shared[--w->nshared]);
+	stress_movable_release(w);
 }
 
 static void wait_for(unsigned long *counter, unsigned long n, struct worker *w)
