@@ -414,9 +414,19 @@ unsigned long compact_memory(void)
 	return moved;
 }
 
+static bool slow_path_compaction = true;
+
 void compaction_init(void)
 {
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		defer_reset(&defers[z]);
-	set_alloc_compact_fn(compact_for_allocation);
+	set_slow_path_compaction(true);
+}
+
+bool set_slow_path_compaction(bool on)
+{
+	bool was = __atomic_exchange_n(&slow_path_compaction, on, __ATOMIC_RELAXED);
+
+	set_alloc_compact_fn(on ? compact_for_allocation : NULL);
+	return was;
 }

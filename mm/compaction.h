@@ -69,4 +69,11 @@ int compact_for_allocation(struct zone *zone, unsigned int order);
 /* mm_init(): lets the allocation slow path compact (page_alloc.h), and forgets deferrals. */
 void compaction_init(void);
 
+/*
+ * Turns the allocation slow path's compaction off (false) or back on (true, the state after
+ * mm_init()); compact_zone() and compact_memory() work either way. For a test that predicts every
+ * allocation's outcome from the free frames alone (the model test). Returns the previous state.
+ */
+bool set_slow_path_compaction(bool on);
+
 #endif

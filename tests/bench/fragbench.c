@@ -93,12 +93,12 @@ static void frag_switch_cpu(struct frag_state *st)
 	host_mm_set_cpu((unsigned int)frag_rand(st, host_mm_nr_cpus));
 }
 
-/* vfree() of a frag_vmalloc_like() area: its pages given up by their owner, then freed. */
+/* vfree() of a frag_vmalloc_like() area: its pages given up by their owner, then put. */
 static void frag_vfree_like(struct frag_varea *area)
 {
 	for (unsigned long i = 0; i < area->nr_pages; i++) {
 		frag_owner_release(area->pages[i]);
-		__free_pages(area->pages[i], 0);
+		put_page(area->pages[i]);
 	}
 	free(area);
 }
