@@ -139,7 +139,7 @@ static void memory_on_another_cpus_list_is_found_before_an_allocation_fails(stru
 
 /*
  * An idle zone's list holds a burst of PCP_HIGH_BLOCKS frees: its high follows the zone's spare
- * memory, not a fixed 1/1024 of the zone (then 32 blocks here, and a batch of 1024 pairs went to
+ * memory, not a fixed 1/1024 of the zone (then a few dozen blocks here, and a batch of 1024 pairs went to
  * the buddy lists four times in five).
  */
 static void an_idle_zones_list_keeps_a_burst_of_1024_frees(struct ktest *t)
