@@ -143,6 +143,29 @@ unsigned long buddy_move_pageblock(struct zone *zone, unsigned long pfn, unsigne
 	return moved;
 }
 
+/*
+ * The first block of mt's lists above order o (avail: bit 0 for order o, set for the orders with
+ * a block) that is in a pageblock not sparse, below a pageblock; *o set to its order. first (of
+ * order o, in a sparse pageblock) if there is none.
+ */
+static struct page *dense_block_above(struct zone *zone, unsigned int o, unsigned int mt, unsigned int avail,
+				      struct page *first, unsigned int *order)
+{
+	*order = o;
+	for (avail >>= 1, o++; avail && o < PAGEBLOCK_ORDER; avail >>= 1, o++) {
+		struct page *page;
+
+		if (!(avail & 1))
+			continue;
+		page = lru_to_page(zone->free_area[o].free_list[mt].next);
+		if (!pageblock_sparse(zone, page_to_pfn(page))) {
+			*order = o;
+			return page;
+		}
+	}
+	return first;
+}
+
 /* The smallest free block of order or more on mt's lists, split down to order; NULL if none. */
 static struct page *take_smallest(struct zone *zone, unsigned int order, unsigned int mt)
 {
@@ -154,6 +177,8 @@ static struct page *take_smallest(struct zone *zone, unsigned int order, unsigne
 		return NULL;
 	o = order + (unsigned int)__builtin_ctz(avail);
 	page = lru_to_page(zone->free_area[o].free_list[mt].next);
+	if (o < PAGEBLOCK_ORDER && pageblock_sparse(zone, page_to_pfn(page)))
+		page = dense_block_above(zone, o, mt, avail >> (o - order), page, &o);
 	area_del(zone, page, o, mt);
 	expand(zone, page, order, o, mt, mt); /* a free block's pageblocks are all of its type */
 	return page;
