@@ -263,6 +263,40 @@ static void a_full_pageblocks_page_is_handed_out_before_a_sparse_ones(struct kte
 	mm_debug_poison = poison;
 }
 
+/*
+ * An order-0 allocation whose only order-0 blocks are in a sparse pageblock splits an order-1
+ * block of a full pageblock instead: the sparse pageblock is left to become wholly free.
+ */
+static void a_small_allocation_splits_a_full_pageblocks_block_before_using_a_sparse_one(struct ktest *t)
+{
+	bool poison = mm_debug_poison, was = set_pcp_lists(false);
+	struct mm_shape before;
+	struct list_head held;
+	unsigned long dense, sparse;
+	struct zone *zone = &zones[top_zone];
+	struct page *got;
+
+	mm_debug_poison = false;
+	mm_shape_take(&before);
+	host_mm_set_cpu(0);
+	take_everything(&held);
+	dense = held_pageblock(zone, 0);
+	sparse = dense ? held_pageblock(zone, dense) : 0;
+	KT_ASSERT(t, sparse, "no two unmovable pageblocks of zone %s wholly held", zone->name);
+	free_every_other(&held, sparse, SPARSE_FREES);
+	free_held(&held, dense);
+	free_held(&held, dense + 1); /* the two merge: an order-1 block */
+	got = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0);
+	KT_EXPECT(t, got == pfn_to_page(dense), "got pfn %#lx, not the full pageblock's %#lx", got ? page_to_pfn(got) : 0,
+		  dense);
+	if (got)
+		__free_pages(got, 0);
+	give_everything_back(&held);
+	mm_expect_shape(t, &before);
+	set_pcp_lists(was);
+	mm_debug_poison = poison;
+}
+
 /* ---- two CPUs drop the last two references at once --------------------------------------- */
 
 #define RACE_ROUNDS 20000
@@ -340,4 +374,5 @@ KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(an_idle_zones_list_keeps_a_burst_of_1024_frees),
 	    KTEST_CASE(a_busy_zone_gives_a_sparse_pageblocks_page_to_the_buddy_lists),
 	    KTEST_CASE(a_full_pageblocks_page_is_handed_out_before_a_sparse_ones),
+	    KTEST_CASE(a_small_allocation_splits_a_full_pageblocks_block_before_using_a_sparse_one),
 	    KTEST_CASE(last_two_references_dropped_at_once_free_the_page_once));
