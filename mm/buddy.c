@@ -18,9 +18,27 @@ static inline void set_counter(unsigned long *c, unsigned long v)
 	__atomic_store_n(c, v, __ATOMIC_RELAXED);
 }
 
-static inline void area_add(struct zone *zone, struct page *page, unsigned int order, unsigned int mt)
+/*
+ * Counts a block of 2^order frames at pfn, smaller than a pageblock, in (delta 1) or out of (-1)
+ * its pageblock's free frames; larger blocks are not counted (zone->pageblock_free). Atomic
+ * stores: the per-CPU lists' slow path reads the counts without the zone lock.
+ */
+static inline void pageblock_free_add(struct zone *zone, unsigned long pfn, unsigned int order, int delta)
+{
+	uint16_t *free = &zone->pageblock_free[pageblock_index(zone, pfn)];
+
+	if (order < PAGEBLOCK_ORDER)
+		__atomic_store_n(free, (uint16_t)(*free + delta * (1 << order)), __ATOMIC_RELAXED);
+}
+
+/*
+ * Puts a free block on the list of order and type mt: first (taken next), or last when tail.
+ * Counts it in its pageblocks' free frames.
+ */
+static inline void area_add(struct zone *zone, struct page *page, unsigned int order, unsigned int mt, bool tail)
 {
 	struct free_area *area = &zone->free_area[order];
+	unsigned long pfn = page_to_pfn(page);
 
 	MM_BUG_ON(order > MAX_ORDER, page, "order %u above MAX_ORDER", order);
 	MM_BUG_ON(page_to_pfn(page) & ((1UL << order) - 1), page, "block not aligned to its order %u", order);
@@ -28,7 +46,8 @@ static inline void area_add(struct zone *zone, struct page *page, unsigned int o
 	MM_BUG_ON(mt != pfn_migratetype(zone, page_to_pfn(page)), page,
 		  "a free block on list %u in a pageblock of type %u", mt, pfn_migratetype(zone, page_to_pfn(page)));
 
-	list_add(&page->lru, &area->free_list[mt]);
+	pageblock_free_add(zone, pfn, order, 1);
+	list_add(&page->lru, tail ? area->free_list[mt].prev : &area->free_list[mt]);
 	page->private = order;
 	page_flag_set(page, PG_buddy); /* after private: a merge that sees PG_buddy reads the order */
 	set_counter(&area->nr_free, area->nr_free + 1);
@@ -45,6 +64,7 @@ static inline void area_del(struct zone *zone, struct page *page, unsigned int o
 
 	list_del(&page->lru);
 	page_flag_clear(page, PG_buddy);
+	pageblock_free_add(zone, page_to_pfn(page), order, -1);
 	set_counter(&area->nr_free, area->nr_free - 1);
 	if (list_empty(&area->free_list[mt]))
 		zone->free_orders[mt] &= ~(1u << order);
@@ -73,7 +93,7 @@ static void expand(struct zone *zone, struct page *page, unsigned int low, unsig
 	while (high > low) {
 		struct page *half = page + (1UL << --high);
 
-		area_add(zone, half, high, high >= PAGEBLOCK_ORDER ? large_mt : small_mt);
+		area_add(zone, half, high, high >= PAGEBLOCK_ORDER ? large_mt : small_mt, false);
 	}
 }
 
@@ -91,25 +111,13 @@ static void pageblock_span(const struct zone *zone, unsigned long pfn, unsigned 
 	*end = MIN((pfn | (PAGEBLOCK_NR_PAGES - 1)) + 1, zone->end_pfn);
 }
 
-/* The frames of the free buddy blocks in the pageblock holding pfn. */
+/*
+ * The frames of the free buddy blocks in the pageblock holding pfn, which has one smaller than a
+ * pageblock (so none larger: its count has them all).
+ */
 static unsigned long pageblock_free_pages(const struct zone *zone, unsigned long pfn)
 {
-	unsigned long start, end, free = 0;
-
-	pageblock_span(zone, pfn, &start, &end);
-	for (pfn = start; pfn < end;) {
-		struct page *page = pfn_to_page(pfn);
-
-		if (!pfn_valid(pfn)) {
-			pfn += MEMMAP_CHUNK_PAGES - (pfn & (MEMMAP_CHUNK_PAGES - 1));
-		} else if (PageBuddy(page)) {
-			free += 1UL << page->private;
-			pfn += 1UL << page->private;
-		} else {
-			pfn++;
-		}
-	}
-	return free;
+	return zone->pageblock_free[pageblock_index(zone, pfn)];
 }
 
 unsigned long buddy_move_pageblock(struct zone *zone, unsigned long pfn, unsigned int mt)
@@ -135,6 +143,29 @@ unsigned long buddy_move_pageblock(struct zone *zone, unsigned long pfn, unsigne
 	return moved;
 }
 
+/*
+ * The first block of mt's lists above order o (avail: bit 0 for order o, set for the orders with
+ * a block) that is in a pageblock not sparse, below a pageblock; *o set to its order. first (of
+ * order o, in a sparse pageblock) if there is none.
+ */
+static struct page *dense_block_above(struct zone *zone, unsigned int o, unsigned int mt, unsigned int avail,
+				      struct page *first, unsigned int *order)
+{
+	*order = o;
+	for (avail >>= 1, o++; avail && o < PAGEBLOCK_ORDER; avail >>= 1, o++) {
+		struct page *page;
+
+		if (!(avail & 1))
+			continue;
+		page = lru_to_page(zone->free_area[o].free_list[mt].next);
+		if (!pageblock_sparse(zone, page_to_pfn(page))) {
+			*order = o;
+			return page;
+		}
+	}
+	return first;
+}
+
 /* The smallest free block of order or more on mt's lists, split down to order; NULL if none. */
 static struct page *take_smallest(struct zone *zone, unsigned int order, unsigned int mt)
 {
@@ -146,6 +177,8 @@ static struct page *take_smallest(struct zone *zone, unsigned int order, unsigne
 		return NULL;
 	o = order + (unsigned int)__builtin_ctz(avail);
 	page = lru_to_page(zone->free_area[o].free_list[mt].next);
+	if (o < PAGEBLOCK_ORDER && pageblock_sparse(zone, page_to_pfn(page)))
+		page = dense_block_above(zone, o, mt, avail >> (o - order), page, &o);
 	area_del(zone, page, o, mt);
 	expand(zone, page, order, o, mt, mt); /* a free block's pageblocks are all of its type */
 	return page;
@@ -246,6 +279,18 @@ static bool may_merge_pageblocks(const struct zone *zone, unsigned long buddy_pf
 	return true;
 }
 
+/*
+ * Does a freed block, merged up to order at pfn, go last on its list? When it is smaller than a
+ * pageblock and its pageblock is sparse (mm/pageblock.h): allocations then come first from the
+ * pageblocks with the fewest free frames, which fill up, and the sparse ones are left to become
+ * wholly free (LLFree chooses its memory the same way). The halves a split leaves go first: the
+ * allocations after it go on filling the same pageblock.
+ */
+static bool freed_block_last(const struct zone *zone, unsigned long pfn, unsigned int order)
+{
+	return order < PAGEBLOCK_ORDER && pageblock_sparse(zone, pfn);
+}
+
 void buddy_give(struct page *page, unsigned int order)
 {
 	struct zone *zone = &zones[page_zonenum(page)];
@@ -278,7 +323,7 @@ void buddy_give(struct page *page, unsigned int order)
 			pfn = buddy_pfn;
 		}
 	}
-	area_add(zone, page, order, mt);
+	area_add(zone, page, order, mt, freed_block_last(zone, page_to_pfn(page), order));
 }
 
 unsigned int buddy_take_free_block(struct zone *zone, struct page *page)
@@ -294,7 +339,7 @@ unsigned int buddy_take_free_block(struct zone *zone, struct page *page)
 void buddy_add_block(struct zone *zone, struct page *page, unsigned int order)
 {
 	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages + (1UL << order));
-	area_add(zone, page, order, get_pageblock_migratetype(page));
+	area_add(zone, page, order, get_pageblock_migratetype(page), false);
 }
 
 /* The free block of order above PAGEBLOCK_ORDER that holds pfn without starting there, or NULL. */

@@ -20,7 +20,9 @@
 /*
  * Takes a block of exactly 2^order frames for an allocation of mobility type mt (0..2) from zone:
  * the smallest free block of order or more in a pageblock of type mt, split (the halves not taken
- * go on the lower lists). When mt has none, falls back to the other types, in a fixed order
+ * go first on the lower lists), but a larger one below a pageblock when the smallest is in a
+ * sparse pageblock (mm/pageblock.h) and the larger not: sparse pageblocks are left to become
+ * wholly free. When mt has none, falls back to the other types, in a fixed order
  * (unmovable: reclaimable, movable; movable: reclaimable, unmovable; reclaimable: unmovable,
  * movable; never isolated pageblocks), counted in zone->alloc_fallbacks. An unmovable or
  * reclaimable allocation (or a movable one of order PAGEBLOCK_ORDER / 2 or more) takes the
@@ -39,7 +41,8 @@ unsigned long buddy_move_pageblock(struct zone *zone, unsigned long pfn, unsigne
 
 /*
  * Gives the block of 2^order frames at page back to its zone, merging it with its buddy as long
- * as the buddy is free and whole. The block goes on the list of its pageblock's type; a merge
+ * as the buddy is free and whole; a block smaller than a pageblock, in a sparse one, goes last on
+ * its list. The block goes on the list of its pageblock's type; a merge
  * across pageblocks gives the buddy's the block's type, and never crosses an isolated one's edge.
  * The caller has checked the block (see __free_pages()).
  */

@@ -412,7 +412,7 @@ static void free_block(struct page *page, unsigned int order)
 	irq = arch_irq_save();
 	pcp = cpu_pcp(arch_cpu_id(), page_zonenum(page));
 	arch_spin_lock(&pcp->lock);
-	if (pcp->count[order] < pcp->high[order]) {
+	if (pcp->count[order] < pcp->fast_high[order]) {
 		pcp_push(pcp, page, order, mt, pcp->count[order]);
 		pcp_unlock(pcp, irq);
 	} else {
@@ -435,8 +435,8 @@ static __attribute__((noinline, cold)) void free_pages_slow(struct page *page, u
 /*
  * The fast path: every check of a plain block in one test, then a push on this CPU's list under
  * its lock with interrupts off. Anything else (a failed check, a compound head, an order above
- * PCP_MAX_ORDER, poisoning, page_owner's records (fast_free_mask), a list at its high or off)
- * goes out of line.
+ * PCP_MAX_ORDER, poisoning, page_owner's records (fast_free_mask), a list at its high or off,
+ * a busy zone: fast_high) goes out of line.
  */
 void __free_pages(struct page *page, unsigned int order)
 {
@@ -456,7 +456,7 @@ void __free_pages(struct page *page, unsigned int order)
 	pcp = cpu_pcp_at(arch_cpu_id(), (flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));
 	arch_spin_lock(&pcp->lock);
 	count = pcp->count[order];
-	if (unlikely(count >= pcp->high[order])) {
+	if (unlikely(count >= pcp->fast_high[order])) {
 		pcp_give_slow_unlock(pcp, page, order, irq); /* a tail call: nothing saved for it */
 		return;
 	}

@@ -17,26 +17,35 @@ static void zone_pageblock_span(struct zone *zone)
 				      : 0;
 }
 
-/* One allocation for every zone's array (a page or a few: a byte per 2 MiB). */
+/*
+ * One allocation for every zone's arrays (a page or a few: three bytes per 2 MiB): the types,
+ * then the free-frame counts (which start at 0: the hand-off adds the free blocks).
+ */
 int pageblock_init(void)
 {
-	unsigned long bytes = 0;
+	unsigned long n = 0, bytes;
 	phys_addr_t phys;
 	uint8_t *types;
+	uint16_t *free;
 
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		zone_pageblock_span(&zones[z]);
-		bytes += zones[z].nr_pageblocks;
+		n += zones[z].nr_pageblocks;
 	}
+	bytes = n * (sizeof(*free) + sizeof(*types));
 	phys = memblock_alloc_named(ALIGN_UP(bytes, PAGE_SIZE), PAGE_SIZE, UINT64_MAX, "pageblock types");
 	if (!phys) {
-		printk("mm: no memory for the types of %lu pageblocks\n", bytes);
+		printk("mm: no memory for the types of %lu pageblocks\n", n);
 		return -ENOMEM;
 	}
-	types = phys_to_virt(phys);
-	memset(types, MIGRATE_MOVABLE, bytes);
+	free = phys_to_virt(phys); /* first: page aligned, so the counts are aligned */
+	memset(free, 0, n * sizeof(*free));
+	types = (uint8_t *)(free + n);
+	memset(types, MIGRATE_MOVABLE, n);
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		zones[z].pageblock_free = zones[z].nr_pageblocks ? free : NULL;
 		zones[z].pageblock_type = zones[z].nr_pageblocks ? types : NULL;
+		free += zones[z].nr_pageblocks;
 		types += zones[z].nr_pageblocks;
 	}
 	return 0;

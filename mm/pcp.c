@@ -12,7 +12,6 @@
 #include "mm/watermark.h"
 
 bool pcp_lists_on = true;
-uint16_t pcp_high_on[MAX_NR_ZONES][PCP_MAX_ORDER + 1];
 struct per_cpu_pages *pcp_area;
 unsigned int pcp_nr_cpus;
 
@@ -44,26 +43,68 @@ int pcp_init(unsigned int nr_cpus)
 }
 
 /*
- * A list holds at most PCP_HIGH_BLOCKS blocks and at most 2^-PCP_ZONE_SHARE_SHIFT of its zone
- * shared among the CPUs, but at least PCP_MIN_HIGH_BLOCKS (a small zone keeps its lists); it
- * moves an eighth of that at a time (at least one block, at most PCP_BATCH_BLOCKS).
+ * The high of a list of order in zone now: 2^-PCP_SPARE_SHARE_SHIFT of the zone's spare memory
+ * (the frames in its buddy lists above 2^-PCP_RESERVE_SHIFT of the zone), in blocks of order,
+ * shared among the CPUs, between PCP_MIN_HIGH_BLOCKS and PCP_HIGH_BLOCKS. A busy zone's lists
+ * are short, so that its free memory stays in the buddy lists where it merges; an idle one's
+ * are long, so that a burst of allocations and frees stays on them.
  */
+static unsigned int pcp_high_now(const struct zone *zone, unsigned int order)
+{
+	unsigned long free = __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED);
+	unsigned long reserve = zone->managed_pages >> PCP_RESERVE_SHIFT;
+	unsigned long blocks = free > reserve ? ((free - reserve) >> (PCP_SPARE_SHARE_SHIFT + order)) / pcp_nr_cpus : 0;
+
+	return (unsigned int)MAX(PCP_MIN_HIGH_BLOCKS, MIN(PCP_HIGH_BLOCKS, blocks));
+}
+
+/* The batch of a list whose high is high: an eighth of it, at least one, at most PCP_BATCH_BLOCKS. */
+static unsigned int pcp_batch_for(unsigned int high)
+{
+	return MAX(1u, MIN(PCP_BATCH_BLOCKS, high / 8u));
+}
+
+/* Is zone busy: its buddy lists' free frames at or under 2^-PCP_RESERVE_SHIFT of it? */
+static bool zone_busy(const struct zone *zone)
+{
+	return __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED) <= zone->managed_pages >> PCP_RESERVE_SHIFT;
+}
+
+/*
+ * pcp's lock held: sets the high and batch of its list of order (atomic stores: show_mem reads
+ * them), and the free fast path's limit: high, or 0 while busy (every free then takes the slow
+ * path, pcp_give_slow_unlock()).
+ */
+static void pcp_set_high(struct per_cpu_pages *pcp, unsigned int order, unsigned int high, bool busy)
+{
+	__atomic_store_n(&pcp->high[order], (uint16_t)high, __ATOMIC_RELAXED);
+	__atomic_store_n(&pcp->batch[order], (uint16_t)pcp_batch_for(high), __ATOMIC_RELAXED);
+	pcp->fast_high[order] = (uint16_t)(busy ? 0 : high);
+}
+
+/* The zone pcp's lists are for. */
+static struct zone *pcp_zone(const struct per_cpu_pages *pcp)
+{
+	return &zones[(unsigned int)(pcp - pcp_area) % MAX_NR_ZONES];
+}
+
+/*
+ * pcp's lock held, its lists on: sets the high of its list of order from its zone's spare memory
+ * now (pcp_high_now()). The caller flushes what is over it.
+ */
+static void pcp_retune(struct per_cpu_pages *pcp, unsigned int order)
+{
+	if (pcp->high[order])
+		pcp_set_high(pcp, order, pcp_high_now(pcp_zone(pcp), order), zone_busy(pcp_zone(pcp)));
+}
+
 void pcp_set_limits(void)
 {
-	for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
-		for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++) {
-			unsigned long share = zones[z].managed_pages >> (o + PCP_ZONE_SHARE_SHIFT);
-
-			pcp_high_on[z][o] = (uint16_t)MAX(PCP_MIN_HIGH_BLOCKS, MIN(PCP_HIGH_BLOCKS, share / pcp_nr_cpus));
-		}
 	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
-			for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++) {
-				struct per_cpu_pages *pcp = cpu_pcp(cpu, z);
-
-				pcp->high[o] = pcp_lists_on ? pcp_high_on[z][o] : 0;
-				pcp->batch[o] = (uint16_t)MAX(1u, MIN(PCP_BATCH_BLOCKS, pcp_high_on[z][o] / 8u));
-			}
+			for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
+				pcp_set_high(cpu_pcp(cpu, z), o, pcp_lists_on ? pcp_high_now(&zones[z], o) : 0,
+					     zone_busy(&zones[z]));
 }
 
 unsigned long pcp_free_pages(const struct per_cpu_pages *pcp)
@@ -88,13 +129,19 @@ struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned i
 	struct page *page = NULL;
 
 	MM_BUG_ON(!lock_held(&pcp->lock), NULL, "CPU %u's lists not locked", pcp->cpu);
+	pcp_retune(pcp, order);
+	if (pcp->count[order] > pcp->high[order])
+		pcp_flush(pcp, order, pcp->count[order] - pcp->high[order]);
 	flags = zone_lock(zone);
 	/*
 	 * The first block is the one handed out; the others go on the list of their pageblock's
-	 * type, in address order. A block from another type's pageblock (a fallback) ends the
-	 * batch: the allocations after it should find their own type's blocks first.
+	 * type, in address order, while the lists of order are under their high. A block from
+	 * another type's pageblock (a fallback) ends the batch: the allocations after it should
+	 * find their own type's blocks first.
 	 */
-	for (unsigned int n = 0; n < pcp->batch[order] && zone_watermark_ok(zone, order, gfp); n++) {
+	for (unsigned int n = 0; n < pcp->batch[order] && (!page || pcp->count[order] < pcp->high[order]) &&
+				 zone_watermark_ok(zone, order, gfp);
+	     n++) {
 		struct page *block = buddy_take(zone, order, mt);
 		unsigned int bt;
 
@@ -135,7 +182,7 @@ static struct list_head *next_flush_list(struct per_cpu_pages *pcp, unsigned int
 
 void pcp_flush(struct per_cpu_pages *pcp, unsigned int order, unsigned int n)
 {
-	struct zone *zone = &zones[(unsigned int)(pcp - pcp_area) % MAX_NR_ZONES];
+	struct zone *zone = pcp_zone(pcp);
 	unsigned int last = MIGRATE_TYPES - 1;
 	unsigned long flags;
 
@@ -154,15 +201,28 @@ void pcp_flush(struct per_cpu_pages *pcp, unsigned int order, unsigned int n)
 	zone_unlock(zone, flags);
 }
 
+/*
+ * The blocks a list at or over its high gives back: its batch when one over (the fast path's
+ * case), more when its high has come down since.
+ */
+static unsigned int pcp_over_high(const struct per_cpu_pages *pcp, unsigned int order)
+{
+	unsigned int keep = pcp->high[order] + 1u - pcp->batch[order];
+
+	return pcp->count[order] > keep ? pcp->count[order] - keep : 0;
+}
+
 void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq)
 {
 	MM_BUG_ON(!lock_held(&pcp->lock), page, "CPU %u's lists not locked", pcp->cpu);
-	if (!pcp->high[order]) { /* the lists are off */
+	pcp_retune(pcp, order);
+	if (!pcp->high[order] || (!pcp->fast_high[order] && pageblock_sparse(pcp_zone(pcp), page_to_pfn(page)))) {
+		/* The lists are off, or the zone is busy and the block's pageblock sparse. */
 		set_block_order(page, 0);
 		buddy_give_locked(page, order);
 	} else {
 		pcp_push(pcp, page, order, page_pcptype(page), pcp->count[order]);
-		pcp_flush(pcp, order, pcp->batch[order]);
+		pcp_flush(pcp, order, pcp_over_high(pcp, order));
 	}
 	pcp_unlock(pcp, irq);
 }
@@ -178,7 +238,7 @@ static unsigned long drain_pcp(struct per_cpu_pages *pcp, int on)
 
 	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++) {
 		if (on >= 0)
-			pcp->high[o] = on ? pcp_high_on[z][o] : 0;
+			pcp_set_high(pcp, o, on ? pcp_high_now(&zones[z], o) : 0, zone_busy(&zones[z]));
 		blocks += pcp->count[o];
 		pcp_flush(pcp, o, pcp->count[o]);
 	}

@@ -85,11 +85,11 @@ static inline void pcp_unlock(struct per_cpu_pages *pcp, unsigned long flags)
  */
 int pcp_init(unsigned int nr_cpus);
 
-/* Sets every list's high and batch from its zone's size (after the hand-off). */
+/*
+ * Sets every list's high and batch from its zone's free memory (after the hand-off). They follow
+ * it afterwards: a list's refill and its flush set them again (struct per_cpu_pages, mm/zone.h).
+ */
 void pcp_set_limits(void);
-
-/* The high of CPU lists of zone z, order o, while the lists are on. */
-extern uint16_t pcp_high_on[MAX_NR_ZONES][PCP_MAX_ORDER + 1];
 
 /* Frames on pcp's lists, read atomically (no lock needed). */
 unsigned long pcp_free_pages(const struct per_cpu_pages *pcp);
@@ -111,9 +111,10 @@ void pcp_flush(struct per_cpu_pages *pcp, unsigned int order, unsigned int n);
 
 /*
  * pcp's lock held (taken by pcp_lock(), which returned irq): what the fast path of
- * __free_pages() leaves to it, a list at its high: puts the block on it and gives the batch
- * coldest back; while the lists are off (high 0), gives the block straight to the buddy lists.
- * Then unlocks pcp.
+ * __free_pages() leaves to it, a list at its fast_high: sets the list's high from its zone's
+ * free memory; while the lists are off (high 0), or the zone is busy (fast_high 0) and the
+ * block's pageblock sparse (mm/pageblock.h), gives the block straight to the buddy lists; else
+ * puts it on the list and, at its high, gives the batch coldest back. Then unlocks pcp.
  */
 void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq);
 

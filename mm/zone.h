@@ -61,15 +61,30 @@ struct free_area {
  * (mm/pcp.h) turns them off, leaving the plain buddy allocator.
  */
 #define PCP_MAX_ORDER 3
-#define PCP_HIGH_BLOCKS 1024u /* a list holds at most this many blocks, and at most 1/1024 of its zone */
+#define PCP_HIGH_BLOCKS 1024u /* a list holds at most this many blocks */
 /*
- * The share of a zone (2^-shift, per order, among all CPUs) the lists may hold. Free memory
- * sitting unmerged on them is memory the buddy allocator cannot join into large blocks: at 1/16
- * they held nearly all the free memory of a busy machine, and the fragmentation benchmark's
- * churn (make fragbench, churn-live against churn-no-pcp-live) lost most of its 2 MiB blocks.
+ * And may always hold this many, however little memory is free: a busy zone's lists. Every block
+ * there is one its pageblock lacks; 2 (a pair of buddies) kept more 2 MiB blocks in the
+ * fragmentation benchmark's churn than 4.
  */
-#define PCP_ZONE_SHARE_SHIFT 10
-#define PCP_MIN_HIGH_BLOCKS 4u /* however small the zone */
+#define PCP_MIN_HIGH_BLOCKS 2u
+/*
+ * In between, a list's high follows its zone's spare memory: the frames in the buddy lists above
+ * 2^-PCP_RESERVE_SHIFT of the zone; the lists of each order may hold 2^-PCP_SPARE_SHARE_SHIFT
+ * of it, shared among the CPUs. Free memory sitting unmerged on the lists is memory the buddy
+ * allocator cannot join into large blocks: with a fixed 1/16 of the zone they held nearly all the
+ * free memory of a busy machine, and the fragmentation benchmark's churn (make fragbench,
+ * churn-live against churn-no-pcp-live) lost most of its 2 MiB blocks; with a fixed 1/1024, an
+ * idle machine's lists were too short for a burst of 1024 allocations (make bench-kernel's batch
+ * rows, four times the cost). A busy zone (under a quarter free) keeps PCP_MIN_HIGH_BLOCKS; an
+ * idle one gets long lists. The refill and the flush (the slow paths) set high again each time.
+ * In a busy zone the free fast path does not push at all (fast_high 0): the slow path gives a
+ * block of a sparse pageblock (mm/pageblock.h) straight back to the buddy lists, where it merges
+ * and leaves its pageblock on the way to being a free 2 MiB block, and keeps the others. An idle
+ * zone's frees pay nothing for this.
+ */
+#define PCP_RESERVE_SHIFT 2
+#define PCP_SPARE_SHARE_SHIFT 3
 #define PCP_BATCH_BLOCKS 32u  /* blocks moved at once between a list and the buddy lists, at most */
 #define CACHE_LINE_BYTES 64
 
@@ -79,15 +94,18 @@ struct free_area {
  * needed), always with interrupts off. Aligned to cache lines: two CPUs' lists never share one.
  * Aligned to its size, a power of two (PCP_SHIFT).
  * The counts and limits are arrays of their own (not a structure per order) so that the fast path
- * reaches count[order] and high[order] by a scaled index, with no multiply.
+ * reaches count[order] and fast_high[order] by a scaled index, with no multiply; the lists start
+ * at offset 40 (not a multiple of 16: at 48 the compilers' address arithmetic for lists[o][t]
+ * took two instructions more on each fast path), high, which only the slow paths read, after them.
  */
 struct per_cpu_pages {
 	mm_spinlock_t lock;
 	unsigned int cpu;                          /* the CPU these are (checked by MM_BUG_ON) */
 	unsigned int count[PCP_MAX_ORDER + 1];     /* blocks on lists[order][*] */
-	uint16_t high[PCP_MAX_ORDER + 1];          /* at this many, batch blocks go back; 0: lists off */
+	uint16_t fast_high[PCP_MAX_ORDER + 1];     /* the free fast path pushes below this: high, or 0 (busy) */
 	uint16_t batch[PCP_MAX_ORDER + 1];         /* blocks moved at once to or from the buddy lists */
 	struct list_head lists[PCP_MAX_ORDER + 1][MIGRATE_TYPES]; /* most recently freed first */
+	uint16_t high[PCP_MAX_ORDER + 1];          /* at this many, batch blocks go back; 0: lists off */
 } __attribute__((aligned(8 * CACHE_LINE_BYTES)));
 
 /* A power of two, so that the fast path finds a zone's lists with a shift. */
@@ -101,7 +119,7 @@ enum zone_watermark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
  * Locks: the order and the interrupt rule are in mm/lock_check.h.
  *
  * zone->lock protects free_area[] (lists and nr_free), free_orders, buddy_free_pages, the
- * pageblock types (written under it; read without it by relaxed byte loads) and the mobility
+ * pageblock types and free counts (written under it; read without it by relaxed loads) and the mobility
  * counters. The
  * counters that other CPUs read without the lock (nr_free, buddy_free_pages) are written with
  * __atomic stores and read with __atomic loads. The spans, managed pages and watermarks are set
@@ -119,6 +137,11 @@ struct zone {
 	struct free_area free_area[NR_ORDERS];
 	/* The pageblock types (mm/pageblock.h): one byte per pageblock, from pageblock number first_pageblock. */
 	uint8_t *pageblock_type;
+	/*
+	 * The frames of each pageblock in free blocks smaller than a pageblock (0..PAGEBLOCK_NR_PAGES - 1),
+	 * indexed alike: how much of a pageblock in use is free (mm/pageblock.h, pageblock_sparse()).
+	 */
+	uint16_t *pageblock_free;
 	unsigned long first_pageblock, nr_pageblocks;
 	/* vmstat-style counters: fallbacks that took a block of another type, and pageblocks claimed. */
 	unsigned long alloc_fallbacks, pageblock_claims;

@@ -12,6 +12,7 @@
 #include "mm/bad_page.h"
 #include "mm/pcp.h"
 #include "mm/page_alloc.h"
+#include "mm/pageblock.h"
 #include "mm/poison.h"
 #include "tests/ktest/mm_helpers.h"
 #include "tests/mm/host_mm.h"
@@ -134,6 +135,168 @@ static void memory_on_another_cpus_list_is_found_before_an_allocation_fails(stru
 	mm_debug_poison = poison;
 }
 
+/* ---- how much the lists keep, and where a freed block goes ---------------------------------- */
+
+/*
+ * An idle zone's list holds a burst of PCP_HIGH_BLOCKS frees: its high follows the zone's spare
+ * memory, not a fixed 1/1024 of the zone (then a few dozen blocks here, and a batch of 1024 pairs went to
+ * the buddy lists four times in five).
+ */
+static void an_idle_zones_list_keeps_a_burst_of_1024_frees(struct ktest *t)
+{
+	static struct page *pages[PCP_HIGH_BLOCKS];
+	struct per_cpu_pages *pcp;
+	unsigned int n;
+
+	host_mm_set_cpu(0);
+	drain_pcp_lists();
+	for (n = 0; n < PCP_HIGH_BLOCKS && (pages[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0)); n++)
+		;
+	pcp = n ? pcp_of(0, pages[0]) : NULL;
+	KT_EXPECT(t, n == PCP_HIGH_BLOCKS && zones[page_zonenum(pages[0])].buddy_free_pages >
+					 zones[page_zonenum(pages[0])].managed_pages / 2,
+		  "%u pages allocated, in a zone not idle", n);
+	while (n)
+		__free_pages(pages[--n], 0);
+	if (pcp)
+		KT_EXPECT(t, pcp->count[0] >= PCP_HIGH_BLOCKS - pcp->batch[0],
+			  "CPU 0's order-0 list holds %u blocks after %u frees (high %u, batch %u)", pcp->count[0],
+			  PCP_HIGH_BLOCKS, pcp->high[0], pcp->batch[0]);
+	drain_pcp_lists();
+}
+
+/* The first pageblock of zone whose frames take_everything() holds, all of them; its first frame, or 0. */
+static unsigned long held_pageblock(const struct zone *zone, unsigned long after)
+{
+	for (unsigned long pb = ALIGN_UP(zone->start_pfn, PAGEBLOCK_NR_PAGES); pb + PAGEBLOCK_NR_PAGES <= zone->end_pfn;
+	     pb += PAGEBLOCK_NR_PAGES) {
+		unsigned long pfn = pb;
+
+		while (pfn < pb + PAGEBLOCK_NR_PAGES && pfn_valid(pfn) && pfn_to_page(pfn)->private == HELD_MARK &&
+		       page_count(pfn_to_page(pfn)) == 1)
+			pfn++;
+		if (pfn == pb + PAGEBLOCK_NR_PAGES && pb > after &&
+		    get_pageblock_migratetype(pfn_to_page(pb)) == MIGRATE_UNMOVABLE)
+			return pb;
+	}
+	return 0;
+}
+
+/* Frees held page pfn (taking it off the chain). */
+static void free_held(struct list_head *held, unsigned long pfn)
+{
+	unchain(held, pfn_to_page(pfn));
+	__free_pages(pfn_to_page(pfn), 0);
+}
+
+/* Frees n held pages of the pageblock at pb, every other one from its start: none merges. */
+static void free_every_other(struct list_head *held, unsigned long pb, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		free_held(held, pb + 2 * i);
+}
+
+#define SPARSE_FREES (PAGEBLOCK_SPARSE_FREE + 16) /* frees that leave a pageblock sparse */
+
+/*
+ * With everything allocated the zone is busy: a page freed into a sparse pageblock goes straight
+ * to the buddy lists (it may merge there), not to the CPU's list, where it would wait for the
+ * next allocation and keep its pageblock from becoming a free 2 MiB block.
+ */
+static void a_busy_zone_gives_a_sparse_pageblocks_page_to_the_buddy_lists(struct ktest *t)
+{
+	bool poison = mm_debug_poison;
+	struct mm_shape before;
+	struct list_head held;
+	unsigned long pb, pfn;
+	struct zone *zone = &zones[top_zone];
+
+	mm_debug_poison = false;
+	mm_shape_take(&before);
+	host_mm_set_cpu(0);
+	take_everything(&held);
+	pb = held_pageblock(zone, 0);
+	KT_ASSERT(t, pb, "no pageblock of zone %s wholly held", zone->name);
+	free_every_other(&held, pb, SPARSE_FREES);
+	pfn = pb + 2 * SPARSE_FREES; /* its buddy is held: it stays an order-0 block */
+	KT_EXPECT(t, pageblock_sparse(zone, pfn), "%u pages freed, pageblock %#lx not sparse", SPARSE_FREES, pb);
+	free_held(&held, pfn);
+	KT_EXPECT(t, PageBuddy(pfn_to_page(pfn)), "the page went to CPU 0's list (%u blocks there, high %u)",
+		  pcp_of(0, pfn_to_page(pfn))->count[0], pcp_of(0, pfn_to_page(pfn))->high[0]);
+	give_everything_back(&held);
+	mm_expect_shape(t, &before);
+	mm_debug_poison = poison;
+}
+
+/*
+ * The buddy lists hand out a sparse pageblock's blocks last: a page freed into an otherwise full
+ * pageblock is taken before one freed later into a sparse pageblock (most recently freed first
+ * would take that one, and keep the sparse pageblock from becoming wholly free).
+ */
+static void a_full_pageblocks_page_is_handed_out_before_a_sparse_ones(struct ktest *t)
+{
+	bool poison = mm_debug_poison, was = set_pcp_lists(false);
+	struct mm_shape before;
+	struct list_head held;
+	unsigned long dense, sparse;
+	struct zone *zone = &zones[top_zone];
+	struct page *got;
+
+	mm_debug_poison = false;
+	mm_shape_take(&before);
+	host_mm_set_cpu(0);
+	take_everything(&held);
+	dense = held_pageblock(zone, 0);
+	sparse = dense ? held_pageblock(zone, dense) : 0;
+	KT_ASSERT(t, sparse, "no two unmovable pageblocks of zone %s wholly held", zone->name);
+	free_every_other(&held, sparse, SPARSE_FREES);
+	free_held(&held, dense);
+	free_held(&held, sparse + 2 * SPARSE_FREES); /* freed last */
+	got = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0);
+	KT_EXPECT(t, got == pfn_to_page(dense), "got pfn %#lx, not the full pageblock's %#lx (sparse one's %#lx)",
+		  got ? page_to_pfn(got) : 0, dense, sparse + 2 * SPARSE_FREES);
+	if (got)
+		__free_pages(got, 0);
+	give_everything_back(&held);
+	mm_expect_shape(t, &before);
+	set_pcp_lists(was);
+	mm_debug_poison = poison;
+}
+
+/*
+ * An order-0 allocation whose only order-0 blocks are in a sparse pageblock splits an order-1
+ * block of a full pageblock instead: the sparse pageblock is left to become wholly free.
+ */
+static void a_small_allocation_splits_a_full_pageblocks_block_before_using_a_sparse_one(struct ktest *t)
+{
+	bool poison = mm_debug_poison, was = set_pcp_lists(false);
+	struct mm_shape before;
+	struct list_head held;
+	unsigned long dense, sparse;
+	struct zone *zone = &zones[top_zone];
+	struct page *got;
+
+	mm_debug_poison = false;
+	mm_shape_take(&before);
+	host_mm_set_cpu(0);
+	take_everything(&held);
+	dense = held_pageblock(zone, 0);
+	sparse = dense ? held_pageblock(zone, dense) : 0;
+	KT_ASSERT(t, sparse, "no two unmovable pageblocks of zone %s wholly held", zone->name);
+	free_every_other(&held, sparse, SPARSE_FREES);
+	free_held(&held, dense);
+	free_held(&held, dense + 1); /* the two merge: an order-1 block */
+	got = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0);
+	KT_EXPECT(t, got == pfn_to_page(dense), "got pfn %#lx, not the full pageblock's %#lx", got ? page_to_pfn(got) : 0,
+		  dense);
+	if (got)
+		__free_pages(got, 0);
+	give_everything_back(&held);
+	mm_expect_shape(t, &before);
+	set_pcp_lists(was);
+	mm_debug_poison = poison;
+}
+
 /* ---- two CPUs drop the last two references at once --------------------------------------- */
 
 #define RACE_ROUNDS 20000
@@ -208,4 +371,8 @@ static void last_two_references_dropped_at_once_free_the_page_once(struct ktest 
 KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(a_block_freed_on_another_cpu_goes_to_that_cpus_list),
 	    KTEST_CASE(memory_on_another_cpus_list_is_found_before_an_allocation_fails),
+	    KTEST_CASE(an_idle_zones_list_keeps_a_burst_of_1024_frees),
+	    KTEST_CASE(a_busy_zone_gives_a_sparse_pageblocks_page_to_the_buddy_lists),
+	    KTEST_CASE(a_full_pageblocks_page_is_handed_out_before_a_sparse_ones),
+	    KTEST_CASE(a_small_allocation_splits_a_full_pageblocks_block_before_using_a_sparse_one),
 	    KTEST_CASE(last_two_references_dropped_at_once_free_the_page_once));
