@@ -370,7 +370,7 @@ bool buddy_split_at(struct zone *zone, unsigned long pfn)
 	mt = pfn_migratetype(zone, page_to_pfn(page));
 	area_del(zone, page, order, mt);
 	for (unsigned long i = 0; i < (1UL << order); i += PAGEBLOCK_NR_PAGES)
-		area_add(zone, page + i, PAGEBLOCK_ORDER, mt); /* the block's pageblocks all have its type */
+		area_add(zone, page + i, PAGEBLOCK_ORDER, mt, false); /* the block's pageblocks all have its type */
 	return true;
 }
 
