@@ -72,9 +72,12 @@ static unsigned long block_pages(const struct page *page)
 static const char *page_unmovable(unsigned long pfn, unsigned long *next)
 {
 	struct page *page = pfn_to_page(pfn);
-	unsigned long order = page->private; /* a free block's order, if PG_buddy still holds */
+	unsigned long order;
 
 	*next = pfn + 1;
+	if (!pfn_valid(pfn))
+		return "in a hole of the memory map (no struct page)";
+	order = page->private; /* a free block's order, if PG_buddy still holds */
 	if (PageBuddy(page)) {
 		if (order <= MAX_ORDER)
 			*next = pfn + (1UL << order);

@@ -3,8 +3,9 @@
  * Host tests of 1 GiB pages grown after boot, on a map large enough to hold an aligned 1 GiB
  * range (3 GiB, one zone above 16 MiB): the range [1, 2) GiB, holding a test owner's movable
  * pages, is emptied and becomes a gigantic pool page; shrinking the pool gives it back to the
- * buddy allocator; a range with an unmovable page is left alone. Booted without page_owner, so
- * that frees take the fast path the isolation must turn away from. The default map is put back.
+ * buddy allocator; a range with an unmovable page is left alone; the search for a range skips a
+ * hole in the memmap. Booted without page_owner, so that frees take the fast path the isolation
+ * must turn away from. The default map is put back.
  */
 #include "tests/ktest/contig_owner.h"
 #include "tests/ktest/ktest.h"
@@ -152,6 +153,52 @@ static void gigantic_page_is_refused_when_no_range_can_be_emptied(struct ktest *
 	back_to_default(t);
 }
 
+/*
+ * 768 MiB of RAM around a 512 MiB hole: no struct page backs the hole's frames (the memmap is
+ * backed in pieces of 2 MiB, 256 MiB of frames each, and the hole holds two whole ones).
+ */
+static const char holed_map[] =
+	"BIOS-e820: [mem 0x0000000000000000-0x000000000009fbff] usable\n"
+	"BIOS-e820: [mem 0x0000000000100000-0x000000000fffffff] usable\n"
+	"BIOS-e820: [mem 0x0000000030000000-0x000000005fffffff] usable\n";
+
+/*
+ * The search for a range to empty skips a hole in the memmap: with free memory enough but no free
+ * 2 MiB block the buddy allocator would give (every other page of the last ones allocated given
+ * back) it scans the candidates, the hole's among them (it read the hole's struct pages, which do
+ * not exist: a page fault in a UEFI boot's hugetlb_pool suite, a crash here).
+ */
+static void range_search_skips_a_hole_in_the_memmap(struct ktest *t)
+{
+	static struct page *pages[0x30000];
+	unsigned long n = 0;
+	struct page *page;
+	int err;
+
+	err = rebuild_on_text(holed_map, &map);
+	if (!KT_EXPECT(t, err == 0, "mm_init on the holed map: %d", err))
+		return;
+	KT_EXPECT(t, !pfn_valid(0x20000), "the hole's frames have no struct page");
+	while (n < sizeof(pages) / sizeof(pages[0]) && (pages[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0)))
+		n++;
+	for (unsigned long i = n > 8192 ? n - 8192 : 0; i < n; i += 2) {
+		__free_pages(pages[i], 0);
+		pages[i] = NULL;
+	}
+	page = alloc_contig_pages(1UL << HPAGE_ORDER, __GFP_COMP | __GFP_NOWARN);
+	if (page) { /* a free range the watermark's reserve kept: fine, outside the hole */
+		unsigned long pfn = page_to_pfn(page);
+
+		KT_EXPECT(t, pfn_valid(pfn) && (pfn < 0x10000 || pfn >= 0x30000), "a 2 MiB range at pfn %#lx", pfn);
+		put_page(page);
+	}
+	for (unsigned long i = 0; i < n; i++)
+		if (pages[i])
+			__free_pages(pages[i], 0);
+	back_to_default(t);
+}
+
 KTEST_SUITE_SKIP_IF(contig_gigantic_host, hugetlb_pools_in_use,
 		    KTEST_CASE(gigantic_page_grows_after_boot_from_an_emptied_range),
-		    KTEST_CASE(gigantic_page_is_refused_when_no_range_can_be_emptied));
+		    KTEST_CASE(gigantic_page_is_refused_when_no_range_can_be_emptied),
+		    KTEST_CASE(range_search_skips_a_hole_in_the_memmap));
