@@ -125,7 +125,7 @@ static void expect_pool_pages(const char *op, unsigned long joined, unsigned lon
  * blocks (the owner saw each move). Takes in those extra pages, up to the need; returns the result
  * then expected.
  */
-static int accept_made_pages(unsigned long *joined, unsigned long need, int want)
+static int accept_made_pages(unsigned long *joined, unsigned long need)
 {
 	unsigned long j, l;
 
@@ -136,7 +136,7 @@ static int accept_made_pages(unsigned long *joined, unsigned long need, int want
 	pm.total += j - *joined;
 	pm.free += j - *joined;
 	*joined = j;
-	return j < need ? -ENOMEM : want;
+	return j < need ? -ENOMEM : 0;
 }
 
 static void resize(unsigned long n)
@@ -166,10 +166,12 @@ static void resize(unsigned long n)
 	got = hugetlb_set_pool_size(n);
 	external_moves_may_be_contig(false);
 	if (external_moved_pages() != moved)
-		want = accept_made_pages(&joined, need, want);
+		want = accept_made_pages(&joined, need);
 	stats.pool_grow_failures += got != 0;
 	if (got != want)
-		model_fail("hugetlb_set_pool_size(%lu) returned %d, expected %d", n, got, want);
+		model_fail("hugetlb_set_pool_size(%lu) returned %d, expected %d (%lu pages needed, %lu free 2 MiB "
+			   "blocks it could take, %lu pages moved meanwhile)", n, got, want, need, joined,
+			   external_moved_pages() - moved);
 	if (external_moved_pages() != moved)
 		expect_pool("hugetlb_set_pool_size"); /* the pages that joined are in the model already */
 	else

@@ -30,6 +30,7 @@ static struct {
 	struct block *busy[BATCH]; /* the blocks of this operation (one, or a migrate_pages() batch) */
 	unsigned int nbusy;
 	bool isolated[BATCH];
+	bool done[BATCH];      /* moved or put back: the block is the owner's again, any migration's */
 	bool refuse_isolate;   /* isolate_page() says no */
 	bool fail_migrate;     /* migrate_page() returns OWNER_ERROR */
 	gfp_t gfp;             /* the targets' gfp: where they must come from */
@@ -48,11 +49,14 @@ static struct {
 	uint32_t *slot_of;   /* per pfn: a hint, the index in blocks[] of the movable block there */
 } ext;
 
-/* The index in owner.busy of the block whose page is page, or -1: a migration the test did not start. */
+/*
+ * The index in owner.busy of the block whose page is page, or -1: a migration the test did not
+ * start (compaction for a target's allocation may also move a block of the batch already moved).
+ */
 static int busy_slot(const struct page *page)
 {
 	for (unsigned int i = 0; i < owner.nbusy; i++)
-		if (owner.busy[i]->page == page)
+		if (!owner.done[i] && owner.busy[i]->page == page)
 			return (int)i;
 	return -1;
 }
@@ -251,6 +255,7 @@ static int model_migrate(struct page *dst, struct page *src)
 	switch_in_model(b, dst, src);
 	remember_slot(b);
 	owner.isolated[i] = false;
+	owner.done[i] = true;
 	owner.moved++;
 	return 0;
 }
@@ -266,6 +271,7 @@ static void model_putback(struct page *page)
 	if (!owner.isolated[i])
 		model_fail("putback_page on pfn %#lx, which is not isolated", page_to_pfn(page));
 	owner.isolated[i] = false;
+	owner.done[i] = true;
 }
 
 static const struct movable_operations model_ops = {
