@@ -29,7 +29,7 @@ static inline void area_add(struct zone *zone, struct page *page, unsigned int o
 		  "a free block on list %u in a pageblock of type %u", mt, pfn_migratetype(zone, page_to_pfn(page)));
 
 	list_add(&page->lru, &area->free_list[mt]);
-	page->private = order;
+	set_page_private(page, order);
 	page_flag_set(page, PG_buddy); /* after private: a merge that sees PG_buddy reads the order */
 	set_counter(&area->nr_free, area->nr_free + 1);
 	zone->free_orders[mt] |= 1u << order;

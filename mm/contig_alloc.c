@@ -56,7 +56,7 @@ static struct page *contig_new_page(struct page *src, unsigned int order, void *
 
 		if (!page || !pfn_in_range(m->range, page_to_pfn(page)))
 			return page;
-		page->private = order;
+		set_page_private(page, order);
 		page->lru.next = m->in_range ? &m->in_range->lru : NULL;
 		m->in_range = page;
 	}
@@ -181,7 +181,7 @@ static void prep_taken_pages(unsigned long pfn, unsigned long nr, gfp_t gfp)
 		set_block_order_type(page, 0, contig_pcptype(page));
 		if (page_flag_test(page, PG_poisoned))
 			unpoison_pages(page, 1);
-		page->private = 0;
+		set_page_private(page, 0);
 		set_page_ref(page, 1);
 	}
 	if (gfp & __GFP_ZERO)
