@@ -8,6 +8,13 @@
  * is, that the old one is free again, the tokens moved with the contents, the count and the
  * marks; and that a refused move changes nothing. Misuse: a movable block freed, a block made
  * movable twice, a huge page made movable; each gives one report and changes nothing.
+ *
+ * The owner also takes in migrations the test did not start: compaction's (compact_memory() and
+ * compact_zone() here, the allocation slow path's for a costly order) and a range emptied for the
+ * hugetlb pool. It finds the block by its page, checks each move (not pinned, out of a movable
+ * pageblock into a movable pageblock of the same zone, contents and private word kept) and moves
+ * the block in the model, so that the allocation or the pool that follows is judged against the
+ * memory compaction left.
  */
 #include "tests/model/model.h"
 
