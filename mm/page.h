@@ -143,7 +143,10 @@ static inline void set_page_ref(struct page *p, int v) { __atomic_store_n(&p->_r
  * stores it with relaxed atomic stores (the same plain move on x86); an owner that makes its
  * blocks movable should store private so too.
  */
-static inline void set_page_private(struct page *p, unsigned long v) { __atomic_store_n(&p->private, v, __ATOMIC_RELAXED); }
+static inline void set_page_private(struct page *p, unsigned long v)
+{
+	__atomic_store_n(&p->private, v, __ATOMIC_RELAXED);
+}
 
 static inline bool page_flag_test(const struct page *p, enum pageflags f) { return page_flags(p) & (1u << f); }
 static inline void page_flag_set(struct page *p, enum pageflags f) { set_page_flags(p, page_flags(p) | 1u << f); }

@@ -5,8 +5,9 @@
  * free range is taken and given back, a range of movable blocks (a test owner's,
  * tests/ktest/contig_owner.h) is taken after they moved out with their contents (a compound
  * one as a compound page), a pinned block makes the call fail cleanly, and the pool grows by
- * 2 MiB pages (also when no free 2 MiB block is left) and by a 1 GiB page when memory allows (the gigantic pool given back first). Each case
- * builds its range from one 2 MiB block it allocates, so it knows what is there.
+ * 2 MiB pages (also when no free 2 MiB block is left) and by a 1 GiB page when memory allows
+ * (the gigantic pool given back first). Each case builds its range from one 2 MiB block it
+ * allocates, so it knows what is there.
  */
 #include "tests/ktest/compound_helpers.h"
 #include "tests/ktest/contig_owner.h"

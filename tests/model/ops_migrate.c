@@ -576,9 +576,10 @@ static void expect_all_movable(const char *op)
 static void expect_compact_zone_result(int z, unsigned int order, int got, unsigned long moved)
 {
 	bool has_block = model.full[z][order] > 0;
+	bool says_block = got == COMPACT_NOT_NEEDED || got == COMPACT_MADE_BLOCK;
+	bool says_still = got == COMPACT_NOT_NEEDED || got == COMPACT_NO_ROOM;
 
-	if (got < 0 || got > COMPACT_COMPLETE || ((got == COMPACT_NOT_NEEDED || got == COMPACT_MADE_BLOCK) && !has_block) ||
-	    ((got == COMPACT_NOT_NEEDED || got == COMPACT_NO_ROOM) && moved))
+	if (got < 0 || got > COMPACT_COMPLETE || (says_block && !has_block) || (says_still && moved))
 		model_fail("compact_zone(%s, %u) returned %d after moving %lu pages; the model has %lu free regions "
 			   "of that order there", zone_name(z), order, got, moved, model.full[z][order]);
 }

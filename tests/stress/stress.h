@@ -10,8 +10,8 @@
  * huge pages, reservations and pool resizes, kmalloc() objects of every size class and large
  * ones and objects of a slab cache (also handed to other workers, so that objects allocated on
  * one CPU are freed on another, and kmalloc(GFP_ATOMIC) in interrupt context), movable blocks that worker 0
- * migrates and the last worker compacts while the others write, pin and free them (tests/stress/stress_migrate.c), and reads
- * of the free page count and the pool's counters while all this goes on (each must be a
+ * migrates and the last worker compacts while the others write, pin and free them
+ * (tests/stress/stress_migrate.c), and reads of the free page count and the pool's counters while all this goes on (each must be a
  * consistent snapshot). Every block carries a
  * stamp in its memory (owner, sequence number, order, pfn; an object its tag), checked before
  * it is freed, so a block handed out twice shows.
