@@ -226,6 +226,8 @@ unsigned long external_moved_pages(void);
 
 /* Compaction's invariants are checked on every external move; a contiguous range may move too. */
 void external_moves_may_be_contig(bool may);
+/* The owner makes b (held, not huge, below a pageblock, not movable yet) movable. */
+void movable_adopt(struct block *b);
 /* The owner lets b go (clear_page_movable()) if it made b movable: before b is freed. */
 void movable_let_go(struct block *b);
 

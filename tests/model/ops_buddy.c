@@ -144,6 +144,7 @@ void op_alloc(void)
 	const char *op = by_address ? "__get_free_pages" : "alloc_pages";
 	enum zone_type highest = (enum zone_type)model_top_zone(gfp_zones(gfp), 0);
 	struct page *page;
+	struct block *b;
 	int may_before = model_top_zone_for(gfp, order);
 	bool had_room = own_type_has_room(may_before, gfp, order);
 	unsigned long stalls = vm_event_count(COMPACT_STALL), moved = external_moved_pages();
@@ -167,8 +168,11 @@ void op_alloc(void)
 	stats.fallbacks += pfn_zone(page_to_pfn(page)) != highest;
 	if ((gfp & __GFP_ZERO) && model_frames_are(page_to_pfn(page), order, FRAME_FREE))
 		expect_zeroed(op, page, order); /* (a block that was not free fails in block_add) */
-	block_add(op, page, order, (gfp & __GFP_COMP) && order ? BLOCK_COMPOUND : BLOCK_PLAIN, FRAME_FREE,
-		  gfp_zones(gfp));
+	b = block_add(op, page, order, (gfp & __GFP_COMP) && order ? BLOCK_COMPOUND : BLOCK_PLAIN, FRAME_FREE,
+		      gfp_zones(gfp));
+	/* Most movable allocations get an owner that lets them move: compaction then has work. */
+	if ((gfp & __GFP_MOVABLE) && order < PAGEBLOCK_ORDER && chance(60))
+		movable_adopt(b);
 }
 
 /* Expects the count the model has for b on b's first page. */

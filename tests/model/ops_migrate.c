@@ -328,13 +328,10 @@ static struct block *random_block(bool movable)
 	return NULL;
 }
 
-static void make_movable(void)
+void movable_adopt(struct block *b)
 {
-	struct block *b = random_block(false);
 	unsigned long reports = bad_page_reports;
 
-	if (!b)
-		return;
 	note("set_page_movable", b->pfn, b->order, b->kind);
 	b->page->private = owner_word(b);
 	set_page_movable(b->page, &model_ops);
@@ -344,6 +341,14 @@ static void make_movable(void)
 	remember_slot(b);
 	mstats.made_movable++;
 	expect_movable("set_page_movable", b);
+}
+
+static void make_movable(void)
+{
+	struct block *b = random_block(false);
+
+	if (b)
+		movable_adopt(b);
 }
 
 /* The gfp migrate_page_to_new() allocates b's target with, given the caller's gfp. */
