@@ -48,7 +48,7 @@ static inline void area_add(struct zone *zone, struct page *page, unsigned int o
 
 	pageblock_free_add(zone, pfn, order, 1);
 	list_add(&page->lru, tail ? area->free_list[mt].prev : &area->free_list[mt]);
-	page->private = order;
+	set_page_private(page, order);
 	page_flag_set(page, PG_buddy); /* after private: a merge that sees PG_buddy reads the order */
 	set_counter(&area->nr_free, area->nr_free + 1);
 	zone->free_orders[mt] |= 1u << order;

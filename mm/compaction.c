@@ -56,6 +56,8 @@ static bool movable_pageblock(const struct zone *zone, unsigned long pfn)
 /*
  * The order of the free block at page, read without the zone's lock (the migration scanner only
  * skips over it): a value no free block has, read while the block changes hands, skips one frame.
+ * Every store to private in mm/ is a relaxed atomic one (set_page_private(), mm/page.h), so this
+ * read is no data race.
  */
 static unsigned long unlocked_free_block_pages(const struct page *page)
 {
@@ -112,7 +114,7 @@ static void take_free_blocks(struct compact_control *cc, unsigned long start)
 		if (order >= PAGEBLOCK_ORDER || !target_keeps_watermark(zone, order))
 			break;
 		buddy_take_free_block(zone, page);
-		page->private = order;
+		set_page_private(page, order);
 		list_add(&page->lru, &cc->targets[order]);
 		taken += 1UL << order;
 		pfn += 1UL << order;
@@ -151,7 +153,7 @@ static struct page *take_target(struct compact_control *cc, unsigned int order)
 	while (o > order) {
 		struct page *half = page + (1UL << --o);
 
-		half->private = o;
+		set_page_private(half, o);
 		list_add(&half->lru, &cc->targets[o]);
 	}
 	cc->target_pages -= 1UL << order;

@@ -25,7 +25,7 @@ int prep_compound_page(struct page *page, unsigned int order)
 		return -EINVAL;
 	}
 	for (unsigned long i = 1; i < nr; i++) {
-		page[i].first_page = page;
+		__atomic_store_n(&page[i].first_page, page, __ATOMIC_RELAXED); /* private's word: mm/page.h */
 		SetPageTail(&page[i]);
 	}
 	page[1].compound_order = order;
@@ -77,7 +77,7 @@ static void clear_compound(struct page *head, unsigned int order)
 {
 	for (unsigned long i = 1; i < (1UL << order); i++) {
 		ClearPageCompoundMarks(&head[i]);
-		head[i].first_page = NULL;
+		__atomic_store_n(&head[i].first_page, NULL, __ATOMIC_RELAXED);
 	}
 	head[1].compound_dtor = NULL;
 	head[1].compound_order = 0;

@@ -41,21 +41,22 @@ static bool pfn_in_range(const struct isolated_range *range, unsigned long pfn)
 }
 
 /*
- * A migration target outside the range. A block of the range can still reach an allocation (one
+ * A migration target outside the range, of src's shape (a compound page for a compound page:
+ * migrate_pages() refuses any other). A block of the range can still reach an allocation (one
  * freed to a CPU's list as the range was being isolated): such a block is kept aside, and freed
  * into the isolate lists once the batch has moved.
  */
 static struct page *contig_new_page(struct page *src, unsigned int order, void *data)
 {
 	struct contig_migration *m = data;
+	gfp_t gfp = GFP_HIGHUSER_MOVABLE | __GFP_NOWARN | (PageHead(src) ? __GFP_COMP : 0);
 
-	(void)src;
 	for (;;) {
-		struct page *page = alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_NOWARN, order);
+		struct page *page = alloc_pages(gfp, order);
 
 		if (!page || !pfn_in_range(m->range, page_to_pfn(page)))
 			return page;
-		page->private = order;
+		set_page_private(page, order);
 		page->lru.next = m->in_range ? &m->in_range->lru : NULL;
 		m->in_range = page;
 	}
@@ -180,7 +181,7 @@ static void prep_taken_pages(unsigned long pfn, unsigned long nr, gfp_t gfp)
 		set_block_order_type(page, 0, contig_pcptype(page));
 		if (page_flag_test(page, PG_poisoned))
 			unpoison_pages(page, 1);
-		page->private = 0;
+		set_page_private(page, 0);
 		set_page_ref(page, 1);
 	}
 	if (gfp & __GFP_ZERO)

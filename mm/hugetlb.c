@@ -87,7 +87,7 @@ static unsigned long unreserved_free(const struct hstate *h) { return h->free - 
 static void enqueue_huge_folio(struct hstate *h, struct folio *folio)
 {
 	list_add(&folio->lru, &h->free_list);
-	folio->private = HUGETLB_ON_FREE_LIST;
+	set_page_private(&folio->page, HUGETLB_ON_FREE_LIST); /* compaction may read it: mm/page.h */
 	h->free++;
 }
 
@@ -100,7 +100,7 @@ static struct folio *dequeue_huge_folio(struct hstate *h)
 		panic("dequeue_huge_page: order %u: free count %lu but list empty", h->order, h->free);
 	list_del(&folio->lru);
 	folio->lru.next = folio->lru.prev = NULL;
-	folio->private = 0;
+	set_page_private(&folio->page, 0);
 	h->free--;
 	return folio;
 }

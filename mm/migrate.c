@@ -274,7 +274,7 @@ static struct page *get_target(struct page *src, unsigned int order, migrate_new
  */
 static void prepare_target(struct page *dst, const struct page *src, const struct movable_operations *ops)
 {
-	dst->private = src->private;
+	set_page_private(dst, src->private);
 	__atomic_store_n(&dst->movable_ops, ops, __ATOMIC_RELAXED);
 	flags_set_bits(dst, MOVABLE_BITS);
 }

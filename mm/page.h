@@ -136,6 +136,18 @@ static inline void set_page_flags(struct page *p, uint32_t v) { __atomic_store_n
 static inline int page_ref(const struct page *p) { return __atomic_load_n(&p->_refcount, __ATOMIC_RELAXED); }
 static inline void set_page_ref(struct page *p, int v) { __atomic_store_n(&p->_refcount, v, __ATOMIC_RELAXED); }
 
+/*
+ * private too is read without the lock: compaction's migration scanner takes a free block's order
+ * from it to skip the block (mm/compaction.c), while the block may be leaving the free list, or
+ * have left it, and its new owner writes that word (private, first_page, slab_cache). So mm/
+ * stores it with relaxed atomic stores (the same plain move on x86); an owner that makes its
+ * blocks movable should store private so too.
+ */
+static inline void set_page_private(struct page *p, unsigned long v)
+{
+	__atomic_store_n(&p->private, v, __ATOMIC_RELAXED);
+}
+
 static inline bool page_flag_test(const struct page *p, enum pageflags f) { return page_flags(p) & (1u << f); }
 static inline void page_flag_set(struct page *p, enum pageflags f) { set_page_flags(p, page_flags(p) | 1u << f); }
 static inline void page_flag_clear(struct page *p, enum pageflags f) { set_page_flags(p, page_flags(p) & ~(1u << f)); }

@@ -130,7 +130,7 @@ static unsigned int new_block_pcptype(const struct page *page, gfp_t gfp)
 static void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 {
 	set_page_ref(page, 1);
-	page->private = 0;
+	set_page_private(page, 0);
 	if (unlikely(poisoned_pages_remain()))
 		unpoison_pages(page, 1UL << order);
 	if (gfp & __GFP_ZERO)
@@ -311,7 +311,7 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t
 	if (unlikely(!page))
 		return alloc_pages_slow(gfp, order);
 	set_page_ref(page, 1); /* its flags already say its order: see struct per_cpu_pages */
-	page->private = 0;
+	set_page_private(page, 0);
 	return page;
 }
 

@@ -200,7 +200,7 @@ static void add_free(struct kmem_cache *cache, long n)
 static void slab_free_pages(struct kmem_cache *cache, struct page *slab)
 {
 	page_flag_clear(slab, PG_slab);
-	slab->slab_cache = NULL;
+	__atomic_store_n(&slab->slab_cache, NULL, __ATOMIC_RELAXED); /* private's word: mm/page.h */
 	slab->lru.next = slab->lru.prev = NULL;
 	__free_pages(slab, cache->order);
 }
@@ -279,7 +279,7 @@ static struct page *slab_new(struct kmem_cache *cache, gfp_t gfp)
 	slab->slab_inuse = 0;
 	slab->slab_list = SLAB_ON_NONE;
 	slab->slab_next = slab->slab_prev = SLAB_NIL;
-	slab->slab_cache = cache;
+	__atomic_store_n(&slab->slab_cache, cache, __ATOMIC_RELAXED); /* private's word: mm/page.h */
 	page_flag_set(slab, PG_slab);
 	if (unlikely(!kmalloc_started) && (cache->flags & SLAB_KMALLOC)) /* kmalloc's modes fixed now */
 		__atomic_store_n(&kmalloc_started, true, __ATOMIC_RELEASE);

@@ -348,7 +348,7 @@ static unsigned long fill_area(struct vm_area *a, gfp_t gfp)
 			__free_pages(page, 0);
 			break;
 		}
-		page->private = page_va(a, i); /* the owner's word: where the page is mapped */
+		set_page_private(page, page_va(a, i)); /* the owner's word: where the page is mapped */
 		a->pages[i] = (unsigned long)page;
 		__atomic_fetch_add(&nr_vmalloc_pages, 1, __ATOMIC_RELAXED);
 		set_page_movable(page, &vmalloc_movable_ops);

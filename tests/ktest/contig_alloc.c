@@ -3,10 +3,11 @@
  * Self-tests of contiguous ranges (mm/page_isolation.h, mm/contig_alloc.h) and of the hugetlb
  * pool grown after boot: a range with an unmovable page is refused and left exactly as it was, a
  * free range is taken and given back, a range of movable blocks (a test owner's,
- * tests/ktest/contig_owner.h) is taken after they moved out with their contents, a pinned block
- * makes the call fail cleanly, and the pool grows by 2 MiB pages (also when no free 2 MiB block
- * is left) and by a 1 GiB page when memory allows (the gigantic pool given back first). Each case
- * builds its range from one 2 MiB block it allocates, so it knows what is there.
+ * tests/ktest/contig_owner.h) is taken after they moved out with their contents (a compound
+ * one as a compound page), a pinned block makes the call fail cleanly, and the pool grows by
+ * 2 MiB pages (also when no free 2 MiB block is left) and by a 1 GiB page when memory allows
+ * (the gigantic pool given back first). Each case builds its range from one 2 MiB block it
+ * allocates, so it knows what is there.
  */
 #include "tests/ktest/compound_helpers.h"
 #include "tests/ktest/contig_owner.h"
@@ -14,6 +15,7 @@
 #include "tests/ktest/text_capture.h"
 
 #include "lib/string.h"
+#include "mm/bad_page.h"
 #include "mm/compound.h"
 #include "mm/contig_alloc.h"
 #include "mm/page_isolation.h"
@@ -250,6 +252,46 @@ static void movable_blocks_move_out_and_the_range_is_taken(struct ktest *t)
 	KT_EXPECT_EQ(t, page_ref(first + 3), 1);
 	free_contig_range(pfn, PB);
 	contig_owner_free_all(&o);
+}
+
+static bool keep_8_to_11(unsigned long i) { return i >= 8 && i < 12; }
+
+/*
+ * A compound movable block moves out as a compound page: its target must have its shape, or
+ * migrate_pages() refuses the move (reported) and the range cannot be taken.
+ */
+static void compound_movable_block_moves_out_whole(struct ktest *t)
+{
+	struct contig_owner o;
+	struct page *first = take_test_range(t), *head;
+	unsigned long pfn, reports = bad_page_reports;
+	int rc;
+
+	contig_owner_init(&o);
+	if (!first)
+		return;
+	pfn = page_to_pfn(first);
+	head = first + 8;
+	/* Pages 8..11 of the range become one order-2 compound page, as alloc_pages(__GFP_COMP) makes it. */
+	for (unsigned int i = 1; i < 4; i++)
+		set_page_ref(head + i, 0);
+	KT_ASSERT(t, prep_compound_page(head, 2) == 0, "pages 8..11 did not become a compound page");
+	o.blocks[o.n++] = head;
+	set_page_movable(head, &contig_owner_ops);
+	free_range_except(first, keep_8_to_11);
+	rc = alloc_contig_range(pfn, pfn + PB, GFP_KERNEL);
+	KT_EXPECT_EQ(t, rc, 0);
+	KT_EXPECT_EQ(t, o.moved, 1);
+	KT_EXPECT_EQ(t, bad_page_reports - reports, 0);
+	head = o.blocks[0];
+	KT_EXPECT(t, PageHead(head) && compound_order(head) == 2, "the moved block at pfn %#lx is %s of order %u",
+		  page_to_pfn(head), PageHead(head) ? "a compound page" : "a plain block",
+		  PageHead(head) ? compound_order(head) : 0);
+	if (rc == 0)
+		free_contig_range(pfn, PB);
+	clear_page_movable(head);
+	put_page(head);
+	contig_owner_now = NULL;
 }
 
 /*
@@ -551,6 +593,7 @@ KTEST_SUITE(contig_alloc, KTEST_CASE(unmovable_page_refuses_isolation_and_the_ra
 	    KTEST_CASE(free_block_across_the_range_end_is_split_and_merged_back),
 	    KTEST_CASE(free_range_is_taken_and_given_back),
 	    KTEST_CASE(movable_blocks_move_out_and_the_range_is_taken), KTEST_CASE(pinned_movable_page_fails_cleanly),
+	    KTEST_CASE(compound_movable_block_moves_out_whole),
 	    KTEST_CASE(pages_freed_in_an_isolated_range_are_not_handed_out),
 	    KTEST_CASE(hugetlb_pool_grows_after_boot),
 	    KTEST_CASE(hugetlb_pool_grows_by_migration_without_a_free_2m_block),

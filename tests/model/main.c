@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mm/compaction.h"
 #include "tests/ktest/mm_shape.h"
 #include "tests/ktest/mm_test_rand.h"
 #include "tests/mm/host_mm.h"
@@ -284,12 +283,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	mm_debug_poison = opt.poison;
-	/*
-	 * The model predicts each allocation from the free frames; slow-path compaction would move
-	 * the test's movable blocks behind its back to make a costly one succeed (the compaction
-	 * self-tests check that).
-	 */
-	set_slow_path_compaction(false);
 	model_init(&map);
 	hugetlb_model_init();
 	model.expected_reports = bad_page_reports;

@@ -317,7 +317,7 @@ struct block *block_add(const char *op, struct page *page, unsigned int order, e
 	if (nr_blocks == MAX_BLOCKS)
 		model_fail("%s: the model holds %lu blocks, its limit", op, nr_blocks);
 	b = &blocks[nr_blocks++];
-	*b = (struct block){ page, pfn, order, kind, 1, rnd(), false };
+	*b = (struct block){ page, pfn, order, kind, 1, rnd(), false, false };
 	block_write_tokens(b);
 	held_frames += n;
 	stats.max_held_frames = MAX(stats.max_held_frames, held_frames);
@@ -360,7 +360,7 @@ void block_split(const char *op, struct block *b)
 		struct block *nb = i ? &blocks[nr_blocks++] : b;
 
 		*nb = (struct block){ whole.page + i, whole.pfn + i, 0, BLOCK_PLAIN, 1,
-				      whole.token ^ (i * TOKEN_STEP), false };
+				      whole.token ^ (i * TOKEN_STEP), false, false };
 	}
 }
 

@@ -109,6 +109,7 @@ struct block {
 	int refs;          /* the model's reference count */
 	uint64_t token;    /* written into every page; checked when the block goes back */
 	bool movable;      /* the test made it movable (ops_migrate.c): let go before it is freed */
+	bool isolated;     /* a migration the test did not start (compaction's) has it isolated */
 };
 
 #define MAX_BLOCKS (1UL << 18) /* more than the frames of the test machine */
@@ -215,6 +216,18 @@ const char *misuse_name(unsigned int i); /* "double free", ... */
 
 void op_migrate(void);
 void migrate_model_print_stats(void);
+
+/*
+ * Migrations the test did not start: the allocation slow path's compaction, a contiguous range
+ * emptied for the hugetlb pool. The owner's operations take them in and move the block in the
+ * model. Pages moved by them so far (compare before and after a call that may compact).
+ */
+unsigned long external_moved_pages(void);
+
+/* Compaction's invariants are checked on every external move; a contiguous range may move too. */
+void external_moves_may_be_contig(bool may);
+/* The owner makes b (held, not huge, below a pageblock, not movable yet) movable. */
+void movable_adopt(struct block *b);
 /* The owner lets b go (clear_page_movable()) if it made b movable: before b is freed. */
 void movable_let_go(struct block *b);
 

@@ -8,6 +8,7 @@
 #include "tests/model/model.h"
 
 #include "mm/pageblock.h"
+#include "mm/vmstat.h"
 
 #include <string.h>
 
@@ -116,6 +117,25 @@ static void expect_pageblock_type(const char *op, gfp_t gfp, unsigned int order,
 				   migratetype_name(gfp_migratetype(gfp)));
 }
 
+/*
+ * Compaction is the slow path's last resort for a costly allocation that may wait (order >= 3,
+ * not __GFP_HIGH): it must not have run (stalls counted, or blocks moved) for any other, nor when
+ * the model had a free block the allocation could take (may_before >= 0). What it moved is in the
+ * model already (the owner's migrate_page), so expect_outcome() judges the state it left.
+ */
+static void expect_compaction_needed(const char *op, gfp_t gfp, unsigned int order, int may_before,
+				     unsigned long stalls, unsigned long moved)
+{
+	unsigned long stalls_now = vm_event_count(COMPACT_STALL), moved_now = external_moved_pages();
+	bool may_compact = order >= PAGE_ALLOC_COSTLY_ORDER && !(gfp & __GFP_HIGH) && may_before < 0;
+	char g[64];
+
+	if (!may_compact && (stalls_now != stalls || moved_now != moved))
+		model_fail("%s(gfp %s, order %u) compacted (%lu stalls, %lu pages moved), but %s", op,
+			   gfp_name(gfp, g, sizeof(g)), order, stalls_now - stalls, moved_now - moved,
+			   may_before >= 0 ? "the model had a free block it could take" : "it may not compact");
+}
+
 void op_alloc(void)
 {
 	unsigned int order = random_order();
@@ -124,8 +144,10 @@ void op_alloc(void)
 	const char *op = by_address ? "__get_free_pages" : "alloc_pages";
 	enum zone_type highest = (enum zone_type)model_top_zone(gfp_zones(gfp), 0);
 	struct page *page;
-
-	bool had_room = own_type_has_room(model_top_zone_for(gfp, order), gfp, order);
+	struct block *b;
+	int may_before = model_top_zone_for(gfp, order);
+	bool had_room = own_type_has_room(may_before, gfp, order);
+	unsigned long stalls = vm_event_count(COMPACT_STALL), moved = external_moved_pages();
 
 	note(op, 0, order, gfp);
 	if (by_address) {
@@ -134,6 +156,7 @@ void op_alloc(void)
 	} else {
 		page = alloc_pages(gfp, order);
 	}
+	expect_compaction_needed(op, gfp, order, may_before, stalls, moved);
 	expect_outcome(op, gfp, order, page);
 	expect_pageblock_type(op, gfp, order, page, had_room);
 	stats.allocs++;
@@ -145,8 +168,11 @@ void op_alloc(void)
 	stats.fallbacks += pfn_zone(page_to_pfn(page)) != highest;
 	if ((gfp & __GFP_ZERO) && model_frames_are(page_to_pfn(page), order, FRAME_FREE))
 		expect_zeroed(op, page, order); /* (a block that was not free fails in block_add) */
-	block_add(op, page, order, (gfp & __GFP_COMP) && order ? BLOCK_COMPOUND : BLOCK_PLAIN, FRAME_FREE,
-		  gfp_zones(gfp));
+	b = block_add(op, page, order, (gfp & __GFP_COMP) && order ? BLOCK_COMPOUND : BLOCK_PLAIN, FRAME_FREE,
+		      gfp_zones(gfp));
+	/* Most movable allocations get an owner that lets them move: compaction then has work. */
+	if ((gfp & __GFP_MOVABLE) && order < PAGEBLOCK_ORDER && chance(60))
+		movable_adopt(b);
 }
 
 /* Expects the count the model has for b on b's first page. */

@@ -8,14 +8,25 @@
  * is, that the old one is free again, the tokens moved with the contents, the count and the
  * marks; and that a refused move changes nothing. Misuse: a movable block freed, a block made
  * movable twice, a huge page made movable; each gives one report and changes nothing.
+ *
+ * The owner also takes in migrations the test did not start: compaction's (compact_memory() and
+ * compact_zone() here, the allocation slow path's for a costly order) and a range emptied for the
+ * hugetlb pool. It finds the block by its page, checks each move (not pinned, out of a movable
+ * pageblock into a movable pageblock of the same zone, contents and private word kept) and moves
+ * the block in the model, so that the allocation or the pool that follows is judged against the
+ * memory compaction left.
  */
 #include "tests/model/model.h"
 
+#include "mm/compaction.h"
 #include "mm/lock_check.h"
 #include "mm/migrate.h"
+#include "mm/pageblock.h"
 #include "mm/pageblock_types.h"
+#include "mm/vmstat.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define BATCH 4
@@ -26,6 +37,7 @@ static struct {
 	struct block *busy[BATCH]; /* the blocks of this operation (one, or a migrate_pages() batch) */
 	unsigned int nbusy;
 	bool isolated[BATCH];
+	bool done[BATCH];      /* moved or put back: the block is the owner's again, any migration's */
 	bool refuse_isolate;   /* isolate_page() says no */
 	bool fail_migrate;     /* migrate_page() returns OWNER_ERROR */
 	gfp_t gfp;             /* the targets' gfp: where they must come from */
@@ -34,16 +46,26 @@ static struct {
 
 static struct {
 	unsigned long made_movable, moves, pinned, refused, failed, no_target, isolations, batches;
-	unsigned long batch_moves, cleared, misuse;
+	unsigned long batch_moves, cleared, misuse, compactions;
 } mstats;
 
-/* The index in owner.busy of the block whose page is page; fails the run if it is none of them. */
-static unsigned int busy_index(const struct page *page, const char *op)
+/* Migrations the test did not start (compaction's, a contiguous range's): what they did. */
+static struct {
+	bool may_be_contig;  /* a contiguous range may be emptied now, not only compacted */
+	unsigned long isolations, moves, pages, putbacks;
+	uint32_t *slot_of;   /* per pfn: a hint, the index in blocks[] of the movable block there */
+} ext;
+
+/*
+ * The index in owner.busy of the block whose page is page, or -1: a migration the test did not
+ * start (compaction for a target's allocation may also move a block of the batch already moved).
+ */
+static int busy_slot(const struct page *page)
 {
 	for (unsigned int i = 0; i < owner.nbusy; i++)
-		if (owner.busy[i]->page == page)
-			return i;
-	model_fail("%s called on pfn %#lx, which the owner did not give to this migration", op, page_to_pfn(page));
+		if (!owner.done[i] && owner.busy[i]->page == page)
+			return (int)i;
+	return -1;
 }
 
 /* The owner's operations run with no mm/ lock held and interrupts on (mm/migrate.h). */
@@ -54,11 +76,155 @@ static void expect_context(const char *op)
 			   arch_irqs_disabled() ? "off" : "on");
 }
 
+/* Remembers where b is in blocks[], for held_movable_block(). */
+static void remember_slot(const struct block *b)
+{
+	if (!ext.slot_of)
+		ext.slot_of = calloc(max_pfn, sizeof(*ext.slot_of));
+	if (!ext.slot_of)
+		model_fail("out of host memory for the movable blocks' index");
+	ext.slot_of[b->pfn] = (uint32_t)(b - blocks);
+}
+
+/*
+ * The held block made movable whose first page is page (the slot hint first, else a search: a
+ * freed block's slot is taken by the last one). Fails the run if there is none: the migration
+ * took a block the owner never made movable.
+ */
+static struct block *held_movable_block(const struct page *page, const char *op)
+{
+	unsigned long pfn = page_to_pfn(page);
+	uint32_t i = ext.slot_of && pfn < max_pfn ? ext.slot_of[pfn] : 0;
+
+	if (i >= nr_blocks || blocks[i].page != page)
+		for (i = 0; i < nr_blocks && blocks[i].page != page; i++)
+			;
+	if (i == nr_blocks || !blocks[i].movable)
+		model_fail("%s called on pfn %#lx, %s", op, pfn,
+			   i == nr_blocks ? "which the test does not hold" : "a block the owner never made movable");
+	remember_slot(&blocks[i]);
+	return &blocks[i];
+}
+
+/*
+ * The switch, in the model: the target must be a block the model has free, with src's tokens and
+ * private word, both counts frozen; the model then holds it and src's frames are free (src is
+ * freed as soon as migrate_page returns 0).
+ */
+static void switch_in_model(struct block *b, struct page *dst, struct page *src)
+{
+	struct block moved = *b;
+	const char *p;
+
+	moved.page = dst;
+	moved.pfn = page_to_pfn(dst);
+	if ((p = block_token_problem(&moved)))
+		model_fail("migrate_page: the target's contents are not the block's: %s", p);
+	if (dst->private != src->private || page_ref(dst) || page_ref(src))
+		model_fail("migrate_page: private %#lx (block %#lx), counts %d and %d (both frozen: 0)",
+			   dst->private, src->private, page_ref(dst), page_ref(src));
+	if (moved.pfn & ((1UL << b->order) - 1))
+		model_fail("migrate_page: target pfn %#lx is not aligned to its order %u", moved.pfn, b->order);
+	if (!model_move(moved.pfn, b->order, FRAME_FREE, FRAME_HELD))
+		model_fail("migrate_page: target pfn %#lx of order %u was not free in the model", moved.pfn, b->order);
+	if (!model_move(b->pfn, b->order, FRAME_HELD, FRAME_FREE))
+		model_fail("migrate_page: the block at pfn %#lx was not held in the model", b->pfn);
+	model.last_freed_pfn = b->pfn;
+	model.last_freed_order = b->order;
+	*b = moved;
+}
+
+static const char *pageblock_type_name(unsigned long pfn)
+{
+	return migratetype_name(get_pageblock_migratetype(pfn_to_page(pfn)));
+}
+
+/*
+ * Compaction's invariants on one move of b to dst: b is not pinned (the model holds one
+ * reference), it comes from a movable pageblock and goes to another one of the same zone. A
+ * contiguous range being emptied (ext.may_be_contig) takes from isolated pageblocks and its
+ * targets come from alloc_pages(), anywhere.
+ */
+static void expect_compaction_move(const struct block *b, const struct page *dst)
+{
+	unsigned long src_pfn = b->pfn, dst_pfn = page_to_pfn(dst);
+	unsigned int src_type = get_pageblock_migratetype(b->page);
+
+	if (b->refs != 1)
+		model_fail("compaction moved the pinned block at pfn %#lx (%d references)", src_pfn, b->refs);
+	if (src_type != MIGRATE_MOVABLE && !(ext.may_be_contig && src_type == MIGRATE_ISOLATE))
+		model_fail("compaction moved the block at pfn %#lx out of a %s pageblock", src_pfn,
+			   pageblock_type_name(src_pfn));
+	if (ext.may_be_contig)
+		return;
+	if (get_pageblock_migratetype(dst) != MIGRATE_MOVABLE || pfn_zone(dst_pfn) != pfn_zone(src_pfn))
+		model_fail("compaction moved the block at pfn %#lx (zone %s) into pfn %#lx, a %s pageblock of "
+			   "zone %s", src_pfn, zone_name(pfn_zone(src_pfn)), dst_pfn, pageblock_type_name(dst_pfn),
+			   zone_name(pfn_zone(dst_pfn)));
+}
+
+/* ---- the owner's operations for a migration the test did not start ---------------------------- */
+
+static bool external_isolate(struct page *page)
+{
+	struct block *b = held_movable_block(page, "isolate_page");
+
+	if (b->isolated)
+		model_fail("isolate_page on pfn %#lx, isolated already", b->pfn);
+	b->isolated = true;
+	ext.isolations++;
+	return true;
+}
+
+static struct block *external_isolated(struct page *page, const char *op)
+{
+	struct block *b = held_movable_block(page, op);
+
+	if (!b->isolated)
+		model_fail("%s on pfn %#lx, which is not isolated", op, b->pfn);
+	return b;
+}
+
+static int external_migrate(struct page *dst, struct page *src)
+{
+	struct block *b = external_isolated(src, "migrate_page");
+
+	expect_compaction_move(b, dst);
+	switch_in_model(b, dst, src);
+	b->isolated = false;
+	remember_slot(b);
+	ext.moves++;
+	ext.pages += 1UL << b->order;
+	return 0;
+}
+
+static void external_putback(struct page *page)
+{
+	external_isolated(page, "putback_page")->isolated = false;
+	ext.putbacks++;
+}
+
+/* ---- the owner's operations ------------------------------------------------------------------- */
+
+/* The index in owner.busy of page's block; -1 (fails the run) if the owner did not give it. */
+static unsigned int busy_index(const struct page *page, const char *op)
+{
+	int i = busy_slot(page);
+
+	if (i < 0)
+		model_fail("%s called on pfn %#lx, which the owner did not give to this migration", op,
+			   page_to_pfn(page));
+	return (unsigned int)i;
+}
+
 static bool model_isolate(struct page *page)
 {
-	unsigned int i = busy_index(page, "isolate_page");
+	unsigned int i;
 
 	expect_context("isolate_page");
+	if (busy_slot(page) < 0)
+		return external_isolate(page);
+	i = busy_index(page, "isolate_page");
 	if (owner.isolated[i])
 		model_fail("isolate_page on pfn %#lx, isolated already", page_to_pfn(page));
 	owner.isolated[i] = !owner.refuse_isolate;
@@ -67,58 +233,52 @@ static bool model_isolate(struct page *page)
 
 static void model_unmap(struct page *page)
 {
-	unsigned int i = busy_index(page, "unmap_page");
-
 	expect_context("unmap_page");
-	if (!owner.isolated[i])
+	if (busy_slot(page) < 0) {
+		external_isolated(page, "unmap_page");
+		return;
+	}
+	if (!owner.isolated[busy_index(page, "unmap_page")])
 		model_fail("unmap_page on pfn %#lx, which is not isolated", page_to_pfn(page));
 }
 
-/*
- * The switch. The target must be a block the model has free, in the zones asked, with src's
- * tokens and private word; the model then holds it and src's frames are free (src is freed as
- * soon as this returns 0).
- */
+/* The switch for a migration the test started: also in the zones it asked. */
 static int model_migrate(struct page *dst, struct page *src)
 {
-	unsigned int i = busy_index(src, "migrate_page");
-	struct block *b = owner.busy[i], moved = *b;
-	const char *p;
+	unsigned int i;
+	struct block *b;
 
 	expect_context("migrate_page");
+	if (busy_slot(src) < 0)
+		return external_migrate(dst, src);
+	i = busy_index(src, "migrate_page");
+	b = owner.busy[i];
 	if (!owner.isolated[i])
 		model_fail("migrate_page on pfn %#lx, which is not isolated", b->pfn);
 	if (owner.fail_migrate)
 		return OWNER_ERROR;
-	moved.page = dst;
-	moved.pfn = page_to_pfn(dst);
-	if ((p = block_token_problem(&moved)))
-		model_fail("migrate_page: the target's contents are not the block's: %s", p);
-	if (dst->private != src->private || page_ref(dst) || page_ref(src))
-		model_fail("migrate_page: private %#lx (block %#lx), counts %d and %d (both frozen: 0)",
-			   dst->private, src->private, page_ref(dst), page_ref(src));
-	if (!(gfp_zones(owner.gfp) & (1u << pfn_zone(moved.pfn))) || (moved.pfn & ((1UL << b->order) - 1)))
-		model_fail("migrate_page: target pfn %#lx is outside the zones asked or misaligned", moved.pfn);
-	if (!model_move(moved.pfn, b->order, FRAME_FREE, FRAME_HELD))
-		model_fail("migrate_page: target pfn %#lx of order %u was not free in the model", moved.pfn, b->order);
-	if (!model_move(b->pfn, b->order, FRAME_HELD, FRAME_FREE))
-		model_fail("migrate_page: the block at pfn %#lx was not held in the model", b->pfn);
-	model.last_freed_pfn = b->pfn;
-	model.last_freed_order = b->order;
-	*b = moved;
+	if (!(gfp_zones(owner.gfp) & (1u << pfn_zone(page_to_pfn(dst)))))
+		model_fail("migrate_page: target pfn %#lx is outside the zones asked", page_to_pfn(dst));
+	switch_in_model(b, dst, src);
+	remember_slot(b);
 	owner.isolated[i] = false;
+	owner.done[i] = true;
 	owner.moved++;
 	return 0;
 }
 
 static void model_putback(struct page *page)
 {
-	unsigned int i = busy_index(page, "putback_page");
+	unsigned int i;
 
 	expect_context("putback_page");
+	if (busy_slot(page) < 0)
+		return external_putback(page);
+	i = busy_index(page, "putback_page");
 	if (!owner.isolated[i])
 		model_fail("putback_page on pfn %#lx, which is not isolated", page_to_pfn(page));
 	owner.isolated[i] = false;
+	owner.done[i] = true;
 }
 
 static const struct movable_operations model_ops = {
@@ -168,21 +328,27 @@ static struct block *random_block(bool movable)
 	return NULL;
 }
 
-static void make_movable(void)
+void movable_adopt(struct block *b)
 {
-	struct block *b = random_block(false);
 	unsigned long reports = bad_page_reports;
 
-	if (!b)
-		return;
 	note("set_page_movable", b->pfn, b->order, b->kind);
 	b->page->private = owner_word(b);
 	set_page_movable(b->page, &model_ops);
 	if (bad_page_reports != reports || !page_movable(b->page))
 		model_fail("set_page_movable refused the order-%u block at pfn %#lx", b->order, b->pfn);
 	b->movable = true;
+	remember_slot(b);
 	mstats.made_movable++;
 	expect_movable("set_page_movable", b);
+}
+
+static void make_movable(void)
+{
+	struct block *b = random_block(false);
+
+	if (b)
+		movable_adopt(b);
 }
 
 /* The gfp migrate_page_to_new() allocates b's target with, given the caller's gfp. */
@@ -205,6 +371,14 @@ static gfp_t random_migrate_gfp(void)
 	return gfp;
 }
 
+/* What migrate_page_to_new(b) must return once it has a target: -EAGAIN (pinned), the owner's error, 0. */
+static int result_with_target(const struct block *b)
+{
+	if (b->refs > 1)
+		return -EAGAIN;
+	return owner.fail_migrate ? OWNER_ERROR : 0;
+}
+
 /*
  * What migrate_page_to_new(b) must return: -EBUSY (refused), -ENOMEM (no target), -EAGAIN
  * (pinned), the owner's error, 0. *either is set when the target may or may not be found (a
@@ -219,15 +393,14 @@ static int expected_result(const struct block *b, gfp_t tgfp, bool *either)
 		return -EBUSY;
 	if (!may)
 		return -ENOMEM;
-	if (b->refs > 1)
-		return -EAGAIN;
-	return owner.fail_migrate ? OWNER_ERROR : 0;
+	return result_with_target(b);
 }
 
 static void migrate_one(void)
 {
 	struct block *b = random_block(true);
 	unsigned long before = b ? b->pfn : 0;
+	unsigned long compacted = ext.pages;
 	bool either;
 	int want, got;
 
@@ -239,6 +412,9 @@ static void migrate_one(void)
 	want = expected_result(b, target_gfp(b, owner.gfp), &either);
 	note("migrate_page_to_new", b->pfn, b->order, owner.gfp);
 	got = migrate_page_to_new(b->page, owner.gfp);
+	/* The target's allocation may compact (order >= 3): the block it then finds is as good. */
+	if (want == -ENOMEM && ext.pages != compacted && got == result_with_target(b))
+		want = got;
 	if (got != want && !(either && got == -ENOMEM))
 		model_fail("migrate_page_to_new(pfn %#lx, order %u, %d references) returned %d, the model %d",
 			   before, b->order, b->refs, got, want);
@@ -291,9 +467,11 @@ static bool busy_already(const struct block *b)
 static struct page *batch_new_page(struct page *src, unsigned int order, void *data)
 {
 	gfp_t gfp = GFP_HIGHUSER_MOVABLE | __GFP_NOWARN | (PageHead(src) ? __GFP_COMP : 0);
-	bool must = model_top_zone_for(gfp, order) >= 0, may = model_top_zone(gfp_zones(gfp), order) >= 0;
+	bool must = model_top_zone_for(gfp, order) >= 0, may;
 	struct page *page = alloc_pages(gfp, order);
 
+	/* Compaction may have run for it, its moves now in the model: the target is still free there. */
+	may = model_top_zone(gfp_zones(gfp), order) >= 0;
 	(void)data;
 	if ((must && !page) || (!may && page))
 		model_fail("migrate_pages' target of order %u: %s, the model %s", order, page ? "found" : "none",
@@ -386,22 +564,89 @@ static void misuse(void)
 		       reports, page, &copy, free);
 }
 
+/* ---- compaction on demand ------------------------------------------------------------------- */
+
+/* Every block the owner made movable is back with it after a compaction: not isolated, as it was. */
+static void expect_all_movable(const char *op)
+{
+	for (unsigned long i = 0; i < nr_blocks; i++)
+		if (blocks[i].movable) {
+			if (blocks[i].isolated)
+				model_fail("%s: the block at pfn %#lx is still isolated", op, blocks[i].pfn);
+			expect_movable(op, &blocks[i]);
+		}
+}
+
+/* compact_zone()'s result against the model after the run: a free region of order there or not. */
+static void expect_compact_zone_result(int z, unsigned int order, int got, unsigned long moved)
+{
+	bool has_block = model.full[z][order] > 0;
+	bool says_block = got == COMPACT_NOT_NEEDED || got == COMPACT_MADE_BLOCK;
+	bool says_still = got == COMPACT_NOT_NEEDED || got == COMPACT_NO_ROOM;
+
+	if (got < 0 || got > COMPACT_COMPLETE || (says_block && !has_block) || (says_still && moved))
+		model_fail("compact_zone(%s, %u) returned %d after moving %lu pages; the model has %lu free regions "
+			   "of that order there", zone_name(z), order, got, moved, model.full[z][order]);
+}
+
+/*
+ * compact_memory(), or compact_zone() on a random zone and order. The owner takes each move in
+ * (external_migrate() checks that the block was not pinned and stayed in movable pageblocks of its
+ * zone, with its contents); then the free pages of every zone are what they were, the result
+ * agrees with the pages moved and the model, and every movable block is back with its owner.
+ */
+static void compact(void)
+{
+	unsigned long before = ext.pages, free[MAX_NR_ZONES];
+	int z = (int)rnd_below(MAX_NR_ZONES), got;
+	unsigned int order = (unsigned int)rnd_below(MAX_ORDER + 1);
+	bool whole = chance(30);
+
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		free[i] = zone_free_pages(&zones[i]);
+	note(whole ? "compact_memory" : "compact_zone", 0, order, (unsigned long)z);
+	got = whole ? (int)compact_memory() : compact_zone(&zones[z], order);
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		if (zone_free_pages(&zones[i]) != free[i] || model.zone_free[i] != free[i])
+			model_fail("compaction changed zone %s's free pages: %lu before, %lu after (the model %lu)",
+				   zone_name(i), free[i], zone_free_pages(&zones[i]), model.zone_free[i]);
+	if (whole && (unsigned long)got != ext.pages - before)
+		model_fail("compact_memory() returned %d pages moved, the owner saw %lu", got, ext.pages - before);
+	if (!whole)
+		expect_compact_zone_result(z, order, got, ext.pages - before);
+	expect_all_movable(whole ? "compact_memory" : "compact_zone");
+	mstats.compactions++;
+}
+
 void op_migrate(void)
 {
 	unsigned long r = rnd_below(100);
 
 	if (r < 25)
 		make_movable();
-	else if (r < 70)
+	else if (r < 68)
 		migrate_one();
-	else if (r < 78)
+	else if (r < 76)
 		isolate_twice();
-	else if (r < 88)
+	else if (r < 86)
 		migrate_batch();
-	else if (r < 94)
+	else if (r < 92)
 		keep_for_good();
-	else
+	else if (r < 97)
 		misuse();
+	else
+		compact();
+	owner.nbusy = 0; /* what the owner gave this operation is its own again */
+}
+
+unsigned long external_moved_pages(void)
+{
+	return ext.pages;
+}
+
+void external_moves_may_be_contig(bool may)
+{
+	ext.may_be_contig = may;
 }
 
 void migrate_model_print_stats(void)
@@ -411,4 +656,9 @@ void migrate_model_print_stats(void)
 	       "for good; %lu misuses\n", mstats.made_movable, mstats.moves, mstats.pinned, mstats.refused,
 	       mstats.failed, mstats.no_target, mstats.isolations, mstats.batches, mstats.batch_moves, mstats.cleared,
 	       mstats.misuse);
+	printf("model: %lu compactions on demand; compaction (on demand, the slow path's) or a contiguous range "
+	       "isolated %lu movable blocks, moved %lu (%lu pages), put %lu back\n", mstats.compactions,
+	       ext.isolations, ext.moves, ext.pages, ext.putbacks);
+	printf("model: the slow path compacted for %lu allocations (%lu then succeeded)\n",
+	       vm_event_count(COMPACT_STALL), vm_event_count(COMPACT_SUCCESS));
 }

@@ -10,8 +10,8 @@
  * huge pages, reservations and pool resizes, kmalloc() objects of every size class and large
  * ones and objects of a slab cache (also handed to other workers, so that objects allocated on
  * one CPU are freed on another, and kmalloc(GFP_ATOMIC) in interrupt context), movable blocks that worker 0
- * migrates while the others write, pin and free them (tests/stress/stress_migrate.c), and reads
- * of the free page count and the pool's counters while all this goes on (each must be a
+ * migrates and the last worker compacts while the others write, pin and free them
+ * (tests/stress/stress_migrate.c), and reads of the free page count and the pool's counters while all this goes on (each must be a
  * consistent snapshot). Every block carries a
  * stamp in its memory (owner, sequence number, order, pfn; an object its tag), checked before
  * it is freed, so a block handed out twice shows.
@@ -46,7 +46,7 @@ struct stress_totals {
 	unsigned long ops, allocs, alloc_failures, frees, sends, remote_frees, shared_units, dtor_runs;
 	unsigned long ref_ops, together_drops, huge_allocs, reservations, resizes, irq_allocs, failures;
 	unsigned long kmallocs, cache_allocs, object_remote_frees;
-	unsigned long movable_allocs, movable_writes, migrations, migrate_pinned;
+	unsigned long movable_allocs, movable_writes, migrations, migrate_pinned, compactions, compacted_pages;
 };
 
 /*

@@ -4,8 +4,9 @@
  * a lock of its own, that the workers other than worker 0 allocate, write, check, pin and free,
  * while worker 0 migrates them as compaction would: it reads a slot's page without the slot's
  * lock (the page may be freed, or someone else's, by the time it asks) and calls
- * migrate_page_to_new() or isolate_movable_page() and migrate_pages() on it. With one worker,
- * that worker does both.
+ * migrate_page_to_new() or isolate_movable_page() and migrate_pages() on it. The last worker
+ * also compacts (compact_zone(), compact_memory()) now and then, so that compaction's scanners
+ * run against all of that. With one worker, that worker does everything.
  *
  * Each block carries a pattern of its slot's generation in two words of every page; a write
  * (under the slot's lock, only while the block is mapped) sets a new generation, and every
@@ -16,6 +17,7 @@
  * is dropped with put_page().
  */
 #include "lib/printk.h"
+#include "mm/compaction.h"
 #include "mm/migrate.h"
 #include "mm/page_alloc.h"
 #include "tests/stress/stress_state.h"
@@ -185,7 +187,7 @@ static void slot_fill(struct worker *w, struct movable_slot *s)
 	/* Published at once: until set_page_movable() the migrating worker's isolation is refused. */
 	__atomic_store_n(&s->page, page, __ATOMIC_RELEASE);
 	pattern_write(s);
-	page->private = (unsigned long)(s - slots);
+	set_page_private(page, (unsigned long)(s - slots)); /* compaction's scanner may read it (mm/page.h) */
 	set_page_movable(page, &slot_ops);
 	w->t.movable_allocs++;
 }
@@ -290,12 +292,35 @@ static void migrator_op(struct worker *w)
 	}
 }
 
+/* ---- the compacting worker -------------------------------------------------------------------- */
+
+/*
+ * compact_zone() on a random zone for a costly order, now and then compact_memory(): the
+ * scanners read free blocks without the zone's lock and move the slots' blocks while their owners
+ * write, pin and free them and worker 0 migrates them.
+ */
+static void compactor_op(struct worker *w)
+{
+	if (rnd(w) % 8 == 0) {
+		w->t.compacted_pages += compact_memory();
+	} else {
+		int r = compact_zone(&zones[rnd(w) % MAX_NR_ZONES],
+				     PAGE_ALLOC_COSTLY_ORDER + (unsigned int)(rnd(w) % (MAX_ORDER - 2)));
+
+		if (r < 0)
+			stress_fail(w->id, 0, "compact_zone() refused a call from a worker: %d", r);
+	}
+	w->t.compactions++;
+}
+
 void stress_movable_op(struct worker *w)
 {
 	if (w->id == 0)
 		migrator_op(w);
 	if (w->id != 0 || stress_cfg.workers == 1)
 		owner_op(w);
+	if (w->id == stress_cfg.workers - 1 && rnd(w) % 16 == 0)
+		compactor_op(w);
 }
 
 void stress_movable_release(struct worker *w)

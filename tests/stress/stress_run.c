@@ -176,6 +176,8 @@ static void add_totals(struct stress_totals *sum, const struct stress_totals *t)
 	sum->movable_writes += t->movable_writes;
 	sum->migrations += t->migrations;
 	sum->migrate_pinned += t->migrate_pinned;
+	sum->compactions += t->compactions;
+	sum->compacted_pages += t->compacted_pages;
 }
 
 /* Nothing left in a worker's hands or in a mailbox. */
@@ -276,8 +278,9 @@ unsigned long stress_finish(struct stress_totals *sum)
 		       sum->huge_allocs, sum->reservations, sum->resizes, sum->irq_allocs, sum->failures);
 		printk("stress: %lu kmalloc objects and %lu of a slab cache, %lu of them freed by another worker\n",
 		       sum->kmallocs, sum->cache_allocs, sum->object_remote_frees);
-		printk("stress: %lu movable blocks written %lu times, %lu migrations (%lu refused as pinned)\n",
-		       sum->movable_allocs, sum->movable_writes, sum->migrations, sum->migrate_pinned);
+		printk("stress: %lu movable blocks written %lu times, %lu migrations (%lu refused as pinned), %lu "
+		       "compactions (compact_memory() moved %lu pages)\n", sum->movable_allocs, sum->movable_writes,
+		       sum->migrations, sum->migrate_pinned, sum->compactions, sum->compacted_pages);
 	}
 	return sum->failures;
 }
