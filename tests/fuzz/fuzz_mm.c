@@ -1025,8 +1025,10 @@ struct varea {
 	bool kv; /* from kvmalloc(): freed with kvfree() */
 };
 
+#define MAX_COMPACTIONS 4
+
 static struct varea vareas[MAX_VAREAS];
-static unsigned int nvareas;
+static unsigned int nvareas, ncompactions;
 
 /* Does every byte of a read the pattern? Through vmalloc_to_page() for a vmalloc()'d area. */
 static bool varea_intact(const struct varea *a)
@@ -1125,9 +1127,15 @@ static void varea_misuse(uint8_t b)
 	check(vmalloc_nr_pages() == pages, "vmalloc: a refused free changed the pages held", NULL);
 }
 
-/* compact_memory(): every area's contents the same after its pages moved. */
+/*
+ * compact_memory(): every area's contents the same after its pages moved. A run scans the whole
+ * memory, and the fuzzer must stay fast: up to 256 MiB free, and MAX_COMPACTIONS runs an input.
+ */
 static void varea_compact(void)
 {
+	if (free_at_start > (1UL << 16) || ncompactions == MAX_COMPACTIONS)
+		return;
+	ncompactions++;
 	compact_memory();
 	for (unsigned int i = 0; i < nvareas; i++)
 		check(varea_intact(&vareas[i]), "compaction changed an area's contents", NULL);
@@ -1208,7 +1216,7 @@ static void run_ops(const uint8_t *ops, size_t n)
 	free_at_start = nr_free_pages();
 	reports_expected = bad_page_reports;
 	slab_reports_expected = slab_reports;
-	nobjs = ncaches = nvareas = 0;
+	nobjs = ncaches = nvareas = ncompactions = 0;
 	memset(&stash, 0, sizeof(stash)); /* each input boots mm/ afresh: no shrinker is registered */
 	last_freed_obj = NULL;
 	kmem_cache_shrink_all();
