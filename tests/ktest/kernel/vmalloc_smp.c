@@ -34,6 +34,7 @@
 #define AREA_PAGES  8        /* each writer's area */
 #define PASSES      24       /* times the boot CPU moves every page of every area */
 #define MAX_PASSES  2400     /* ... until a writer has faulted on a migration marker */
+#define COMPACT_PASSES 8    /* compact_memory() runs at least, each a scan of the whole memory */
 #define MIN_ROUNDS  2        /* rounds each writer makes at least, whatever the passes */
 #define WAIT_US     20000000u /* emulated CPUs may be slow to get a turn: be generous */
 
@@ -362,9 +363,9 @@ static void compact_under_writers_passes(struct ktest *t, unsigned int n, unsign
 	migrated0 = vm_event_count(PGMIGRATE_SUCCESS);
 	/*
 	 * Each pass: half the pages of the lowest whole block above the writers' pages freed, the
-	 * only targets compaction finds; PASSES at least, then until a writer met a marker.
+	 * only targets compaction finds; COMPACT_PASSES at least, then until a writer met a marker.
 	 */
-	for (; next < hold.nr_blocks && (pass < PASSES || vmalloc_marker_faults() == faults0); pass++) {
+	for (; next < hold.nr_blocks && (pass < COMPACT_PASSES || vmalloc_marker_faults() == faults0); pass++) {
 		unsigned long top = writers_top_pfn(n);
 
 		while (next < hold.nr_blocks && hold.blocks[next] <= top)
