@@ -287,7 +287,12 @@ static bool compact_run(struct compact_control *cc)
 		unsigned long moved = cc->moved_pages;
 
 		isolate_movable_blocks(cc);
-		if (cc->nr_batch == COMPACT_BATCH || (cc->nr_batch && scanners_met(cc)))
+		/*
+		 * A batch moves when it is full or its pageblock is done: held back until the
+		 * scanners met, a few movable blocks would find the free scanner unable to descend
+		 * any more, and never move.
+		 */
+		if (cc->nr_batch)
 			migrate_batch(cc);
 		if (cc->order != WHOLE_ZONE && cc->moved_pages != moved) {
 			drain_pcp_lists();

@@ -8,7 +8,8 @@
  *
  *   migration scanner  from the bottom of the zone up: isolates the movable blocks it finds
  *                      (isolate_movable_page()), 32 at a time, and moves them with
- *                      migrate_pages() into the free scanner's targets;
+ *                      migrate_pages() into the free scanner's targets when 32 are
+ *                      isolated or at the end of each pageblock;
  *   free scanner       from the top of the zone down, one pageblock at a time and only as many
  *                      as the next batch needs: takes the free buddy blocks there off the free
  *                      lists (under the zone's lock) as migration targets, split to the size of

@@ -15,7 +15,8 @@
 #include "mm/pcp.h"
 #include "mm/memmap.h"
 #include "mm/page_alloc.h"
-#include "tests/bench/fragbench_owner.h"
+#include "mm/slab.h"
+#include "mm/vmalloc.h"
 #include "tests/ktest/mm_helpers.h"
 #include "tests/mm/host_mm.h"
 #include "tests/mm/mm_rebuild.h"
@@ -27,6 +28,11 @@
 #define FRAG_LONG_PERCENT 10   /* long-lived pages' share of the live pages */
 #define FRAG_LONG_FREE_ODDS 10 /* a long-lived object is this many times less likely to be freed */
 #define FRAG_MAX_SHORT_ORDER 3
+/*
+ * Up to this size vmalloc's pages are really mapped (tests/mm/host_arch.c: one host mapping each);
+ * above it host_vmalloc_unmapped, since the host allows a process about 65,000 mappings.
+ */
+#define FRAG_MAPPED_MAX_MIB 128
 
 /*
  * What an allocation is, for the allocator's mobility grouping: long-lived kernel objects are
@@ -51,25 +57,20 @@ static gfp_t frag_gfp(enum frag_hint hint)
 	}
 }
 
-/* A stand-in for a vmalloc'd area: its pages, each of order 0, not contiguous. */
-struct frag_varea {
-	unsigned long nr_pages;
-	struct page *pages[];
-};
-
-/* A short-lived allocation: a block of 2^order frames, or an area of 2^order pages. */
+/* A short-lived allocation: a block of 2^order frames, or a vmalloc()'d area of 2^order pages. */
 struct frag_short {
 	struct page *block;
-	struct frag_varea *area;
+	void *area;
 	unsigned int order;
 };
 
 /* A run's state: what it holds, where the long-lived pages are, its random sequence. */
 struct frag_state {
 	unsigned long rng;
-	bool vmalloc_like; /* short-lived memory is frag_vmalloc_like() areas, compacted before a count */
+	bool vmalloc;      /* short-lived memory is vmalloc()'d, compacted before a count */
 	bool order0_only;  /* short-lived blocks are all order 0 (the LLFree workload) */
 	unsigned long boot_free;   /* free pages after boot */
+	unsigned long boot_slab;   /* slab pages after boot (vmalloc's area descriptors come from kmalloc) */
 	unsigned long target, low; /* live pages: the fill's end; churn's floor */
 	unsigned long live_pages, long_pages, failed;
 	struct page **longs;
@@ -91,41 +92,6 @@ static unsigned long frag_rand(struct frag_state *st, unsigned long n)
 static void frag_switch_cpu(struct frag_state *st)
 {
 	host_mm_set_cpu((unsigned int)frag_rand(st, host_mm_nr_cpus));
-}
-
-/* vfree() of a frag_vmalloc_like() area: its pages given up by their owner, then put. */
-static void frag_vfree_like(struct frag_varea *area)
-{
-	for (unsigned long i = 0; i < area->nr_pages; i++) {
-		frag_owner_release(area->pages[i]);
-		put_page(area->pages[i]);
-	}
-	free(area);
-}
-
-/*
- * What vmalloc(nr_pages * PAGE_SIZE) will take once mm/ has it: nr_pages movable frames of order
- * 0, not contiguous. Today they are only held in an array (no mapping): the frames the allocator
- * sees are the same. Each is movable, its owner the benchmark (tests/bench/fragbench_owner.h),
- * which switches its slot in the array when compaction moves it. NULL, holding nothing, when a
- * page cannot be had.
- */
-static struct frag_varea *frag_vmalloc_like(unsigned long nr_pages)
-{
-	struct frag_varea *area = malloc(sizeof(*area) + nr_pages * sizeof(area->pages[0]));
-
-	if (!area)
-		return NULL;
-	for (area->nr_pages = 0; area->nr_pages < nr_pages; area->nr_pages++) {
-		area->pages[area->nr_pages] = alloc_pages(frag_gfp(FRAG_HINT_MOVABLE), 0);
-		if (!area->pages[area->nr_pages])
-			break;
-		frag_owner_adopt(area->pages[area->nr_pages], &area->pages[area->nr_pages]);
-	}
-	if (area->nr_pages == nr_pages)
-		return area;
-	frag_vfree_like(area);
-	return NULL;
 }
 
 static unsigned long frag_region(const struct page *page)
@@ -152,8 +118,8 @@ static bool frag_alloc_short(struct frag_state *st, unsigned int order)
 {
 	struct frag_short s = { .order = order };
 
-	if (st->vmalloc_like)
-		s.area = frag_vmalloc_like(1UL << order);
+	if (st->vmalloc)
+		s.area = __vmalloc(PAGE_SIZE << order, __GFP_NOWARN);
 	else
 		s.block = alloc_pages(frag_gfp(FRAG_HINT_MOVABLE), order);
 	if (!s.block && !s.area)
@@ -181,7 +147,7 @@ static void frag_free_short(struct frag_state *st, unsigned long i)
 	struct frag_short s = st->shorts[i];
 
 	if (s.area)
-		frag_vfree_like(s.area);
+		vfree(s.area);
 	else
 		__free_pages(s.block, s.order);
 	st->shorts[i] = st->shorts[--st->nr_shorts];
@@ -311,73 +277,83 @@ static void frag_find_ram_regions(struct frag_state *st)
 	frag_give_back_huge(st, n);
 }
 
-/*
- * The count: in the movable workload, compact_memory() first (the count's GFP_ATOMIC-like
- * requests never compact in the slow path); then drains the per-CPU lists (what alloc_pages()
- * does before failing), takes the ideals,
- * allocates order-9 blocks until one fails, and gives them back (the state is then as after the
- * drain: the buddy allocator merges a freed block the same whatever came before). Returns false
- * (reported) when the free and the live pages do not add up to the free pages at boot: figures
- * from an allocator that lost or invented pages would mean nothing.
- */
-static bool frag_count(struct frag_state *st, struct frag_count *c)
+/* Does region i hold a slab page (vmalloc's area descriptors are kmalloc()'d: unmovable)? */
+static bool frag_region_has_slab(unsigned long i)
 {
+	for (unsigned long pfn = i * FRAG_REGION_PAGES; pfn < (i + 1) * FRAG_REGION_PAGES; pfn++)
+		if (pfn_valid(pfn) && PageSlab(compound_head(pfn_to_page(pfn))))
+			return true;
+	return false;
+}
+
+/*
+ * The state a count starts from, on CPU 0: the per-CPU lists drained (what alloc_pages() does
+ * before failing), the free pages and both ideals. Returns false (reported) when the free pages,
+ * the live ones and the slab's growth since boot do not add up to the free pages at boot:
+ * figures from an allocator that lost or invented pages would mean nothing.
+ */
+static bool frag_take_ideals(struct frag_state *st, struct frag_count *c)
+{
+	unsigned long slab = nr_slab_pages();
+
 	host_mm_set_cpu(0);
-	if (st->vmalloc_like)
-		compact_memory();
 	drain_pcp_lists();
 	c->free_pages = nr_free_pages();
-	if (c->free_pages + st->live_pages != st->boot_free) {
-		fprintf(stderr, "fragbench: %lu free pages and %lu live ones, but %lu were free at boot\n",
-			c->free_pages, st->live_pages, st->boot_free);
+	if (c->free_pages + st->live_pages + slab != st->boot_free + st->boot_slab) {
+		fprintf(stderr, "fragbench: %lu free pages, %lu live ones and %lu slab pages, but %lu free and %lu slab at boot\n",
+			c->free_pages, st->live_pages, slab, st->boot_free, st->boot_slab);
 		return false;
 	}
 	c->ideal_free = c->free_pages / FRAG_REGION_PAGES;
 	c->ideal_regions = 0;
 	for (unsigned long i = 0; i < st->nr_regions; i++)
-		c->ideal_regions += st->region_ram[i] && !st->long_in_region[i];
-	c->blocks = frag_take_huge(st);
-	frag_give_back_huge(st, c->blocks);
+		c->ideal_regions += st->region_ram[i] && !st->long_in_region[i] && !frag_region_has_slab(i);
 	c->failed = st->failed;
 	return true;
 }
 
 /*
- * The hugetlb count, everything live: the 2 MiB pool grown after boot as far as it goes (from free
- * 2 MiB blocks, compaction in the allocation slow path, then ranges emptied of their movable
- * pages: mm/hugetlb.h), against the same ideals as frag_count(); the pool is emptied again after.
- * Returns false (reported) when the free and the live pages do not add up.
+ * The count: in the movable workload, compact_memory() first (the count's GFP_ATOMIC-like
+ * requests never compact in the slow path); then the ideals (frag_take_ideals()), then order-9
+ * blocks allocated until one fails and given back (the state is then as after the drain: the
+ * buddy allocator merges a freed block the same whatever came before). false: pages unaccounted
+ * for (reported).
+ */
+static bool frag_count(struct frag_state *st, struct frag_count *c)
+{
+	host_mm_set_cpu(0);
+	if (st->vmalloc)
+		compact_memory();
+	if (!frag_take_ideals(st, c))
+		return false;
+	c->blocks = frag_take_huge(st);
+	frag_give_back_huge(st, c->blocks);
+	return true;
+}
+
+/*
+ * The hugetlb count: the 2 MiB pool grown after boot as far as it goes (from free 2 MiB blocks,
+ * compaction in the allocation slow path, then ranges emptied of their movable pages:
+ * mm/hugetlb.h), against the same ideals as frag_count(); the pool is emptied again after.
+ * false: pages unaccounted for (reported).
  */
 static bool frag_grow_hugetlb(struct frag_state *st, struct frag_count *c)
 {
 	bool quiet = host_console_quiet;
 
-	host_mm_set_cpu(0);
-	drain_pcp_lists();
-	c->free_pages = nr_free_pages();
-	if (c->free_pages + st->live_pages != st->boot_free) {
-		fprintf(stderr, "fragbench: %lu free pages and %lu live ones, but %lu were free at boot\n",
-			c->free_pages, st->live_pages, st->boot_free);
+	if (!frag_take_ideals(st, c))
 		return false;
-	}
-	c->ideal_free = c->free_pages / FRAG_REGION_PAGES;
-	c->ideal_regions = 0;
-	for (unsigned long i = 0; i < st->nr_regions; i++)
-		c->ideal_regions += st->region_ram[i] && !st->long_in_region[i];
 	host_console_quiet = true; /* its "grew only to" line: the count says it */
 	hugetlb_set_pool_size(st->nr_regions);
 	c->blocks = hugetlb_counters(HPAGE_ORDER).total;
 	hugetlb_set_pool_size(0);
 	host_console_quiet = quiet;
-	c->failed = st->failed;
 	return true;
 }
 
 /* Frees the host memory of a run (the allocator's memory goes with the next boot). */
 static void frag_state_free(struct frag_state *st)
 {
-	for (unsigned long i = 0; i < st->nr_shorts; i++)
-		free(st->shorts[i].area);
 	free(st->longs);
 	free(st->shorts);
 	free(st->region_ram);
@@ -393,6 +369,7 @@ static int frag_state_init(struct frag_state *st, uint64_t seed)
 	/* Spread small seeds over the state's bits (xorshift's first outputs would be small). */
 	*st = (struct frag_state){ .rng = (unsigned long)(seed * 0x9e3779b97f4a7c15ULL) };
 	st->boot_free = pages;
+	st->boot_slab = nr_slab_pages();
 	st->nr_regions = max_pfn / FRAG_REGION_PAGES + 1;
 	st->target = pages / 100 * FRAG_FILL_PERCENT;
 	st->low = pages / 100 * FRAG_CHURN_LOW_PERCENT;
@@ -440,6 +417,7 @@ static int frag_boot(const struct frag_params *params, bool pcp_lists)
 	}
 	frag_pc_map(text, sizeof(text), params->mib);
 	host_mm_set_cpu(0);
+	host_vmalloc_unmapped = !frag_vmalloc_mapped(params);
 	err = rebuild_on_text(text, &map);
 	if (err)
 		fprintf(stderr, "fragbench: mm_init() on the %lu MiB map failed: %d\n", params->mib, err);
@@ -452,7 +430,7 @@ static int frag_boot(const struct frag_params *params, bool pcp_lists)
 static int frag_workload(enum frag_workload w, struct frag_state *st, const struct frag_params *params,
 			  struct frag_result *r)
 {
-	st->vmalloc_like = w == FRAG_MOVABLE || w == FRAG_HUGETLB;
+	st->vmalloc = w == FRAG_MOVABLE || w == FRAG_HUGETLB;
 	st->order0_only = w == FRAG_LLFREE;
 	frag_fill(st);
 	if (w == FRAG_LLFREE)
@@ -463,6 +441,10 @@ static int frag_workload(enum frag_workload w, struct frag_state *st, const stru
 		if (!frag_grow_hugetlb(st, &r->count[FRAG_GROW]))
 			return -EIO;
 		r->counted[FRAG_GROW] = true;
+		frag_free_all_short(st);
+		if (!frag_grow_hugetlb(st, &r->count[FRAG_GROW_AFTER]))
+			return -EIO;
+		r->counted[FRAG_GROW_AFTER] = true;
 	} else if (w != FRAG_FILL) {
 		if (!frag_count(st, &r->count[FRAG_LIVE]))
 			return -EIO;
@@ -509,7 +491,14 @@ const char *frag_workload_name(enum frag_workload w)
 	return workload_names[w];
 }
 
-const char *frag_workload_caveat(enum frag_workload w)
+bool frag_vmalloc_mapped(const struct frag_params *params)
 {
-	return w == FRAG_MOVABLE || w == FRAG_HUGETLB ? "no vmalloc yet" : NULL;
+	return params->mib <= FRAG_MAPPED_MAX_MIB;
+}
+
+const char *frag_workload_caveat(enum frag_workload w, const struct frag_params *params)
+{
+	bool vmalloc = w == FRAG_MOVABLE || w == FRAG_HUGETLB;
+
+	return vmalloc && !frag_vmalloc_mapped(params) ? "vmalloc unmapped" : NULL;
 }

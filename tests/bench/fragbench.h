@@ -19,7 +19,8 @@ enum frag_workload {
 	FRAG_CHURN_NO_PCP,  /* the same with the per-CPU lists off */
 	FRAG_LLFREE,        /* the LLFree paper's benchmark: order 0, free half, 100 rounds */
 	FRAG_MOVABLE,       /* fill and churn with the short-lived memory vmalloc'd; counted live */
-	FRAG_HUGETLB,       /* the movable workload, then the hugetlb pool grown as far as it goes */
+	FRAG_HUGETLB,       /* the movable workload, then the hugetlb pool grown as far as it goes,
+			       everything live and again after freeing the short-lived */
 	FRAG_NR_WORKLOADS
 };
 
@@ -41,9 +42,10 @@ struct frag_count {
 
 /*
  * Where a workload counts: with everything it allocated still live, or after freeing the
- * short-lived; or, everything live, the 2 MiB pages the hugetlb pool grew by (blocks: pool pages).
+ * short-lived; or the 2 MiB pages the hugetlb pool grew by (blocks: pool pages), everything live
+ * (grow) or after freeing the short-lived (grow-after).
  */
-enum frag_count_point { FRAG_LIVE, FRAG_AFTER, FRAG_GROW, FRAG_NR_POINTS };
+enum frag_count_point { FRAG_LIVE, FRAG_AFTER, FRAG_GROW, FRAG_GROW_AFTER, FRAG_NR_POINTS };
 
 /* What a workload measured; counted[p] says whether it counts at point p. */
 struct frag_result {
@@ -61,7 +63,13 @@ int frag_run(enum frag_workload w, uint64_t seed, const struct frag_params *para
 /* The workload's name in the output ("fill", "churn", ...). */
 const char *frag_workload_name(enum frag_workload w);
 
-/* Why a workload's figures are not yet what it is meant to measure, or NULL. */
-const char *frag_workload_caveat(enum frag_workload w);
+/*
+ * Are vmalloc's pages mapped in a run of this size? Up to 128 MiB; above, the host's limit on
+ * mappings would be reached, and the runs set host_vmalloc_unmapped (tests/mm/host_mm.h).
+ */
+bool frag_vmalloc_mapped(const struct frag_params *params);
+
+/* What a workload's figures at this size skip ("vmalloc unmapped"), or NULL. */
+const char *frag_workload_caveat(enum frag_workload w, const struct frag_params *params);
 
 #endif

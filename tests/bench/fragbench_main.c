@@ -23,7 +23,7 @@ static unsigned long nr_seeds = 10;
 static int only_workload = -1; /* --workload NAME: that one alone */
 
 static const char *const point_names[FRAG_NR_POINTS] = { [FRAG_LIVE] = "live", [FRAG_AFTER] = "after",
-							   [FRAG_GROW] = "grow" };
+							   [FRAG_GROW] = "grow", [FRAG_GROW_AFTER] = "grow-after" };
 
 /* blocks / ideal; 1 when the ideal is 0 (there was nothing to obtain, and nothing was missed). */
 static double frag_ratio(unsigned long blocks, unsigned long ideal)
@@ -42,7 +42,7 @@ static void print_header(void)
 static void print_count(enum frag_workload w, enum frag_count_point p, uint64_t seed, const struct frag_count *c)
 {
 	char row[40];
-	const char *caveat = frag_workload_caveat(w);
+	const char *caveat = frag_workload_caveat(w, &params);
 
 	snprintf(row, sizeof(row), "%s-%s", frag_workload_name(w), point_names[p]);
 	printf("%-20s %4llu %8lu %10lu %10lu %7.3f %13lu %7.3f %8lu%s%s\n", row, (unsigned long long)seed, c->blocks,

@@ -17,7 +17,10 @@
  * and the slab layer: kmalloc()/kzalloc()/kfree() of every size (large ones too), caches of
  * fuzzed sizes and alignments created, used, shrunk and destroyed, and slab misuse (double free
  * of the last freed object, the wrong cache, kfree of a held page or inside an object) that must
- * be reported once.
+ * be reported once; vmalloc: vmalloc()/vzalloc()/kvmalloc()/kvzalloc() areas (a pattern checked
+ * through vmalloc_to_page() and when freed), vfree()/kvfree(), vmap()/vunmap() of held pages, frees
+ * of addresses that are no area's start (refused, nothing changes), and compact_memory(), which
+ * moves vmalloc's pages and the fuzzer's movable blocks.
  * Objects carry a pattern checked when they are freed.
  * Either way the map goes through the kernel's own path (kernel/boot_memmap.h, host_mm_boot()):
  * up to MAX_ENTRIES entries, anywhere below 2^64, with up to MAX_RAM of RAM, sparse or not.
@@ -32,6 +35,7 @@
 #include <string.h>
 
 #include "mm/bad_page.h"
+#include "mm/compaction.h"
 #include "mm/compound.h"
 #include "mm/pcp.h"
 #include "mm/hugetlb.h"
@@ -39,6 +43,7 @@
 #include "mm/poison.h"
 #include "mm/shrinker.h"
 #include "mm/slab.h"
+#include "mm/vmalloc.h"
 #include "tests/fuzz/fuzz_util.h"
 #include "tests/ktest/mm_shape.h"
 #include "tests/mm/map_text.h"
@@ -175,7 +180,7 @@ static void check_accounting(void)
 	for (unsigned int i = 0; i < nobjs; i++)
 		if (objs[i].size > KMALLOC_MAX_CACHE_SIZE)
 			pages += ksize(objs[i].p) >> PAGE_SHIFT;
-	pages += stash_pages();
+	pages += stash_pages() + vmalloc_nr_pages();
 	check(bad_page_reports == reports_expected, "a bad_page report without misuse", NULL);
 	check(slab_reports == slab_reports_expected, "a slab report without misuse", NULL);
 	/*
@@ -1008,6 +1013,146 @@ static void op_slab(uint8_t op, uint8_t b)
 	}
 }
 
+/* ---- vmalloc: areas the fuzzer holds ------------------------------------------------------ */
+
+#define MAX_VAREAS 8
+#define MAX_VPAGES 16
+
+struct varea {
+	uint8_t *p;
+	size_t size;
+	uint8_t tag;
+	bool kv; /* from kvmalloc(): freed with kvfree() */
+};
+
+#define MAX_COMPACTIONS 4
+
+static struct varea vareas[MAX_VAREAS];
+static unsigned int nvareas, ncompactions;
+
+/* Does every byte of a read the pattern? Through vmalloc_to_page() for a vmalloc()'d area. */
+static bool varea_intact(const struct varea *a)
+{
+	for (size_t off = 0; off < a->size; off++) {
+		const uint8_t *byte = &a->p[off];
+
+		if (is_vmalloc_addr(a->p) && off % PAGE_SIZE == 0) {
+			struct page *page = vmalloc_to_page(byte);
+
+			if (!page || *(const uint8_t *)page_address(page) != (uint8_t)(a->tag ^ off))
+				return false;
+		}
+		if (*byte != (uint8_t)(a->tag ^ off))
+			return false;
+	}
+	return true;
+}
+
+static void varea_fill(struct varea *a)
+{
+	for (size_t off = 0; off < a->size; off++)
+		a->p[off] = (uint8_t)(a->tag ^ off);
+}
+
+/* vmalloc (bit 4 clear) or kvmalloc (set), zeroed with bit 5; b gives the size. */
+static void varea_alloc(uint8_t op, uint8_t b)
+{
+	bool kv = op & 0x10, zero = op & 0x20;
+	size_t size = kv && (b & 1) ? (size_t)b * 24 + 1 : ((size_t)b % MAX_VPAGES + 1) * PAGE_SIZE - b;
+	struct varea a = { .size = size, .tag = b, .kv = kv };
+
+	if (nvareas == MAX_VAREAS)
+		return;
+	if (kv)
+		a.p = zero ? kvzalloc(size, __GFP_NOWARN) : kvmalloc(size, __GFP_NOWARN);
+	else
+		a.p = zero ? vzalloc(size) : vmalloc(size);
+	if (!a.p)
+		return;
+	for (size_t off = 0; zero && off < size; off++)
+		check(a.p[off] == 0, "vzalloc/kvzalloc: memory not zeroed", NULL);
+	check(!is_vmalloc_addr(a.p) || vmalloc_to_page(a.p + ALIGN_UP(size, PAGE_SIZE)) == NULL,
+	      "vmalloc: the guard page after an area is mapped", NULL);
+	varea_fill(&a);
+	vareas[nvareas++] = a;
+}
+
+static void varea_free(unsigned int i)
+{
+	struct varea *a = &vareas[i];
+
+	check(varea_intact(a), "vmalloc: an area's contents changed", NULL);
+	if (a->kv)
+		kvfree(a->p);
+	else
+		vfree(a->p);
+	*a = vareas[--nvareas];
+}
+
+/* vmap() of the pages of a held block (up to MAX_VPAGES), checked through the mapping, then vunmap(). */
+static void varea_vmap(uint8_t b)
+{
+	struct page *pages[MAX_VPAGES];
+	struct held *h = &held[b % nheld];
+	unsigned int n = MIN(1u << h->order, (unsigned int)MAX_VPAGES);
+	uint8_t *p;
+
+	if (h->kind == HUGE)
+		return;
+	for (unsigned int i = 0; i < n; i++)
+		pages[i] = h->page + i;
+	p = vmap(pages, n, VM_MAP);
+	if (!p)
+		return;
+	for (unsigned int i = 0; i < n; i++) {
+		check(vmalloc_to_page(p + i * PAGE_SIZE) == pages[i], "vmap: vmalloc_to_page is not the page mapped", NULL);
+		p[i * PAGE_SIZE + b] = b;
+		check(((uint8_t *)page_address(pages[i]))[b] == b, "vmap: a write did not reach the page", NULL);
+	}
+	check(vmalloc_to_page(p + n * PAGE_SIZE) == NULL, "vmap: the guard page is mapped", NULL);
+	vunmap(p);
+}
+
+/* Frees of addresses that are no vmalloc() area's start: refused, nothing changes. */
+static void varea_misuse(uint8_t b)
+{
+	unsigned long pages = vmalloc_nr_pages();
+	struct varea *a = nvareas ? &vareas[b % nvareas] : NULL;
+
+	vfree(NULL);
+	if (a && is_vmalloc_addr(a->p)) {
+		vfree(a->p + 1 + b % a->size);
+		vunmap(a->p);
+	}
+	check(vmalloc_nr_pages() == pages, "vmalloc: a refused free changed the pages held", NULL);
+}
+
+/*
+ * compact_memory(): every area's contents the same after its pages moved. A run scans the whole
+ * memory, and the fuzzer must stay fast: up to 256 MiB free, and MAX_COMPACTIONS runs an input.
+ */
+static void varea_compact(void)
+{
+	if (free_at_start > (1UL << 16) || ncompactions == MAX_COMPACTIONS)
+		return;
+	ncompactions++;
+	compact_memory();
+	for (unsigned int i = 0; i < nvareas; i++)
+		check(varea_intact(&vareas[i]), "compaction changed an area's contents", NULL);
+}
+
+/* op bits 4..6: allocate (4 ways), free, vmap, misuse, compact. */
+static void op_vmalloc(uint8_t op, uint8_t b)
+{
+	switch ((op >> 4) & 7) {
+	case 0: case 1: case 2: case 3: varea_alloc(op, b); break;
+	case 4: if (nvareas) varea_free(b % nvareas); break;
+	case 5: if (nheld) varea_vmap(b); break;
+	case 6: varea_misuse(b); break;
+	default: varea_compact();
+	}
+}
+
 /* Every object freed (and checked), every cache destroyed, all of it shrunk. */
 static void release_slab(void)
 {
@@ -1023,6 +1168,8 @@ static void release_slab(void)
 /* Gives everything back: every reference, the reservations, the pool; the pcp lists on again. */
 static void release_all(void)
 {
+	while (nvareas)
+		varea_free(nvareas - 1);
 	release_slab();
 	stash_release();
 	while (nheld)
@@ -1048,6 +1195,7 @@ static void run_op(uint8_t op, uint8_t b)
 	case 9: case 10: op_pool(op, b); break;
 	case 11: if (op & 0x10) op_shrinker(op, b); else op_pcp(b); break;
 	case 12: op_slab(op, b); break;
+	case 13: op_vmalloc(op, b); break;
 	case 15: if (nheld) op_migrate(op, b); break;
 	default: op_misuse(op, b);
 	}
@@ -1068,7 +1216,7 @@ static void run_ops(const uint8_t *ops, size_t n)
 	free_at_start = nr_free_pages();
 	reports_expected = bad_page_reports;
 	slab_reports_expected = slab_reports;
-	nobjs = ncaches = 0;
+	nobjs = ncaches = nvareas = ncompactions = 0;
 	memset(&stash, 0, sizeof(stash)); /* each input boots mm/ afresh: no shrinker is registered */
 	last_freed_obj = NULL;
 	kmem_cache_shrink_all();

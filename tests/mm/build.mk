@@ -82,7 +82,7 @@ bench-count: $(BENCH)
 # small, twice, and holds its ratios to floors.
 FRAGBENCH := $(B)/host/fragbench
 $(FRAGBENCH): $(patsubst %.c,$(MM_TOOL_OBJ)/%.o,$(MM_TOOL_LIB) tests/mm/mm_rebuild.c tests/bench/fragbench.c \
-                       tests/bench/fragbench_owner.c tests/bench/fragbench_main.c)
+                       tests/bench/fragbench_main.c)
 	$(Q)$(HOSTCC) $^ -o $@
 
 .PHONY: fragbench test-fragbench
