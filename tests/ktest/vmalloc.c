@@ -18,6 +18,7 @@
 #include "mm/vmalloc.h"
 #include "mm/vmstat.h"
 #include "tests/ktest/ktest.h"
+#include "tests/ktest/mm_helpers.h"
 #include "tests/ktest/text_capture.h"
 
 /* The word at index i of an area of size bytes: differs per word, per area and per size. */
@@ -62,6 +63,8 @@ static void sizes_from_1_byte_to_8_mib_keep_their_contents(struct ktest *t)
 	static const size_t sizes[] = { 1, 100, 4095, 4096, 4097, 3 * 4096 + 5, 65536, (1 << 20) + 1, 8 << 20 };
 	unsigned long used0 = vmalloc_nr_pages();
 
+	if (mm_skip_without_blocks(t, 0, PFN_UP(10UL << 20), GFP_HIGHUSER_MOVABLE))
+		return; /* the largest size and its page array, with room to spare */
 	for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
 		size_t size = sizes[k];
 		uint64_t *p = vmalloc(size);
@@ -183,6 +186,8 @@ static void a_full_range_fails_cleanly(struct ktest *t)
 	unsigned int n = 0;
 	unsigned long free0;
 
+	if (mm_skip_without_blocks(t, 0, PFN_UP(SMALL_RANGE + CHUNK), GFP_HIGHUSER_MOVABLE))
+		return; /* 15 areas of 1 MiB at once, and their page arrays */
 	KT_ASSERT(t, vmalloc_set_range(mm_vmalloc_start, mm_vmalloc_start + SMALL_RANGE) == 0,
 		  "another area exists: the range cannot be narrowed");
 	while (n < ARRAY_SIZE(area) && (area[n] = __vmalloc(CHUNK, __GFP_NOWARN)) != NULL)
