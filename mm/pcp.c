@@ -212,6 +212,13 @@ static unsigned int pcp_over_high(const struct per_cpu_pages *pcp, unsigned int 
 	return pcp->count[order] > keep ? pcp->count[order] - keep : 0;
 }
 
+bool pcp_free_bypasses(const struct page *page)
+{
+	const struct zone *zone = &zones[page_zonenum(page)];
+
+	return !pcp_lists_on || (zone_busy(zone) && pageblock_sparse(zone, page_to_pfn(page)));
+}
+
 void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq)
 {
 	MM_BUG_ON(!lock_held(&pcp->lock), page, "CPU %u's lists not locked", pcp->cpu);

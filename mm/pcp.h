@@ -118,6 +118,13 @@ void pcp_flush(struct per_cpu_pages *pcp, unsigned int order, unsigned int n);
  */
 void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq);
 
+/*
+ * Would a free of the block at page, on this CPU now, go straight to the buddy lists
+ * (pcp_give_slow_unlock()): the lists off, or its zone busy and its pageblock sparse? For tests
+ * that look for a freed block on a CPU's list.
+ */
+bool pcp_free_bypasses(const struct page *page);
+
 /* Atomic store of a list's count (other CPUs read it without the lock to sum free pages). */
 static inline void pcp_set_count(struct per_cpu_pages *pcp, unsigned int order, unsigned int n)
 {

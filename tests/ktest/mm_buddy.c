@@ -332,12 +332,11 @@ static void pcp_lists_off_merge_every_free_and_on_keep_them(struct ktest *t)
 	KT_EXPECT(t, !set_pcp_lists(true), "set_pcp_lists(true) did not report them off");
 	page = alloc_pages(GFP_KERNEL, 0);
 	if (KT_EXPECT(t, page != NULL, "alloc_pages(0) failed with the pcp lists back on")) {
-		struct per_cpu_pages *pcp = cpu_pcp(arch_cpu_id(), page_zonenum(page));
+		bool bypassed = pcp_free_bypasses(page);
 
 		__free_pages(page, 0);
 		/* The refill took a batch; the freed page is the most recently freed of this CPU's. */
-		KT_EXPECT(t, pcp->count[0] >= 1 && lru_to_page(pcp->lists[0][MIGRATE_UNMOVABLE].next) == page,
-			  "the freed page is not first on this CPU's list (%u blocks there)", pcp->count[0]);
+		mm_expect_freed_to(t, page, bypassed);
 	}
 	drain_pcp_lists();
 	set_pcp_lists(was);

@@ -37,6 +37,36 @@ static inline bool mm_expect_shape(struct ktest *t, const struct mm_shape *befor
 			 now.free_pages, before->free_pages);
 }
 
+/* Is the frame at pfn in a free block of the buddy lists (the first page of a block has PG_buddy)? */
+static inline bool mm_pfn_in_buddy_block(unsigned long pfn)
+{
+	for (unsigned int o = 0; o < NR_ORDERS; o++) {
+		unsigned long head = pfn & ~((1UL << o) - 1);
+
+		if (pfn_valid(head) && PageBuddy(pfn_to_page(head)) && pfn_to_page(head)->private >= o)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * After freeing page on this CPU (interrupts off since): expects it where the free should have put
+ * it, first on this CPU's list of its pcp type, or in the buddy lists when pcp_free_bypasses() said
+ * so before the free (a zone that hugepages= filled is busy).
+ */
+static inline bool mm_expect_freed_to(struct ktest *t, struct page *page, bool bypassed)
+{
+	struct per_cpu_pages *pcp = cpu_pcp(arch_cpu_id(), page_zonenum(page));
+
+	if (bypassed)
+		return KT_EXPECT(t, mm_pfn_in_buddy_block(page_to_pfn(page)),
+				 "pfn %#lx is not in the buddy lists, though its zone is busy and its pageblock sparse",
+				 page_to_pfn(page));
+	return KT_EXPECT(t, pcp->count[0] >= 1 && lru_to_page(pcp->lists[0][page_pcptype(page)].next) == page,
+			 "pfn %#lx is not first on this CPU's list of type %u (%u blocks there)", page_to_pfn(page),
+			 page_pcptype(page), pcp->count[0]);
+}
+
 /* Blocks a test holds, chained through their first page's lru, order in private. */
 struct mm_held {
 	struct list_head list;
