@@ -82,6 +82,13 @@ check "the movable workload compacted and its counters say so" \
 	"$(grep -q '^movable vmstat:.* pgmigrate_success [1-9].* compact_runs [1-9]' <<<"$first"; echo $?)" \
 	"no \"movable vmstat: ... pgmigrate_success N ... compact_runs N\" line"
 
+# The ideal at the churn's peak (README.md, "Ideals and ratios"): a positive number of blocks and its
+# ratio on every churn-live line, "-" on every -after line (nothing was churned since the frees).
+check "churn-live lines give the ideal at the churn's peak, -after lines a dash" \
+	"$(awk '$1 == "churn-live" && $2 != "mean" && !($10 > 0 && $11 > 0) { bad = 1 }
+		$1 ~ /-after$/ && $2 != "mean" && ($10 != "-" || $11 != "-") { bad = 1 }
+		END { exit bad }' <<<"$first"; echo $?)" "a line without it"
+
 out=$("$bench" --mib 8 --seeds 1 2>&1)
 status=$?
 check "a map below 16 MiB is refused, saying why" "$([ $status != 0 ] && grep -q '16 to 3072 MiB' <<<"$out"; echo $?)" \

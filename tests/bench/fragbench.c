@@ -73,6 +73,7 @@ struct frag_state {
 	unsigned long boot_slab;   /* slab pages after boot (vmalloc's area descriptors come from kmalloc) */
 	unsigned long target, low; /* live pages: the fill's end; churn's floor */
 	unsigned long live_pages, long_pages, failed;
+	unsigned long peak_live, peak_free; /* the churn's last peak (struct frag_count's peak_free) */
 	struct page **longs;
 	unsigned long nr_longs;
 	struct frag_short *shorts;
@@ -201,23 +202,34 @@ static void frag_fill(struct frag_state *st)
 		frag_alloc_one(st);
 }
 
+/* The live pages are at their most so far in the churn's second half: notes the free frames now. */
+static void frag_note_peak(struct frag_state *st)
+{
+	st->peak_live = st->live_pages;
+	st->peak_free = st->boot_free + st->boot_slab - st->live_pages - nr_slab_pages();
+}
+
 /*
  * ops random operations: free at or above the target, allocate below the floor, else either
  * with even odds.
  */
 static void frag_churn(struct frag_state *st, unsigned long ops)
 {
+	st->peak_live = st->peak_free = 0;
 	for (unsigned long i = 0; i < ops; i++) {
 		if (st->live_pages >= st->target || (st->live_pages >= st->low && frag_rand(st, 2)))
 			frag_free_one(st);
 		else
 			frag_alloc_one(st);
+		if (i >= ops / 2 && st->live_pages >= st->peak_live)
+			frag_note_peak(st);
 	}
 }
 
 /* Frees every short-lived allocation, each on a random CPU. */
 static void frag_free_all_short(struct frag_state *st)
 {
+	st->peak_free = 0; /* a count after this is not against the churn's peak */
 	while (st->nr_shorts)
 		frag_free_random_short(st);
 }
@@ -309,6 +321,8 @@ static bool frag_take_ideals(struct frag_state *st, struct frag_count *c)
 	for (unsigned long i = 0; i < st->nr_regions; i++)
 		c->ideal_regions += st->region_ram[i] && !st->long_in_region[i] && !frag_region_has_slab(i);
 	c->failed = st->failed;
+	c->peak_free = st->peak_free;
+	c->ideal_peak = st->peak_free / FRAG_REGION_PAGES;
 	return true;
 }
 

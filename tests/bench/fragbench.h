@@ -38,6 +38,13 @@ struct frag_count {
 	unsigned long ideal_free;    /* free_pages / 512: what free memory allows */
 	unsigned long ideal_regions; /* 2 MiB regions of RAM holding no long-lived (unmovable) page */
 	unsigned long failed;        /* the workload's allocations that failed before this count */
+	/*
+	 * Churn workloads, counts with everything live: free frames at the last moment of the churn's
+	 * second half when the live pages were at their most. Frees after it fall on random live
+	 * allocations, so an allocator that does not move memory cannot count on them to make whole
+	 * 2 MiB blocks: ideal_peak = peak_free / 512 is about the most it can keep. 0: not measured.
+	 */
+	unsigned long peak_free, ideal_peak;
 };
 
 /*

@@ -35,8 +35,8 @@ static void print_header(void)
 {
 	printf("fragbench: QEMU pc map of %lu MiB, %u CPUs, seeds 1..%lu, %lu churn operations, %u LLFree rounds\n",
 	       params.mib, host_mm_nr_cpus, nr_seeds, params.ops, params.rounds);
-	printf("%-20s %4s %8s %10s %10s %7s %13s %7s %8s\n", "row", "seed", "blocks", "free-pages", "ideal-free",
-	       "ratio", "ideal-regions", "ratio", "failed");
+	printf("%-20s %4s %8s %10s %10s %7s %13s %7s %8s %10s %7s\n", "row", "seed", "blocks", "free-pages",
+	       "ideal-free", "ratio", "ideal-regions", "ratio", "failed", "ideal-peak", "ratio");
 }
 
 static void print_count(enum frag_workload w, enum frag_count_point p, uint64_t seed, const struct frag_count *c)
@@ -45,9 +45,14 @@ static void print_count(enum frag_workload w, enum frag_count_point p, uint64_t 
 	const char *caveat = frag_workload_caveat(w, &params);
 
 	snprintf(row, sizeof(row), "%s-%s", frag_workload_name(w), point_names[p]);
-	printf("%-20s %4llu %8lu %10lu %10lu %7.3f %13lu %7.3f %8lu%s%s\n", row, (unsigned long long)seed, c->blocks,
+	printf("%-20s %4llu %8lu %10lu %10lu %7.3f %13lu %7.3f %8lu", row, (unsigned long long)seed, c->blocks,
 	       c->free_pages, c->ideal_free, frag_ratio(c->blocks, c->ideal_free), c->ideal_regions,
-	       frag_ratio(c->blocks, c->ideal_regions), c->failed, caveat ? "  " : "", caveat ? caveat : "");
+	       frag_ratio(c->blocks, c->ideal_regions), c->failed);
+	if (c->peak_free)
+		printf(" %10lu %7.3f", c->ideal_peak, frag_ratio(c->blocks, c->ideal_peak));
+	else
+		printf(" %10s %7s", "-", "-");
+	printf("%s%s\n", caveat ? "  " : "", caveat ? caveat : "");
 }
 
 /*
@@ -78,7 +83,7 @@ static void print_vmstat_delta(enum frag_workload w, const unsigned long *before
  */
 static int run_workload(enum frag_workload w)
 {
-	double sum_free[FRAG_NR_POINTS] = { 0 }, sum_regions[FRAG_NR_POINTS] = { 0 };
+	double sum_free[FRAG_NR_POINTS] = { 0 }, sum_regions[FRAG_NR_POINTS] = { 0 }, sum_peak[FRAG_NR_POINTS] = { 0 };
 	struct frag_result r = { 0 };
 	unsigned long events[NR_VM_EVENT_ITEMS];
 
@@ -94,6 +99,8 @@ static int run_workload(enum frag_workload w)
 			print_count(w, p, seed, &r.count[p]);
 			sum_free[p] += frag_ratio(r.count[p].blocks, r.count[p].ideal_free);
 			sum_regions[p] += frag_ratio(r.count[p].blocks, r.count[p].ideal_regions);
+			if (r.count[p].peak_free)
+				sum_peak[p] += frag_ratio(r.count[p].blocks, r.count[p].ideal_peak);
 		}
 	}
 	for (int p = 0; p < FRAG_NR_POINTS; p++) {
@@ -102,8 +109,11 @@ static int run_workload(enum frag_workload w)
 		if (!r.counted[p])
 			continue;
 		snprintf(row, sizeof(row), "%s-%s", frag_workload_name(w), point_names[p]);
-		printf("%-20s mean %*s %7.3f %13s %7.3f\n", row, 30, "", sum_free[p] / (double)nr_seeds, "",
+		printf("%-20s mean %*s %7.3f %13s %7.3f", row, 30, "", sum_free[p] / (double)nr_seeds, "",
 		       sum_regions[p] / (double)nr_seeds);
+		if (r.count[p].peak_free)
+			printf(" %8s %10s %7.3f", "", "", sum_peak[p] / (double)nr_seeds);
+		printf("\n");
 	}
 	print_vmstat_delta(w, events);
 	return 0;
