@@ -11,6 +11,7 @@
  */
 #include "tests/ktest/compound_helpers.h"
 #include "tests/ktest/contig_owner.h"
+#include "tests/ktest/hugetlb_saved_pool.h"
 #include "tests/ktest/mm_helpers.h"
 #include "tests/ktest/text_capture.h"
 
@@ -362,43 +363,15 @@ static void pinned_movable_page_fails_cleanly(struct ktest *t)
 	contig_owner_free_all(&o);
 }
 
-/* The 2 MiB pool as the case found it. */
-struct saved_pool {
-	unsigned long persistent, overcommit;
-};
-
-/* Empties the 2 MiB pool; false (skipped) when its pages are in use outside the case. */
-static bool pool_begin(struct ktest *t, struct saved_pool *s)
-{
-	struct hugetlb_counters c = hugetlb_counters(HPAGE_ORDER);
-
-	if (c.in_use || c.reserved) {
-		ktest_skip(t, "huge pages are in use outside the test");
-		return false;
-	}
-	s->persistent = c.total - c.surplus;
-	s->overcommit = c.overcommit;
-	hugetlb_set_overcommit(0);
-	hugetlb_set_pool_size(0);
-	return true;
-}
-
-static void pool_end(struct ktest *t, const struct saved_pool *s)
-{
-	KT_EXPECT(t, hugetlb_check() == NULL, "%s", hugetlb_check());
-	hugetlb_set_overcommit(s->overcommit);
-	hugetlb_set_pool_size(s->persistent);
-}
-
 static void hugetlb_pool_grows_after_boot(struct ktest *t)
 {
 	unsigned long grown = vm_event_count(HTLB_POOL_GROWN), before;
 	struct saved_pool s;
 
-	if (!pool_begin(t, &s))
+	if (!saved_pool_empty(t, &s))
 		return;
 	if (mm_skip_without_blocks(t, HPAGE_ORDER, 4, GFP_KERNEL)) {
-		pool_end(t, &s);
+		saved_pool_restore(t, &s);
 		return;
 	}
 	before = test_free_pages();
@@ -408,7 +381,7 @@ static void hugetlb_pool_grows_after_boot(struct ktest *t)
 	KT_EXPECT_EQ(t, test_free_pages(), before - 3 * PB);
 	KT_EXPECT_EQ(t, hugetlb_set_pool_size(0), 0);
 	KT_EXPECT_EQ(t, test_free_pages(), before);
-	pool_end(t, &s);
+	saved_pool_restore(t, &s);
 }
 
 #define MAX_SPARES 64
@@ -457,11 +430,11 @@ static void hugetlb_pool_grows_by_migration_without_a_free_2m_block(struct ktest
 	struct saved_pool s;
 	struct zone *zone;
 
-	if (!pool_begin(t, &s))
+	if (!saved_pool_empty(t, &s))
 		return;
 	first = owner_range(t, &o);
 	if (!first) {
-		pool_end(t, &s);
+		saved_pool_restore(t, &s);
 		return;
 	}
 	pfn = page_to_pfn(first);
@@ -488,7 +461,7 @@ static void hugetlb_pool_grows_by_migration_without_a_free_2m_block(struct ktest
 		__free_pages(spares[i], 0);
 	mm_held_free_all(&held);
 	contig_owner_free_all(&o);
-	pool_end(t, &s);
+	saved_pool_restore(t, &s);
 }
 
 #define GIG_NR (1UL << GIGANTIC_ORDER)

@@ -10,13 +10,9 @@
 #include "lib/printk.h"
 #include "lib/string.h"
 #include "mm/hugetlb.h"
+#include "tests/ktest/hugetlb_saved_pool.h"
 
 #define HPAGE_NR (1UL << HPAGE_ORDER)
-
-/* The pool as the case found it (the boot command line may have filled it). */
-struct saved_pool {
-	unsigned long persistent, overcommit;
-};
 
 static struct hugetlb_counters pool(void) { return hugetlb_counters(HPAGE_ORDER); }
 
@@ -27,29 +23,14 @@ static struct hugetlb_counters pool(void) { return hugetlb_counters(HPAGE_ORDER)
  */
 static bool pool_begin(struct ktest *t, struct saved_pool *s, unsigned long need)
 {
-	struct hugetlb_counters c = pool();
-
-	if (c.in_use || c.reserved) {
-		ktest_skip(t, "huge pages are in use outside the test");
+	if (!saved_pool_empty(t, s))
 		return false;
-	}
-	s->persistent = c.total - c.surplus;
-	s->overcommit = c.overcommit;
-	hugetlb_set_overcommit(0);
-	hugetlb_set_pool_size(0);
 	if (mm_skip_without_blocks(t, HPAGE_ORDER, need, GFP_KERNEL)) {
 		hugetlb_set_overcommit(s->overcommit);
 		hugetlb_set_pool_size(s->persistent);
 		return false;
 	}
 	return KT_EXPECT_EQ(t, pool().total, 0);
-}
-
-static void pool_end(struct ktest *t, const struct saved_pool *s)
-{
-	KT_EXPECT(t, hugetlb_check() == NULL, "%s", hugetlb_check());
-	hugetlb_set_overcommit(s->overcommit);
-	hugetlb_set_pool_size(s->persistent);
 }
 
 /* Expects the four counters; and the invariants. */
@@ -81,7 +62,7 @@ static void pool_grows_from_buddy_and_shrinks_back(struct ktest *t)
 	hugetlb_set_pool_size(0);
 	EXPECT_POOL(t, 0, 0, 0, 0);
 	KT_EXPECT_EQ(t, test_free_pages(), before);
-	pool_end(t, &s);
+	saved_pool_restore(t, &s);
 }
 
 static void pool_growth_stops_when_the_buddy_allocator_runs_out(struct ktest *t)
@@ -99,7 +80,7 @@ static void pool_growth_stops_when_the_buddy_allocator_runs_out(struct ktest *t)
 	KT_EXPECT_EQ(t, test_free_pages(), before - pool().total * HPAGE_NR);
 	hugetlb_set_pool_size(0);
 	KT_EXPECT_EQ(t, test_free_pages(), before);
-	pool_end(t, &s);
+	saved_pool_restore(t, &s);
 }
 
 /*
@@ -124,7 +105,7 @@ static void a_full_pool_makes_cases_that_need_its_blocks_skip(struct ktest *t)
 	probe.skip_reason = NULL;
 	KT_EXPECT(t, !mm_skip_without_blocks(&probe, HPAGE_ORDER, 1, GFP_KERNEL), "skipped with the pool empty: %s",
 		  probe.skip_reason);
-	pool_end(t, &s);
+	saved_pool_restore(t, &s);
 }
 
 static void huge_page_is_a_compound_page_freed_from_any_subpage(struct ktest *t)
@@ -147,7 +128,7 @@ static void huge_page_is_a_compound_page_freed_from_any_subpage(struct ktest *t)
 	EXPECT_POOL(t, 2, 1, 0, 0);
 	put_page(&head[77]);
 	EXPECT_POOL(t, 2, 2, 0, 0);
-	pool_end(t, &s);
+	saved_pool_restore(t, &s);
 }
 
 static void surplus_pages_come_from_buddy_and_go_back(struct ktest *t)
@@ -172,7 +153,7 @@ static void surplus_pages_come_from_buddy_and_go_back(struct ktest *t)
 	put_page(p[2]);
 	EXPECT_POOL(t, 1, 1, 0, 0);
 	KT_EXPECT_EQ(t, test_free_pages(), before - HPAGE_NR);
-	pool_end(t, &s);
+	saved_pool_restore(t, &s);
 }
 
 static void shrinking_below_pages_in_use_makes_them_surplus(struct ktest *t)
@@ -194,7 +175,7 @@ static void shrinking_below_pages_in_use_makes_them_surplus(struct ktest *t)
 	EXPECT_POOL(t, 1, 0, 0, 0);
 	put_page(b);
 	EXPECT_POOL(t, 1, 1, 0, 0);
-	pool_end(t, &s);
+	saved_pool_restore(t, &s);
 }
 
 static void reservations_guarantee_allocations(struct ktest *t)
@@ -220,7 +201,7 @@ static void reservations_guarantee_allocations(struct ktest *t)
 	put_page(a);
 	put_page(b);
 	EXPECT_POOL(t, 2, 2, 0, 0);
-	pool_end(t, &s);
+	saved_pool_restore(t, &s);
 }
 
 static void reservations_beyond_the_pool_take_surplus(struct ktest *t)
@@ -240,7 +221,7 @@ static void reservations_beyond_the_pool_take_surplus(struct ktest *t)
 	hugetlb_unreserve_pages(5); /* more than held: reported, clamped */
 	EXPECT_POOL(t, 1, 1, 0, 0);
 	KT_EXPECT_EQ(t, test_free_pages(), before - HPAGE_NR);
-	pool_end(t, &s);
+	saved_pool_restore(t, &s);
 }
 
 static void meminfo_prints_linux_lines(struct ktest *t)
@@ -264,7 +245,7 @@ static void meminfo_prints_linux_lines(struct ktest *t)
 	if (p)
 		put_page(p);
 	hugetlb_unreserve_pages(1);
-	pool_end(t, &s);
+	saved_pool_restore(t, &s);
 }
 
 static void double_free_and_foreign_pages_are_refused(struct ktest *t)
@@ -293,7 +274,7 @@ static void double_free_and_foreign_pages_are_refused(struct ktest *t)
 	EXPECT_POOL(t, 1, 1, 0, 0);
 	KT_EXPECT_EQ(t, bad_page_reports - reports, 4);
 	put_page(plain);
-	pool_end(t, &s);
+	saved_pool_restore(t, &s);
 }
 
 KTEST_SUITE(hugetlb_pool,

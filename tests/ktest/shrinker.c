@@ -88,27 +88,43 @@ static void stash_empty(void)
 		__free_pages(stash.page[--stash.nr], stash.order);
 }
 
+/*
+ * Under pressure (memory exhausted with GFP_ATOMIC), with the stash's shrinker registered when
+ * with_shrinker, one allocation of order with gfp | __GFP_NOWARN: did it get a block? (Given back
+ * at once, as is the memory the pressure took.)
+ */
+static bool alloc_under_pressure(struct ktest *t, gfp_t gfp, unsigned int order, bool with_shrinker)
+{
+	struct mm_held held;
+	struct page *page;
+	bool registered = false;
+
+	mm_held_init(&held);
+	mm_exhaust(&held, MAX_ORDER, 0, GFP_ATOMIC);
+	if (with_shrinker)
+		registered = KT_EXPECT(t, register_shrinker(&stash_shrinker) == 0, "register_shrinker refused");
+	page = alloc_pages(gfp | __GFP_NOWARN, order);
+	if (registered)
+		unregister_shrinker(&stash_shrinker);
+	if (page)
+		__free_pages(page, order);
+	mm_held_free_all(&held);
+	return page != NULL;
+}
+
 /* A failing allocation runs the shrinker; the page it frees is what the last try gets. */
 static void shrinker_frees_what_a_failing_allocation_needs(struct ktest *t)
 {
 	unsigned long runs = vm_event_count(SHRINKER_RUNS);
-	struct mm_held held;
-	struct page *page;
+	bool got;
 
 	KT_ASSERT(t, stash_fill(STASH), "no pages for the stash");
-	mm_held_init(&held);
-	mm_exhaust(&held, MAX_ORDER, 0, GFP_ATOMIC);
-	KT_ASSERT(t, register_shrinker(&stash_shrinker) == 0, "register_shrinker refused");
-	page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0);
-	unregister_shrinker(&stash_shrinker);
-	KT_EXPECT(t, page != NULL, "no page although the shrinker freed %u", STASH - stash.nr);
+	got = alloc_under_pressure(t, GFP_ATOMIC, 0, true);
+	KT_EXPECT(t, got, "no page although the shrinker freed %u", STASH - stash.nr);
 	KT_EXPECT(t, stash.counts == 1 && stash.scans >= 1, "count called %u times, scan %u: want 1 and 1 or more",
 		  stash.counts, stash.scans);
 	KT_EXPECT(t, stash.nr < STASH, "the stash still holds all %u pages", stash.nr);
 	KT_EXPECT(t, vm_event_count(SHRINKER_RUNS) > runs, "shrinker_runs stayed at %lu", runs);
-	if (page)
-		__free_pages(page, 0);
-	mm_held_free_all(&held);
 	stash_empty();
 }
 
@@ -118,40 +134,21 @@ static void shrinker_frees_what_a_failing_allocation_needs(struct ktest *t)
  */
 static void a_shrunk_block_of_another_type_is_found(struct ktest *t)
 {
-	struct mm_held held;
-	struct page *page;
-
 	KT_ASSERT(t, stash_fill_blocks(1, 3, GFP_HIGHUSER_MOVABLE), "no movable order-3 block for the stash");
-	mm_held_init(&held);
-	mm_exhaust(&held, MAX_ORDER, 0, GFP_ATOMIC);
-	KT_ASSERT(t, register_shrinker(&stash_shrinker) == 0, "register_shrinker refused");
-	page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 3);
-	unregister_shrinker(&stash_shrinker);
-	KT_EXPECT(t, page != NULL, "no order-3 block although the shrinker freed %u", 1 - stash.nr);
-	if (page)
-		__free_pages(page, 3);
-	mm_held_free_all(&held);
+	KT_EXPECT(t, alloc_under_pressure(t, GFP_ATOMIC, 3, true), "no order-3 block although the shrinker freed %u",
+		  1 - stash.nr);
 	stash_empty();
 }
 
 /* Unregistered, a shrinker is not called, and its pages do not come back. */
 static void an_unregistered_shrinker_is_not_called(struct ktest *t)
 {
-	struct mm_held held;
-	struct page *page;
-
 	KT_ASSERT(t, stash_fill(STASH), "no pages for the stash");
 	KT_ASSERT(t, register_shrinker(&stash_shrinker) == 0, "register_shrinker refused");
 	unregister_shrinker(&stash_shrinker);
-	mm_held_init(&held);
-	mm_exhaust(&held, MAX_ORDER, 0, GFP_ATOMIC);
-	page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0);
-	KT_EXPECT(t, page == NULL, "a page with memory exhausted and no shrinker");
+	KT_EXPECT(t, !alloc_under_pressure(t, GFP_ATOMIC, 0, false), "a page with memory exhausted and no shrinker");
 	KT_EXPECT(t, stash.counts == 0 && stash.scans == 0, "count called %u times, scan %u after unregister",
 		  stash.counts, stash.scans);
-	if (page)
-		__free_pages(page, 0);
-	mm_held_free_all(&held);
 	stash_empty();
 }
 
@@ -185,84 +182,44 @@ static void pressure_gives_a_cache_s_empty_slabs_back(struct ktest *t)
 /* A shrinker that counts objects but frees none is asked once, and the allocation fails. */
 static void a_shrinker_that_frees_nothing_is_asked_once(struct ktest *t)
 {
-	struct mm_held held;
-	struct page *page;
-
 	memset(&stash, 0, sizeof(stash));
 	stash.count_as = 1000;
-	mm_held_init(&held);
-	mm_exhaust(&held, MAX_ORDER, 0, GFP_ATOMIC);
-	KT_ASSERT(t, register_shrinker(&stash_shrinker) == 0, "register_shrinker refused");
-	page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0);
-	unregister_shrinker(&stash_shrinker);
-	KT_EXPECT(t, page == NULL, "a page with memory exhausted and nothing freed");
+	KT_EXPECT(t, !alloc_under_pressure(t, GFP_ATOMIC, 0, true), "a page with memory exhausted and nothing freed");
 	KT_EXPECT(t, stash.counts == 1 && stash.scans == 1, "count called %u times, scan %u: want 1 and 1",
 		  stash.counts, stash.scans);
-	if (page)
-		__free_pages(page, 0);
-	mm_held_free_all(&held);
 }
 
 /* One that claims to free objects forever is asked at most SHRINK_MAX_CALLS times; one more try, then failure. */
 static void a_shrinker_that_claims_progress_forever_is_cut_off(struct ktest *t)
 {
-	struct mm_held held;
-	struct page *page;
-
 	memset(&stash, 0, sizeof(stash));
 	stash.count_as = SHRINK_EMPTY - 1;
 	stash.claim = 1;
-	mm_held_init(&held);
-	mm_exhaust(&held, MAX_ORDER, 0, GFP_ATOMIC);
-	KT_ASSERT(t, register_shrinker(&stash_shrinker) == 0, "register_shrinker refused");
-	page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0);
-	unregister_shrinker(&stash_shrinker);
-	KT_EXPECT(t, page == NULL, "a page with memory exhausted and nothing freed");
+	KT_EXPECT(t, !alloc_under_pressure(t, GFP_ATOMIC, 0, true), "a page with memory exhausted and nothing freed");
 	KT_EXPECT(t, stash.scans == SHRINK_MAX_CALLS, "scan called %u times, want %u", stash.scans, SHRINK_MAX_CALLS);
-	if (page)
-		__free_pages(page, 0);
-	mm_held_free_all(&held);
 }
 
 /* A shrinker's own failing allocation does not run the shrinkers again (it would deadlock). */
 static void a_shrinker_s_allocation_does_not_recurse(struct ktest *t)
 {
-	struct mm_held held;
-	struct page *page;
+	bool got;
 
 	KT_ASSERT(t, stash_fill(1), "no page for the stash");
 	stash.allocate = true;
-	mm_held_init(&held);
-	mm_exhaust(&held, MAX_ORDER, 0, GFP_ATOMIC);
-	KT_ASSERT(t, register_shrinker(&stash_shrinker) == 0, "register_shrinker refused");
-	page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0);
-	unregister_shrinker(&stash_shrinker);
+	got = alloc_under_pressure(t, GFP_ATOMIC, 0, true);
 	KT_EXPECT(t, stash.scans == 1 && !stash.allocated, "scan called %u times, its allocation %s", stash.scans,
 		  stash.allocated ? "got a page" : "failed");
-	KT_EXPECT(t, page != NULL, "no page although the shrinker freed one");
-	if (page)
-		__free_pages(page, 0);
-	mm_held_free_all(&held);
+	KT_EXPECT(t, got, "no page although the shrinker freed one");
 	stash_empty();
 }
 
 /* __GFP_NORECLAIM: the shrinkers are not called, the allocation fails. */
 static void noreclaim_allocations_do_not_shrink(struct ktest *t)
 {
-	struct mm_held held;
-	struct page *page;
-
 	KT_ASSERT(t, stash_fill(STASH), "no pages for the stash");
-	mm_held_init(&held);
-	mm_exhaust(&held, MAX_ORDER, 0, GFP_ATOMIC);
-	KT_ASSERT(t, register_shrinker(&stash_shrinker) == 0, "register_shrinker refused");
-	page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN | __GFP_NORECLAIM, 0);
-	unregister_shrinker(&stash_shrinker);
-	KT_EXPECT(t, page == NULL, "a page with memory exhausted and __GFP_NORECLAIM");
+	KT_EXPECT(t, !alloc_under_pressure(t, GFP_ATOMIC | __GFP_NORECLAIM, 0, true),
+		  "a page with memory exhausted and __GFP_NORECLAIM");
 	KT_EXPECT_EQ(t, stash.counts + stash.scans, 0);
-	if (page)
-		__free_pages(page, 0);
-	mm_held_free_all(&held);
 	stash_empty();
 }
 
