@@ -11,6 +11,7 @@
 #define MM_INIT_H
 
 #include "mm/fw_map.h"
+#include "mm/memmap.h" /* MEMMAP_BYTES(), for mm_init_params.memmap */
 
 /* A range the caller must keep out of the allocator (kernel image, boot information ...). */
 struct mm_reservation {
