@@ -98,21 +98,30 @@ void *memmove(void *dst, const void *src, size_t n);
  */
 unsigned long arch_random_seed(void);
 
-/* Stops everything after printing the message (kernel: halt; host: abort). */
+/*
+ * Prints the message and stops everything (kernel: halt; host: abort). The message is one line
+ * without its newline: panic() ends the line itself. Every call in mm/ keeps to that
+ * (tests/port/build.sh checks it).
+ */
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
 /*
  * Concurrency. mm/ may run on several CPUs at once and in interrupt handlers. The environment
  * supplies what that needs as static inline functions (they are on the allocation fast path) in
- * a header of its own, which the build names with -DMM_ENV_H='"path/to/header.h"' (the kernel:
- * kernel/mm_env.h; the host harness: tests/mm/mm_env.h, one thread per CPU):
+ * a header of its own: "mm_env.h" on the include path, or the one the build names with
+ * -DMM_ENV_H='"path/to/header.h"' (the kernel: kernel/mm_env.h; the host harness:
+ * tests/mm/mm_env.h, one thread per CPU):
  *
  *   arch_spinlock_t                     a lock; all-zero bytes are an unlocked lock
  *   void arch_spin_lock(arch_spinlock_t *), void arch_spin_unlock(arch_spinlock_t *)
  *                                       acquire and release ordering, as any mutex
  *   unsigned long arch_irq_save(void)   interrupts off on this CPU; returns the previous state
  *   void arch_irq_restore(unsigned long flags)
- *   bool arch_irqs_disabled(void)       are interrupts off on this CPU? (MM_BUG_ON checks only)
+ *   bool arch_irqs_disabled(void)       are interrupts off on this CPU, as arch_irq_save() and
+ *                                       arch_irq_restore() left them? MM_BUG_ON checks ask (a
+ *                                       per-CPU list needs them off), and so do compaction and
+ *                                       migration (they run only with them on). Without
+ *                                       interrupts, keep a flag that those two set and clear
  *   bool arch_in_interrupt(void)        is this CPU running an interrupt handler (or code
  *                                       called from one)? MM_DEBUG's lock check only: a lock
  *                                       taken there must never be taken with interrupts on.
@@ -122,8 +131,8 @@ void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)))
  *
  * mm/ takes its locks with interrupts off, so an interrupt handler that allocates never waits
  * for a lock the code it interrupted holds. A single-CPU environment may define the lock as an
- * empty structure and the operations as nothing, but must still mask interrupts if any handler
- * allocates.
+ * empty structure and its operations as nothing; arch_irq_save() and arch_irq_restore() still
+ * keep the flag arch_irqs_disabled() reports (and mask interrupts if any handler allocates).
  *
  * The lock operations must be functions (static inline), not macros: in MM_DEBUG builds
  * mm/lock_check.h wraps them in macros of the same name that check the lock order (the order
@@ -131,7 +140,12 @@ void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)))
  * arch_cpu_id() (up to 64 CPUs), so it needs nothing more from the lock.
  */
 #ifndef MM_ENV_H
-#error "mm/arch.h: define MM_ENV_H as the environment's header, e.g. -DMM_ENV_H='\"kernel/mm_env.h\"' (mm/README.md)"
+#ifdef __has_include
+#if !__has_include("mm_env.h")
+#error "mm/arch.h: no mm_env.h on the include path: write one (mm/README.md, section 3) or name yours with -DMM_ENV_H"
+#endif
+#endif
+#define MM_ENV_H "mm_env.h"
 #endif
 #include MM_ENV_H
 

@@ -154,6 +154,35 @@ static void report(const struct fw_map *map)
 		       (unsigned long)(ALIGN_UP(max_pfn * sizeof(struct page_owner), PAGE_SIZE) >> 10), max_pfn);
 }
 
+/*
+ * The bases mm/ computes addresses from must be page aligned: a frame's direct-map address would
+ * otherwise straddle two frames, and the free path's alignment test relies on the memmap's. A
+ * caller's pre-backed memmap becomes the memmap's base here (its size is checked by memmap_init()).
+ */
+static int check_environment(const struct mm_init_params *p)
+{
+	if (mm_direct_map_offset % PAGE_SIZE) {
+		printk("mm: the direct map's base (mm_direct_map_offset) %#lx is not page aligned\n",
+		       (unsigned long)mm_direct_map_offset);
+		return -EINVAL;
+	}
+	if (!p->memmap && p->memmap_size) {
+		printk("mm: a memmap_size of %zu bytes but no memmap array\n", p->memmap_size);
+		return -EINVAL;
+	}
+	if ((uintptr_t)p->memmap % PAGE_SIZE) {
+		printk("mm: the memmap array given to mm_init() at %p is not page aligned\n", p->memmap);
+		return -EINVAL;
+	}
+	if (p->memmap)
+		mm_vmemmap_base = (uintptr_t)p->memmap;
+	if (mm_vmemmap_base % PAGE_SIZE) {
+		printk("mm: the memmap's base %#lx is not page aligned\n", (unsigned long)mm_vmemmap_base);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int mm_init(const struct mm_init_params *p)
 {
 	uint64_t t0, t1;
@@ -171,10 +200,9 @@ int mm_init(const struct mm_init_params *p)
 		       (PAGE_SIZE << MAX_ORDER) >> 10);
 		return -EINVAL;
 	}
-	if (mm_vmemmap_base % PAGE_SIZE) { /* the free path's alignment test relies on it */
-		printk("mm: the memmap's base %#lx is not page aligned\n", (unsigned long)mm_vmemmap_base);
-		return -EINVAL;
-	}
+	err = check_environment(p);
+	if (err)
+		return err;
 	zone_dma_end_pfn = PFN_DOWN(p->zone_dma_end);
 	zone_dma32_end_pfn = PFN_DOWN(p->zone_dma32_end);
 	fw_map_sanitize(p->map);
@@ -197,7 +225,7 @@ int mm_init(const struct mm_init_params *p)
 	if (err)
 		return err;
 	t0 = now(p);
-	err = memmap_init();
+	err = memmap_init(p->memmap ? p->memmap_size : 0);
 	if (err)
 		return err;
 	t1 = now(p);

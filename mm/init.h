@@ -11,6 +11,7 @@
 #define MM_INIT_H
 
 #include "mm/fw_map.h"
+#include "mm/memmap.h" /* MEMMAP_BYTES(), for mm_init_params.memmap */
 
 /* A range the caller must keep out of the allocator (kernel image, boot information ...). */
 struct mm_reservation {
@@ -51,6 +52,15 @@ struct mm_init_params {
 	bool page_owner;
 	/* Optional: a cycle counter (rdtsc), to time building the memmap and the hand-off. */
 	uint64_t (*cycles)(void);
+	/*
+	 * Optional, for an environment without an early page-table mapper: a memmap array it has
+	 * already backed, memmap_size bytes at memmap, page aligned, at least MEMMAP_BYTES(end of
+	 * the highest usable RAM) (mm/memmap.h). mm_init() sets mm_vmemmap_base to it and never
+	 * calls arch_map_memmap(); a wrong size or alignment is refused with a message. If it lies
+	 * in RAM the map describes, reserve it. NULL: mm/ backs the region at mm_vmemmap_base.
+	 */
+	void *memmap;
+	size_t memmap_size;
 };
 
 /* What the last mm_init() measured with params->cycles (zero without it). */
@@ -69,7 +79,9 @@ extern uint64_t mm_unused_ram_bytes;
 
 /*
  * Runs the whole path above. Returns 0, or a negative errno (reported) when the map has no usable
- * RAM or the memmap cannot be built; the allocator is then unusable.
+ * RAM, the memmap cannot be built, or the environment is not what mm/arch.h asks (the direct
+ * map's base, mm_direct_map_offset, and the memmap's base must be page aligned); the allocator
+ * is then unusable.
  */
 int mm_init(const struct mm_init_params *params);
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Building the memmap: backing for the chunks of the struct page array that describe RAM,
- * mapped through arch_map_memmap(), every struct page initialized as reserved in its zone.
+ * mapped through arch_map_memmap() (or an array the caller backed itself), every struct page
+ * initialized as reserved in its zone.
  */
 #include "mm/memmap.h"
 
@@ -15,6 +16,7 @@ unsigned long max_pfn;
 unsigned long memmap_bytes;
 unsigned long memmap_end_pfn;
 unsigned long *memmap_chunk_map;
+static bool memmap_prebacked; /* the caller backed the whole array (mm_init_params.memmap) */
 
 extern inline struct page *pfn_to_page(unsigned long pfn);
 extern inline unsigned long page_to_pfn(const struct page *page);
@@ -47,8 +49,8 @@ static void mark_chunks(unsigned long c, unsigned long end)
 		memmap_chunk_map[c / BITS_PER_LONG] |= 1UL << (c % BITS_PER_LONG);
 }
 
-/* Backs, maps and initializes chunks [c, c + n) (n <= PIECE_CHUNKS, not crossing a 2 MiB piece). */
-static int back_piece(unsigned long c, unsigned long n)
+/* Allocates backing for chunks [c, c + n) and maps it at their place in the memmap. */
+static int map_piece(unsigned long c, unsigned long n)
 {
 	size_t bytes = n * PAGE_SIZE;
 	uintptr_t virt = mm_vmemmap_base + c * PAGE_SIZE;
@@ -67,7 +69,20 @@ static int back_piece(unsigned long c, unsigned long n)
 		printk("memmap: cannot map %zu bytes of struct pages at %#lx\n", bytes, (unsigned long)virt);
 		return -ENOMEM;
 	}
-	memmap_bytes += bytes;
+	return 0;
+}
+
+/*
+ * Backs (unless the caller's array is), maps and initializes chunks [c, c + n) (n <= PIECE_CHUNKS,
+ * not crossing a 2 MiB piece).
+ */
+static int back_piece(unsigned long c, unsigned long n)
+{
+	int err = memmap_prebacked ? 0 : map_piece(c, n);
+
+	if (err)
+		return err;
+	memmap_bytes += n * PAGE_SIZE;
 	mark_chunks(c, c + n);
 	init_range(c << MEMMAP_CHUNK_SHIFT, (c + n) << MEMMAP_CHUNK_SHIFT);
 	return 0;
@@ -103,7 +118,20 @@ static int alloc_chunk_map(void)
 	return 0;
 }
 
-int memmap_init(void)
+/* Is the caller's pre-backed array (if any) large enough for frames [0, memmap_end_pfn)? */
+static int check_prebacked(size_t prebacked_bytes)
+{
+	size_t needed = memmap_end_pfn * sizeof(struct page);
+
+	memmap_prebacked = prebacked_bytes != 0;
+	if (!memmap_prebacked || prebacked_bytes >= needed)
+		return 0;
+	printk("memmap: the memmap array given to mm_init() has %zu bytes; this map needs %zu "
+	       "(MEMMAP_BYTES(%#llx))\n", prebacked_bytes, needed, (unsigned long long)PFN_PHYS(max_pfn));
+	return -EINVAL;
+}
+
+int memmap_init(size_t prebacked_bytes)
 {
 	const struct memblock_type *mem = &memblock.memory;
 	unsigned long start = 0, done = 0; /* chunks [start, done) are still to be backed */
@@ -112,7 +140,9 @@ int memmap_init(void)
 	memmap_bytes = 0;
 	max_pfn = mem->cnt ? PFN_DOWN(mem->regions[mem->cnt - 1].base + mem->regions[mem->cnt - 1].size) : 0;
 	memmap_end_pfn = ALIGN_UP(max_pfn, MEMMAP_CHUNK_PAGES);
-	err = alloc_chunk_map();
+	err = check_prebacked(prebacked_bytes);
+	if (!err)
+		err = alloc_chunk_map();
 	/* Neighbouring ranges often share chunks: back each run of touching chunks at once. */
 	for (unsigned int i = 0; i < mem->cnt && !err; i++) {
 		const struct memblock_region *r = &mem->regions[i];

@@ -19,6 +19,12 @@
 #define MEMMAP_CHUNK_PAGES (1UL << MEMMAP_CHUNK_SHIFT)
 _Static_assert(sizeof(struct page) << MEMMAP_CHUNK_SHIFT == PAGE_SIZE, "a memmap chunk is one page");
 
+/*
+ * Bytes of memmap for RAM ending at physical address ram_end: struct pages for every frame below
+ * it, in whole chunks (what mm_init_params.memmap must hold).
+ */
+#define MEMMAP_BYTES(ram_end) (ALIGN_UP(PFN_DOWN(ram_end), MEMMAP_CHUNK_PAGES) * sizeof(struct page))
+
 extern unsigned long max_pfn;           /* one past the highest usable frame */
 extern unsigned long memmap_bytes;      /* memory backing the memmap */
 extern unsigned long memmap_end_pfn;    /* max_pfn rounded up to a whole chunk */
@@ -63,8 +69,11 @@ static inline bool pfn_valid(unsigned long pfn)
  * from memblock (in pieces of up to 2 MiB, 2 MiB aligned when whole, so they can be mapped with
  * large pages), maps it with arch_map_memmap() and initializes every struct page as reserved, in
  * its zone, count 0. The buddy hand-off then clears PG_reserved on the frames it takes.
- * Returns 0, or -ENOMEM (reported) when backing or page tables cannot be had.
+ * prebacked_bytes non-zero: the caller has backed that many bytes at mm_vmemmap_base already, and
+ * nothing is allocated or mapped; fewer than the map needs (MEMMAP_BYTES) is refused.
+ * Returns 0, -ENOMEM (reported) when backing or page tables cannot be had, or -EINVAL (reported)
+ * when the pre-backed array is too small.
  */
-int memmap_init(void);
+int memmap_init(size_t prebacked_bytes);
 
 #endif

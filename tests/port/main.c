@@ -1,28 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The port test: mm/ set up and used exactly as mm/README.md tells a kernel lifting it to, over
- * the environment of env.c. A firmware map of its own (64 MiB with holes), mm_init(), the 2 MiB
- * hugetlb pool, allocations at several orders, a compound page held by a tail; then every count
- * must be back where it started. Prints each check and "N passed, N failed".
+ * The port test: mm/ used as mm/README.md shows, over the environment of env.c (the guide's
+ * example, word for word). Boots 64 MiB, takes the 2 MiB hugetlb pool, allocates at several
+ * orders, drops a compound page through a tail, kmallocs, prints the watermarks and what
+ * GFP_KERNEL and GFP_ATOMIC can take, then runs the guide's leak check. Prints each check and
+ * "N passed, N failed".
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "mm/bad_page.h"
 #include "mm/compound.h"
-#include "mm/fw_map.h"
 #include "mm/hugetlb.h"
-#include "mm/init.h"
 #include "mm/page_alloc.h"
 #include "mm/poison.h"
-#include "env.h"
+#include "mm/slab.h"
+#include "mm/watermark.h"
 
-#define MiB (1ULL << 20)
-#define RAM_END (64 * MiB)
-#define HOLE_BASE (32 * MiB) /* a reserved hole in the middle of RAM */
-#define HOLE_SIZE (1 * MiB)
-#define KERNEL_BASE (1 * MiB) /* where this pretend kernel's image lies: reserved */
-#define KERNEL_SIZE (2 * MiB)
+int env_boot(void); /* env.c */
 
 static unsigned int passed, failed;
 
@@ -35,38 +30,11 @@ static void check(bool ok, const char *what)
 		failed++;
 }
 
-/* The firmware's map, as the environment translates it to enum fw_type: out of order on purpose. */
-static const struct fw_map_entry firmware[] = {
-	{ HOLE_BASE + HOLE_SIZE, RAM_END - HOLE_BASE - HOLE_SIZE, FW_USABLE },
-	{ 0, 0x9fc00, FW_USABLE },
-	{ 0x9fc00, 0x60400, FW_RESERVED },
-	{ MiB, HOLE_BASE - MiB, FW_USABLE },
-	{ HOLE_BASE, HOLE_SIZE, FW_ACPI },
-	{ 0xfffc0000, 0x40000, FW_RESERVED },
-};
-
-/* The map's storage, sized before it is filled, 8-byte aligned. */
-static uint64_t map_storage[FW_MAP_STORAGE_BYTES(ARRAY_SIZE(firmware)) / sizeof(uint64_t)];
-static struct fw_map map;
-
-static int setup(void)
+/* The leak check: every page back, once the slab caches have given back what they keep. */
+static bool no_leaks(unsigned long free_at_start)
 {
-	static const struct mm_reservation reserve[] = {
-		{ 0, MiB, "first 1 MiB" },
-		{ KERNEL_BASE, KERNEL_SIZE, "kernel image" },
-	};
-	struct mm_init_params params = {
-		.map = &map, .reserve = reserve, .nreserve = ARRAY_SIZE(reserve),
-		.zone_dma_end = 16 * MiB, .zone_dma32_end = 4096 * MiB,
-	};
-
-	if (fw_map_init(&map, map_storage, sizeof(map_storage)))
-		return -1;
-	for (size_t i = 0; i < ARRAY_SIZE(firmware); i++)
-		if (fw_map_add_range(&map, firmware[i].base, firmware[i].size, firmware[i].type))
-			return -1;
-	hugetlb_request(HPAGE_ORDER, 2);
-	return mm_init(&params);
+	kmem_cache_shrink_all(); /* empty slabs and per-CPU objects kept for the next kmalloc() */
+	return nr_free_pages() == free_at_start && bad_page_reports == 0 && poison_errors == 0;
 }
 
 /* alloc_pages() and __free_pages() at one order: an aligned block, writable, counted. */
@@ -77,7 +45,8 @@ static void alloc_and_free(unsigned int order)
 	char what[96];
 
 	snprintf(what, sizeof(what), "order %u: allocated, aligned, %lu fewer free pages", order, 1UL << order);
-	check(p && page_to_pfn(p) % (1UL << order) == 0 && nr_free_pages() == before - (1UL << order), what);
+	check(p && page_to_pfn(p) % (1UL << order) == 0 && (uintptr_t)page_address(p) % PAGE_SIZE == 0 &&
+	      nr_free_pages() == before - (1UL << order), what);
 	if (!p)
 		return;
 	memset(page_address(p), 0x5a, PAGE_SIZE << order);
@@ -115,41 +84,89 @@ static void huge_page(void)
 	check(hugetlb_counters(HPAGE_ORDER).free == 2 && !hugetlb_check(), "hugetlb: put_page() on a tail returns it");
 }
 
-/* Is every frame of [base, base + size) without a struct page (a hole) or reserved? */
-static bool never_free(phys_addr_t base, phys_addr_t size)
+/* kmalloc() of a few sizes: aligned to their size class, writable; kfree() them all. */
+static void kmalloc_sizes(void)
 {
-	for (unsigned long pfn = PFN_DOWN(base); pfn < PFN_UP(base + size); pfn++)
-		if (pfn_valid(pfn) && !PageReserved(pfn_to_page(pfn)))
-			return false;
-	return true;
+	static const size_t sizes[] = { 8, 100, 4096, 20000 };
+	void *p[ARRAY_SIZE(sizes)];
+	bool ok = true;
+
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+		p[i] = kmalloc(sizes[i], GFP_KERNEL);
+		ok = ok && p[i] && (uintptr_t)p[i] % 8 == 0;
+		if (p[i])
+			memset(p[i], 0xa5, sizes[i]);
+	}
+	check(ok, "kmalloc() of 8, 100, 4096 and 20000 bytes: 8-byte aligned, writable");
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++)
+		kfree(p[i]);
+}
+
+/* Blocks of order gfp can take before alloc_pages() fails, each appended to held[*n]. */
+static unsigned long take_all(gfp_t gfp, unsigned int order, struct page **held, unsigned long *n, unsigned long cap)
+{
+	unsigned long before = *n;
+	struct page *p;
+
+	while (*n < cap && (p = alloc_pages(gfp | __GFP_NOWARN, order)))
+		held[(*n)++] = p;
+	return *n - before;
+}
+
+/*
+ * What GFP_KERNEL and then GFP_ATOMIC can take in blocks of order, printed for the guide; frees
+ * them. Returns the blocks taken as { GFP_KERNEL, GFP_ATOMIC }.
+ */
+static void take_and_give_back(unsigned int order, unsigned long taken[2])
+{
+	static struct page *held[1UL << 15];
+	unsigned long n = 0;
+
+	taken[0] = take_all(GFP_KERNEL, order, held, &n, ARRAY_SIZE(held));
+	taken[1] = take_all(GFP_ATOMIC, order, held, &n, ARRAY_SIZE(held));
+	printf("order %u: GFP_KERNEL took %lu, then GFP_ATOMIC %lu more\n", order, taken[0], taken[1]);
+	while (n)
+		__free_pages(held[--n], order);
+}
+
+/*
+ * The watermarks of the guide, with this map's figures: the free pages and the zone's marks, and
+ * how many pages and 2 MiB blocks GFP_KERNEL takes before it leaves the reserve to GFP_ATOMIC.
+ */
+static void watermarks(void)
+{
+	const struct zone *z = &zones[ZONE_NORMAL];
+	unsigned long free, small[2], large[2];
+
+	kmem_cache_shrink_all(); /* so that no allocation below makes the shrinker give pages back */
+	free = nr_free_pages();
+	printf("free %lu, min %lu, low %lu, high %lu\n", free, z->watermark[WMARK_MIN], z->watermark[WMARK_LOW],
+	       z->watermark[WMARK_HIGH]);
+	take_and_give_back(0, small);
+	take_and_give_back(9, large);
+	check(small[0] + small[1] == free && small[0] >= free - z->watermark[WMARK_MIN] - 1,
+	      "order 0: GFP_KERNEL leaves min free, GFP_ATOMIC takes the rest");
+	check(large[0] << 9 <= free - z->watermark[WMARK_MIN] && large[0] + large[1] <= free >> 9,
+	      "order 9: GFP_KERNEL's blocks leave min free too");
 }
 
 int main(void)
 {
-	/* The memmap's region: 32 bytes per frame up to the highest usable one, whole chunks. */
-	size_t memmap_region = ALIGN_UP(PFN_DOWN(RAM_END), MEMMAP_CHUNK_PAGES) * sizeof(struct page);
-
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (env_init(RAM_END, memmap_region)) {
-		perror("env_init");
-		return 1;
-	}
-	check(setup() == 0, "mm_init() on a 6-entry firmware map");
-	check(env_map_stats.calls && !env_map_stats.bad && env_map_stats.largest <= 2 * MiB &&
-	      env_map_stats.bytes <= memmap_region, "memmap mapped inside its region, pieces of at most 2 MiB");
-	check(never_free(HOLE_BASE, HOLE_SIZE) && never_free(KERNEL_BASE, KERNEL_SIZE) && never_free(0, MiB),
-	      "the firmware's hole and the reserved ranges hold no free page");
+	hugetlb_request(HPAGE_ORDER, 2);
+	check(env_boot() == 0, "mm_init() over 64 MiB, the memmap pre-backed");
 	check(hugetlb_init() == 0 && hugetlb_counters(HPAGE_ORDER).total == 2, "hugetlb_init(): 2 huge pages");
 
-	unsigned long start = nr_free_pages();
+	unsigned long free_at_start = nr_free_pages();
 	static const unsigned int orders[] = { 0, 1, 3, 10 };
 
 	for (size_t i = 0; i < ARRAY_SIZE(orders); i++)
 		alloc_and_free(orders[i]);
 	compound_by_tail();
 	huge_page();
-	check(nr_free_pages() == start, "free pages back to where they started");
-	check(bad_page_reports == 0 && poison_errors == 0, "no bad_page() reports, no poison errors");
+	kmalloc_sizes();
+	watermarks();
+	check(no_leaks(free_at_start), "the leak check: every page back, no bad_page() report, no poison error");
 	check(mm_debug_poison, "MM_DEBUG=1 build: page poisoning on by default");
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
