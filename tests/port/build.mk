@@ -8,3 +8,4 @@ test-port:
 	@CC=$(HOSTCC) tests/port/build.sh $(B)/port
 	$(B)/port/port
 TEST_STEPS += test-port
+include tests/port/aarch64/build.mk
