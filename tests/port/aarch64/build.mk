@@ -18,9 +18,15 @@ A64_CFLAGS = -std=gnu11 -O2 -g $(WARN) -ffreestanding -fno-builtin -nostdinc \
 	-mgeneral-regs-only -mstrict-align -mno-outline-atomics -fno-pic -fno-pie -fno-stack-protector \
 	-fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
 	-I. -DMM_ENV_H='"tests/port/aarch64/mm_env.h"' -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) -DMM_DEBUG=1 -MMD -MP
-# The suites that test mm/ itself and need nothing of the x86 kernel, and the runner.
-A64_SUITES := mm_buddy mm_refcount mm_watermark compound_pages compound_split compound_misuse folio \
-	hugetlb_pool hugetlb_random slab slab_misuse slab_random ktest_runner ktest_leak_check
+# The suites of tests/ktest/ that test mm/ and lib/ and include nothing of the x86 kernel, and the
+# runner's own. Left out, as they include a kernel/ header: compaction (its boot option's case
+# parses the command line with kernel/compact_cmdline.h), hugetlb_boot (hugepages= with
+# kernel/hugetlb_cmdline.h), lock_check (raises an interrupt through kernel/traps.h), and those of
+# the x86 kernel itself (acpi, backtrace_walk, boot_memmap, cmdline, multiboot2, screen_console).
+A64_SUITES := mm_buddy mm_refcount mm_watermark mm_misuse mm_random mm_memblock mm_memtest mm_fw_map \
+	compound_pages compound_split compound_misuse compound_ringbuf_example folio block_owner \
+	hugetlb_pool hugetlb_random contig_alloc migrate mobility shrinker page_owner show_mem \
+	slab slab_misuse slab_random printk printk_symbols string ktest_runner ktest_leak_check
 A64_SRCS := $(wildcard tests/port/aarch64/*.c) $(wildcard mm/*.c) lib/printk.c lib/string.c lib/memmove.c \
 	tests/ktest/ktest.c tests/ktest/ktest_leak.c tests/ktest/text_capture.c \
 	$(A64_SUITES:%=tests/ktest/%.c)

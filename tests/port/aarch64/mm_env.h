@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The AArch64 port kernel's side of mm/arch.h's concurrency interface: one CPU, interrupts masked
- * for good (no handler exists), and a real lock all the same, so that mm/'s locking runs on the
- * CPU's exclusive load and store (which needs the MMU on: exclusives to Device memory, what every
- * access is with the MMU off, are not guaranteed to work).
+ * The AArch64 port kernel's side of mm/arch.h's concurrency interface: one CPU, IRQ masking in
+ * DAIF (IRQs are unmasked while the suites run, though nothing raises one), and a real lock all
+ * the same, so that mm/'s locking runs on the CPU's exclusive load and store (which needs the MMU
+ * on: exclusives to Device memory, what every access is with the MMU off, may not work).
  */
 #ifndef TESTS_PORT_AARCH64_MM_ENV_H
 #define TESTS_PORT_AARCH64_MM_ENV_H
