@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # tests/port/aarch64/: mm/ on a second architecture. A small AArch64 kernel (boot code, device
-# tree reader, page tables, PL011 console) linked with mm/, lib/ and the self-test suites of
-# tests/ktest/ that exercise mm/ (buddy, compound pages, hugetlb, slab: the files the x86 kernel
-# and the host run, unchanged), built as an arm64 Image that qemu-system-aarch64 -M virt boots.
+# tree reader, page tables, vmalloc's range, PL011 console) linked with mm/, lib/ and the
+# self-test suites of tests/ktest/ listed below (the files the x86 kernel and the host run,
+# unchanged), built as an arm64 Image that qemu-system-aarch64 -M virt boots.
 # `make test-port-aarch64` boots it twice: on QEMU's own device tree, and on that tree with a
 # memory reservation and /reserved-memory nodes added (tests/port/aarch64/run.sh).
 A64_DIR  := $(B)/aarch64
@@ -25,7 +25,7 @@ A64_CFLAGS = -std=gnu11 -O2 -g $(WARN) -ffreestanding -fno-builtin -nostdinc \
 # the x86 kernel itself (acpi, backtrace_walk, boot_memmap, cmdline, multiboot2, screen_console).
 A64_SUITES := mm_buddy mm_refcount mm_watermark mm_misuse mm_random mm_memblock mm_memtest mm_fw_map \
 	compound_pages compound_split compound_misuse compound_ringbuf_example folio block_owner \
-	hugetlb_pool hugetlb_random contig_alloc migrate mobility shrinker page_owner show_mem \
+	hugetlb_pool hugetlb_random contig_alloc migrate mobility shrinker page_owner show_mem vmalloc \
 	slab slab_misuse slab_random printk printk_symbols string ktest_runner ktest_leak_check
 A64_SRCS := $(wildcard tests/port/aarch64/*.c) $(wildcard mm/*.c) lib/printk.c lib/string.c lib/memmove.c \
 	tests/ktest/ktest.c tests/ktest/ktest_leak.c tests/ktest/text_capture.c \

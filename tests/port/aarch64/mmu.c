@@ -2,7 +2,8 @@
 /*
  * The port kernel's page tables (4 KiB granule, 39-bit addresses, three levels from level 1):
  * RAM identity mapped in 1 GiB blocks of normal write-back memory, the UART's GiB as device
- * memory, and the memmap region, where arch_map_memmap() (mm/arch.h) maps the pieces mm/ backs.
+ * memory, the memmap region, where arch_map_memmap() (mm/arch.h) maps the pieces mm/ backs, and
+ * vmalloc's range (vmalloc.c).
  *
  * Why the MMU is on at all: mm/ keeps its struct pages at a virtual address of its own
  * (mm_vmemmap_base) and asks the environment to map pieces of RAM there, which needs page
@@ -16,24 +17,10 @@
 
 #include "lib/printk.h"
 #include "mm/arch.h"
+#include "tests/port/aarch64/pgtable.h"
 
-#define GiB (1ULL << 30)
-#define MiB2 (2ULL << 20)
-#define ENTRIES 512
-
-/* Descriptor bits (Arm ARM D8.3). */
-#define DESC_BLOCK 0x1ULL
-#define DESC_TABLE 0x3ULL
-#define DESC_PAGE 0x3ULL
-#define DESC_VALID 0x1ULL
-#define ATTR_DEVICE (0ULL << 2) /* MAIR index 0: Device-nGnRnE */
-#define ATTR_NORMAL (1ULL << 2) /* MAIR index 1: normal, write-back, read/write-allocate */
-#define INNER_SHAREABLE (3ULL << 8)
-#define ACCESS_FLAG (1ULL << 10)
-#define NEVER_EXECUTE ((1ULL << 53) | (1ULL << 54)) /* PXN, UXN */
 #define RAM_BLOCK (DESC_BLOCK | ATTR_NORMAL | INNER_SHAREABLE | ACCESS_FLAG)
 #define DEVICE_BLOCK (DESC_BLOCK | ATTR_DEVICE | ACCESS_FLAG | NEVER_EXECUTE)
-#define MEMMAP_ATTRS (ATTR_NORMAL | INNER_SHAREABLE | ACCESS_FLAG | NEVER_EXECUTE)
 
 #define MAIR_VALUE (0x00ULL | 0xffULL << 8)
 /* T0SZ 25 (39 bits), walks write-back inner shareable, 4 KiB granule, no TTBR1 walks, 40-bit PA. */
@@ -91,13 +78,15 @@ int mmu_init(const struct fdt_range *ram, unsigned int nram, uint64_t uart_base)
 	for (unsigned int i = 0; i < nram; i++)
 		if (map_ram(ram[i].base, ram[i].size))
 			return -1;
-	if (level1[uart_base / GiB]) {
-		printk("mmu: the UART at %#llx shares a GiB with RAM\n", (unsigned long long)uart_base);
+	if (uart_base >= PORT_RAM_LIMIT || level1[uart_base / GiB]) {
+		printk("mmu: the UART at %#llx shares a GiB with RAM or is above 256 GiB\n",
+		       (unsigned long long)uart_base);
 		return -1;
 	}
 	level1[uart_base / GiB] = uart_base / GiB * GiB | DEVICE_BLOCK;
 	for (unsigned int g = 0; g < MEMMAP_GIBS; g++)
 		level1[PORT_RAM_LIMIT / GiB + g] = (uintptr_t)memmap_level2[g] | DESC_TABLE;
+	level1[PORT_VMALLOC_BASE / GiB] = vmalloc_tables();
 	enable_mmu();
 	return 0;
 }
@@ -124,9 +113,9 @@ static int map_pages(uintptr_t virt, phys_addr_t phys, size_t size)
 	}
 	if ((*pmd & 3) != DESC_TABLE)
 		return -ENOMEM; /* a block is there already: mm/ never maps a piece twice */
-	uint64_t *pte = (uint64_t *)(uintptr_t)(*pmd & ~0xfffULL & ((1ULL << 48) - 1));
+	uint64_t *pte = (uint64_t *)(uintptr_t)(*pmd & DESC_ADDR);
 	for (size_t off = 0; off < size; off += PAGE_SIZE)
-		pte[(virt + off) % MiB2 / PAGE_SIZE] = (phys + off) | MEMMAP_ATTRS | DESC_PAGE;
+		pte[(virt + off) % MiB2 / PAGE_SIZE] = (phys + off) | DATA_ATTRS | DESC_PAGE;
 	return 0;
 }
 
@@ -146,7 +135,7 @@ int arch_map_memmap(uintptr_t virt, phys_addr_t phys, size_t size)
 		return -ENOMEM;
 	}
 	if (size == MiB2 && phys % MiB2 == 0 && !*memmap_pmd(virt))
-		*memmap_pmd(virt) = phys | MEMMAP_ATTRS | DESC_BLOCK;
+		*memmap_pmd(virt) = phys | DATA_ATTRS | DESC_BLOCK;
 	else
 		err = map_pages(virt, phys, size);
 	__asm__ volatile("dsb ishst\n\tisb" : : : "memory");

@@ -22,11 +22,25 @@ void pl011_console_init(uint64_t base);
 
 /*
  * Builds the page tables: the GiBs of the RAM ranges identity mapped as normal write-back memory,
- * the UART's GiB as device memory, the memmap region empty; then turns the MMU and the caches on.
- * Returns 0, or -1 (said why) when a RAM range lies outside [1 GiB, PORT_RAM_LIMIT) or shares a
- * GiB with the UART.
+ * the UART's GiB as device memory, the memmap region empty, vmalloc's range with its tables;
+ * then turns the MMU and the caches on.
+ * Returns 0, or -1 (said why) when a RAM range lies outside [1 GiB, PORT_RAM_LIMIT), or the UART
+ * shares a GiB with RAM or lies above PORT_RAM_LIMIT.
  */
 int mmu_init(const struct fdt_range *ram, unsigned int nram, uint64_t uart_base);
+
+/*
+ * vmalloc's range (mm/arch.h), right after the memmap region's 2 GiB: every page table of it is
+ * made at boot, so mapping a page never fails.
+ */
+#define PORT_VMALLOC_BASE (PORT_RAM_LIMIT + (2ULL << 30))
+#define PORT_VMALLOC_SIZE (256ULL << 20)
+
+/* The level-1 entry of vmalloc's range, its tables made (empty); for mmu_init(). */
+uint64_t vmalloc_tables(void);
+
+/* A synchronous exception at EL1 (vectors.S): returns when it was a vmalloc migration marker's. */
+void port_sync_exception(void);
 
 /* How the run ends: PSCI's method from the device tree (SYSTEM_OFF's fallback). */
 void port_set_psci(enum fdt_psci method);
