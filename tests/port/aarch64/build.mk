@@ -3,8 +3,9 @@
 # tree reader, page tables, vmalloc's range, PL011 console) linked with mm/, lib/ and the
 # self-test suites of tests/ktest/ listed below (the files the x86 kernel and the host run,
 # unchanged), built as an arm64 Image that qemu-system-aarch64 -M virt boots.
-# `make test-port-aarch64` boots it twice: on QEMU's own device tree, and on that tree with a
-# memory reservation and /reserved-memory nodes added (tests/port/aarch64/run.sh).
+# `make test-port-aarch64` boots it three times: on QEMU's own device tree, on that tree with a
+# memory reservation and /reserved-memory nodes added, and on one with too many reservations,
+# which must be refused (tests/port/aarch64/run.sh).
 A64_DIR  := $(B)/aarch64
 A64_CC   := aarch64-linux-gnu-gcc
 A64_LD   := aarch64-linux-gnu-ld
