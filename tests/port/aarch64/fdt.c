@@ -217,6 +217,18 @@ static int end_node(struct walk *w)
 	return 0;
 }
 
+/*
+ * Moves the walk n bytes on, which must stay inside the structure block: its size need not be a
+ * multiple of 4, and a position past it would make every "bytes left" below wrap around.
+ */
+static int advance(struct walk *w, uint32_t n, const char *what)
+{
+	if (n > w->struct_size - w->pos)
+		return parse_fail("device tree: %s runs past the structure block", what);
+	w->pos += n;
+	return 0;
+}
+
 /* Takes a BEGIN_NODE's name at the walk's position and pushes the node. */
 static int begin_node(struct walk *w)
 {
@@ -229,8 +241,7 @@ static int begin_node(struct walk *w)
 		return parse_fail("device tree: nodes nested deeper than %d", MAX_DEPTH);
 	/* The specification's defaults for a node that does not say: 2 address cells, 1 size cell. */
 	w->path[w->depth++] = (struct node){ .name = name, .addr_cells = 2, .size_cells = 1 };
-	w->pos += align4((uint32_t)len + 1);
-	return 0;
+	return advance(w, align4((uint32_t)len + 1), "a node name");
 }
 
 /* Takes a PROP token's header, name and value at the walk's position. */
@@ -248,7 +259,8 @@ static int prop(struct walk *w)
 	if (!w->depth)
 		return parse_fail("device tree: a property outside every node");
 	const uint8_t *value = w->structs + w->pos;
-	w->pos += align4(len);
+	if (advance(w, align4(len), "a property's padding"))
+		return -1;
 	return take_prop(w, (const char *)w->strings + nameoff, value, len);
 }
 

@@ -192,6 +192,16 @@ static void a_property_past_its_block_is_refused(struct ktest *t)
 	expect_refused(t, finish(), "runs past the structure block");
 }
 
+/* A structure block of a size that is not a multiple of 4, its last property's padding past it. */
+static void padding_past_the_structure_block_is_refused(struct ktest *t)
+{
+	start_tree(2, 2, 4, ram_reg);
+	prop("x", "12345", 5); /* 5 bytes, padded to 8 */
+	finish();
+	put32(blob + 36, tree.structs_len - 3); /* size_dt_struct ends after the value's 5 bytes */
+	expect_refused(t, blob, "padding runs past the structure block");
+}
+
 static void a_name_outside_the_strings_is_refused(struct ktest *t)
 {
 	start_tree(2, 2, 4, ram_reg);
@@ -232,6 +242,7 @@ KTEST_SUITE(fdt_reader,
 	    KTEST_CASE(a_bad_magic_is_refused),
 	    KTEST_CASE(a_block_outside_totalsize_is_refused),
 	    KTEST_CASE(a_property_past_its_block_is_refused),
+	    KTEST_CASE(padding_past_the_structure_block_is_refused),
 	    KTEST_CASE(a_name_outside_the_strings_is_refused),
 	    KTEST_CASE(a_tree_without_an_end_is_refused),
 	    KTEST_CASE(a_reg_in_three_address_cells_is_refused),
