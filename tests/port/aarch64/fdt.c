@@ -85,7 +85,7 @@ static int check_header(const uint8_t *b, struct fdt_info *info)
 	return 0;
 }
 
-/* The memory reservation block: (address, size) pairs up to a pair of zeros. */
+/* The memory reservation block: (address, size) pairs up to a pair of zeros; empty ones skipped. */
 static int read_memreserve(const uint8_t *b, struct fdt_info *info)
 {
 	uint32_t total = be32(b + 4);
@@ -96,7 +96,7 @@ static int read_memreserve(const uint8_t *b, struct fdt_info *info)
 		uint64_t base = be64(b + off), size = be64(b + off + 8);
 		if (!base && !size)
 			return 0;
-		if (add_range(info->reserved, &info->nreserved, "reserved",
+		if (size && add_range(info->reserved, &info->nreserved, "reserved",
 			      (struct fdt_range){ base, size, "memreserve", false }))
 			return -1;
 	}

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of the device tree reader (fdt.h) on trees built here, byte by byte: a well-formed
- * one is read whole (RAM, both kinds of reservation in their own cells, the UART, PSCI), and each
- * kind of malformed one is refused with a message saying what is wrong, never read in part.
+ * one is read whole (RAM, both kinds of reservation in their own cells, an empty one skipped, the
+ * UART, PSCI), and each kind of malformed one is refused with a message saying what is wrong,
+ * never read in part.
  */
 #include "tests/ktest/ktest.h"
 #include "tests/port/aarch64/fdt.h"
@@ -135,7 +136,8 @@ static void a_well_formed_tree_is_read_whole(struct ktest *t)
 	static struct fdt_info info;
 
 	start_tree(2, 2, 4, ram_reg);
-	tree.rsv[0] = 0x44000000, tree.rsv[1] = 0x2000, tree.nrsv = 1;
+	tree.rsv[0] = 0x44000000, tree.rsv[1] = 0x2000; /* and an empty one, skipped */
+	tree.rsv[2] = 0x47000000, tree.rsv[3] = 0, tree.nrsv = 2;
 	begin("psci");
 	prop_str("method", "smc");
 	token(END_NODE);
@@ -164,7 +166,7 @@ static void a_well_formed_tree_is_read_whole(struct ktest *t)
 	KT_EXPECT_EQ(t, info.ndynamic, 1);
 	KT_EXPECT_EQ(t, info.uart_base, 0x9000000);
 	KT_EXPECT_EQ(t, info.psci, FDT_PSCI_SMC);
-	KT_EXPECT_EQ(t, info.totalsize, HEADER_BYTES + 32 + tree.structs_len + tree.strings_len);
+	KT_EXPECT_EQ(t, info.totalsize, HEADER_BYTES + 48 + tree.structs_len + tree.strings_len);
 }
 
 static void a_bad_magic_is_refused(struct ktest *t)
