@@ -50,7 +50,7 @@ check "virt: RAM from the device tree's /memory node" \
 # writes into /memory again when it loads a -dtb).
 work=$dir/dtb
 mkdir -p "$work"
-qemu-system-aarch64 "${machine[@]}" -machine dumpdtb="$work/virt.dtb" >/dev/null 2>&1
+timeout "$timeout" qemu-system-aarch64 "${machine[@]}" -machine dumpdtb="$work/virt.dtb" >/dev/null 2>&1
 dtc -q -I dtb -O dts -o "$work/virt.dts" "$work/virt.dtb" || { check "dtc reads QEMU's tree" 1 "dtc failed"; tap_total; exit; }
 {
 	sed -n '1p' "$work/virt.dts"
