@@ -265,6 +265,7 @@ help:
 	'  picture        build/picture/memory.svg from the last boot log, or a replay of MAP=' \
 	'  deps-picture   install python3, which make picture needs (picture does it)' \
 	'  deps-picture-test  install python3 and chromium, which test-picture needs (it does it)' \
+	'  deps-aarch64   install the AArch64 cross compiler, qemu-system-arm and dtc (test-port-aarch64 does it)' \
 	'  host-test      the host test binary, suites FILTER= (all by default)' \
 	'  efi-loader     the direct EFI loader, build/efi/BOOTX64.EFI' \
 	'  deps           install the Debian packages the build needs (every target does it)' \

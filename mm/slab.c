@@ -396,6 +396,22 @@ static void abandon_list(struct slab_cpu *slot)
 }
 
 /*
+ * The object after obj in a list of left objects from obj on, in *next: the list's end when obj
+ * is the last. Returns false when obj's link does not decode. The end is slab_list_end(), which
+ * is NULL where the direct map starts at address 0 (an identity map): never mistaken for a
+ * broken link, which is why the count decides and not the pointer.
+ */
+static bool next_in_list(struct kmem_cache *cache, void *obj, unsigned int left, void **next)
+{
+	if (left <= 1) {
+		*next = slab_list_end();
+		return true;
+	}
+	*next = follow_link(cache, obj);
+	return *next != NULL;
+}
+
+/*
  * slot locked and empty: it takes every free object of one slab (a new one if none has any); the
  * first is returned, its link zeroed. NULL when no slab page can be had. A slab whose list does
  * not decode is abandoned, counted in *broken, and the next one taken.
@@ -412,8 +428,7 @@ static void *refill(struct kmem_cache *cache, struct slab_cpu *slot, gfp_t gfp, 
 			return NULL;
 		obj = slab_take_all(cache, slab, &n);
 		arch_spin_unlock(&cache->lock);
-		slot->freelist = n > 1 ? follow_link(cache, obj) : slab_list_end();
-		if (slot->freelist) {
+		if (next_in_list(cache, obj, n, &slot->freelist)) {
 			__atomic_store_n(&slot->count, n - 1, __ATOMIC_RELAXED);
 			*obj = NULL;
 			return obj;
@@ -447,10 +462,10 @@ static unsigned long flush(struct kmem_cache *cache, struct slab_cpu *slot, unsi
 	*broken_at = NULL;
 	arch_spin_lock(&cache->lock);
 	for (unsigned int i = 0; i < n; i++, left--) {
-		void *obj = slot->freelist, *next = left > 1 ? follow_link(cache, obj) : slab_list_end();
+		void *obj = slot->freelist, *next;
 		struct page *slab = slab_obj_head(obj), *empty;
 
-		if (!next || !slab_holds(cache, slab, obj)) {
+		if (!next_in_list(cache, obj, left, &next) || !slab_holds(cache, slab, obj)) {
 			*broken_at = obj;
 			left = 0;
 			break;

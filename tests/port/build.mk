@@ -10,3 +10,4 @@ test-port:
 	$(B)/port/port > $(B)/port/output.txt; status=$$?; cat $(B)/port/output.txt; exit $$status
 	tests/port/check-guide.sh $(B)/port/output.txt
 TEST_STEPS += test-port
+include tests/port/aarch64/build.mk
