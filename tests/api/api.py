@@ -18,7 +18,8 @@ defined (static inline) and every function-like macro must follow a kernel-doc c
      * Return: what it returns (only for a function whose type is not void).
      */
 
-check fails when a call has no such comment, when the comment names another call, when its @arg
+A function-like macro the header #undefs again is not a call. check fails when a call has no
+such comment, when the comment names another call, when its @arg
 lines are not the parameters of the declaration (names and order), when a non-void function has
 no Return: line or a void one has one, and when mm/API.md differs from a fresh generation.
 """
@@ -272,6 +273,9 @@ def parse_header(path, root):
                           (path, pending.line, pending.name))
         pending = None
         i += 1
+    # A macro the header #undefs again is its own scaffolding, not a call.
+    undone = set(re.findall(r"^#\s*undef\s+([A-Za-z_][A-Za-z0-9_]*)", "\n".join(lines), re.M))
+    decls = [d for d in decls if not (d.kind == "macro" and d.name in undone)]
     return intro or [], decls, consts, errors
 
 
