@@ -18,17 +18,16 @@ defined (static inline) and every function-like macro must follow a kernel-doc c
      * Return: what it returns (only for a function whose type is not void).
      */
 
-A function-like macro the header #undefs again is not a call. check fails when a call has no
-such comment, when the comment names another call, when its @arg
+A function-like macro the header #undefs again is not a call; a second definition of a name (the
+other branch of an #if) may go without a comment, the first one's then standing for it.
+
+check fails when a call has no such comment, when the comment names another call, when its @arg
 lines are not the parameters of the declaration (names and order), when a non-void function has
 no Return: line or a void one has one, and when mm/API.md differs from a fresh generation.
 """
 import re
 import sys
 from pathlib import Path
-
-KEYWORDS = {"static", "inline", "extern", "const", "unsigned", "signed", "struct", "enum", "union",
-            "volatile", "register", "restrict", "__restrict"}
 
 
 class Doc:
@@ -302,6 +301,15 @@ def check_decl(path, d):
     return errs
 
 
+def with_first_doc(d, decls):
+    """d, or for an undocumented second definition (the other branch of an #if) d with the
+    first definition's comment, which then must fit it too."""
+    first = next(x for x in decls if x.name == d.name)
+    if d.doc is None and first is not d and first.doc is not None:
+        return Decl(d.kind, d.name, d.params, d.rettype, d.text, d.line, first.doc)
+    return d
+
+
 def md_text(s):
     """s for Markdown prose: calls and double-underscore names in backquotes, | escaped."""
     s = re.sub(r"(?<![`\w])([A-Za-z_][A-Za-z0-9_]*\(\))", r"`\1`", s)
@@ -358,7 +366,11 @@ def generate(root, headers):
             out += ["", "| constant | value | meaning |", "| --- | --- | --- |"]
             out += ["| `%s` | `%s` | %s |" % (n, v.replace("|", "\\|"), md_text(c).replace("|", "\\|"))
                     for n, v, c in consts]
+        shown = set()
         for d in decls:
+            if d.name in shown:
+                continue  # the other branch of an #if: the first definition stands for both
+            shown.add(d.name)
             doc = d.doc
             out += ["", "### %s()" % d.name, "", "```c", d.text, "```", ""]
             if doc is None:
@@ -383,7 +395,7 @@ def read_headers(root):
 
 def main(argv):
     if len(argv) < 2 or argv[1] not in ("write", "check"):
-        print(__doc__.strip().splitlines()[2:5] and "usage: api.py write|check [ROOT] [--api FILE]")
+        print("usage: api.py write|check [ROOT] [--api FILE]")
         return 2
     args = argv[2:]
     api_file = None
@@ -402,7 +414,7 @@ def main(argv):
     for h in headers:
         _, decls, _, errors = parse_header(h, root)
         for d in decls:
-            errors += check_decl(h, d)
+            errors += check_decl(h, with_first_doc(d, decls))
         if errors:
             failed += 1
             for e in errors:
