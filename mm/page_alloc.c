@@ -662,38 +662,47 @@ __attribute__((noinline)) void *alloc_pages_exact(size_t size, gfp_t gfp)
 	return page_address(page);
 }
 
-void free_pages_exact(void *virt, size_t size)
+/*
+ * Is [addr, addr + size) page-aligned RAM whose every page is an allocated order-0 page with one
+ * reference, as alloc_pages_exact() leaves it? If not, reported (once) and false.
+ */
+static bool exact_range_ok(uintptr_t addr, size_t size, unsigned long npages)
 {
-	uintptr_t addr = (uintptr_t)virt;
-	unsigned long npages = PFN_UP(MIN(size, PAGE_SIZE << MAX_ORDER)), pfn = PFN_DOWN(addr - mm_direct_map_offset);
+	unsigned long pfn = PFN_DOWN(addr - mm_direct_map_offset);
 	char msg[120];
 
-	if (!virt)
-		return;
-	if (!size || size > PAGE_SIZE << MAX_ORDER || addr < mm_direct_map_offset || (addr & (PAGE_SIZE - 1)) ||
-	    !pfn_valid(pfn)) {
+	if (!size || size > PAGE_SIZE << MAX_ORDER || addr < mm_direct_map_offset || (addr & (PAGE_SIZE - 1))) {
 		printk("free_pages_exact: %#lx, %zu bytes is not what alloc_pages_exact() returned; ignored\n",
 		       (unsigned long)addr, size);
 		count_bad_page_report();
-		return;
+		return false;
 	}
-	/* Every page is checked before any is freed: a bad call frees nothing. */
 	for (unsigned long i = 0; i < npages; i++) {
-		struct page *page = pfn_valid(pfn + i) ? pfn_to_page(pfn + i) : NULL;
-		const char *problem = page ? free_problem(page, 0, msg, sizeof(msg)) : NULL;
+		const char *problem;
 
-		if (!page) {
+		if (!pfn_valid(pfn + i)) {
 			printk("free_pages_exact: %#lx, %zu bytes runs past RAM; ignored\n", (unsigned long)addr, size);
 			count_bad_page_report();
-			return;
+			return false;
 		}
+		problem = free_problem(pfn_to_page(pfn + i), 0, msg, sizeof(msg));
 		if (problem) {
-			bad_page(page, problem);
-			return;
+			bad_page(pfn_to_page(pfn + i), problem);
+			return false;
 		}
 	}
+	return true;
+}
+
+/* Every page is checked before any is freed: a bad call frees nothing. */
+void free_pages_exact(void *virt, size_t size)
+{
+	unsigned long npages = PFN_UP(MIN(size, PAGE_SIZE << MAX_ORDER));
+
+	if (!virt || !exact_range_ok((uintptr_t)virt, size, npages))
+		return;
 	for (unsigned long i = 0; i < npages; i++)
-		__free_pages(pfn_to_page(pfn + i), 0);
+		__free_pages(virt_to_page(virt) + i, 0);
 }
 
 /*
