@@ -318,10 +318,18 @@ def md_text(s):
 
 
 def md_lines(lines):
-    """Comment lines as Markdown: runs of indented lines become code blocks, the rest prose."""
-    out, code = [], False
+    """Comment lines as Markdown: indented "- " items (and their deeper continuation lines) a
+    list, other runs of indented lines code blocks, the rest prose."""
+    out, code, item = [], False, None  # item: the indent of the list item being continued
     for l in lines:
-        is_code = l.startswith("  ") and l.strip() != ""
+        indent = len(l) - len(l.lstrip(" "))
+        if l.lstrip().startswith("- ") and indent >= 2:
+            item = indent
+        elif item is not None and not (l.strip() and indent > item):
+            item = None
+            if l.strip():
+                out.append("")  # the list ends here: the text after it is no part of its last item
+        is_code = item is None and indent >= 2 and l.strip() != ""
         if is_code and not code:
             if out and out[-1] != "":
                 out.append("")
@@ -335,6 +343,14 @@ def md_lines(lines):
             code = False
         if code:
             out.append(l[2:] if l.strip() else "")
+        elif item is not None:
+            text = md_text(l.strip())
+            if l.lstrip().startswith("- "):
+                if out and out[-1] != "" and not out[-1].startswith(("- ", "  ")):
+                    out.append("")
+                out.append(text)
+            else:
+                out.append("  " + text)
         else:
             out.append(md_text(l))
     if code:
