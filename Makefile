@@ -252,6 +252,7 @@ help:
 	'  usb            build/usb.img, the USB stick image for BIOS and UEFI' \
 	'  flash          write build/usb.img to the stick DEV= (after checking it is one)' \
 	'  size           text, data and bss of mm/ and of the kernel, test and release builds' \
+	'  api            mm/API.md, the API reference, from the public headers'"'"' kernel-doc comments' \
 	'  report         tests/report/REPORT.md, every measured figure (SECTIONS= some of them)' \
 	'  bench          the page-allocator benchmark on the host, then in the bench kernel' \
 	'  bench-host     the benchmark on the host alone' \

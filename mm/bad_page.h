@@ -5,9 +5,13 @@
 
 #include "mm/page.h"
 
-/*
- * Reports a page in a state that must not happen (pfn, count, order, flags by name, compound
- * details, reason) and counts the report. Never changes the page.
+/**
+ * bad_page() - Report a page in a state that must not happen.
+ * @page: the page.
+ * @reason: what is wrong, printed after the page's pfn, count, order, flags by name and compound
+ *          details.
+ *
+ * Counts the report in bad_page_reports. Never changes the page.
  */
 void bad_page(struct page *page, const char *reason);
 
@@ -17,7 +21,11 @@ void bad_page(struct page *page, const char *reason);
  */
 extern unsigned long bad_page_reports;
 
-/* Counts one report of misuse that bad_page() does not print (an address that is no page). */
+/**
+ * count_bad_page_report() - Count one report of misuse that bad_page() does not print.
+ *
+ * For misuse with no page to show (an address that is no page's).
+ */
 static inline void count_bad_page_report(void)
 {
 	__atomic_fetch_add(&bad_page_reports, 1, __ATOMIC_RELAXED);

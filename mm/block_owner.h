@@ -30,22 +30,30 @@ enum block_use {
 	BLOCK_LAST_PUT, /* drop its last reference, so that its destructor runs (put_page()) */
 };
 
-/*
- * What is wrong with use on the block whose first page (a compound head, never a tail) is head,
- * or NULL when use may go ahead. BLOCK_FREE and BLOCK_SPLIT are refused for every owned block
+/**
+ * block_owner_problem() - May a free, a split or the last put touch a block?
+ * @head: the block's first page (a compound head, never a tail).
+ * @use: what the caller is about to do.
+ * @msg: the caller's buffer, which holds the message when it names a destructor.
+ * @size: msg's size.
+ *
+ * BLOCK_FREE and BLOCK_SPLIT are refused for every owned block
  * (slab, hugetlb pool, a destructor other than the default, movable or isolated); BLOCK_LAST_PUT
  * only for a slab's pages and a movable or isolated block, since a compound page's destructor is
  * its owner's own way back (a pool page returns to the pool, a large kmalloc's page to kmalloc),
  * while a movable block freed under a migration would be copied, or put back, after its free.
- * msg (size bytes, the caller's) holds the message when it names a destructor. Never changes the
- * page; safe on any CPU at once.
+ * Never changes the page; safe on any CPU at once.
+ *
+ * Return: what is wrong with use on the block, or NULL when use may go ahead.
  */
 const char *block_owner_problem(const struct page *head, enum block_use use, char *msg, size_t size);
 
-/*
- * A cheap first test for the paths that must stay fast: false when head can have no owner (no
- * PG_slab, PG_hugetlb, PG_movable, PG_isolated or compound mark, in either scheme of mm/page.h),
- * so that block_owner_problem() need not be asked.
+/**
+ * block_may_be_owned() - A cheap first test for the paths that must stay fast.
+ * @head: the block's first page.
+ *
+ * Return: false when head can have no owner (no PG_slab, PG_hugetlb, PG_movable, PG_isolated or
+ * compound mark, in either scheme of mm/page.h), so that block_owner_problem() need not be asked.
  */
 static inline bool block_may_be_owned(const struct page *head)
 {

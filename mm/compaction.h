@@ -41,39 +41,59 @@ enum compact_result {
 	COMPACT_COMPLETE,   /* the scanners met without making one */
 };
 
-/*
- * Compacts zone until it has a free block of 2^order frames (order <= MAX_ORDER) that a
- * GFP_KERNEL allocation may take (the min watermark kept, mm/watermark.h), or until the scanners
- * meet. Returns an enum compact_result, or -EINVAL (reported) for a bad order or a call from a
- * context that may not migrate.
+/**
+ * compact_zone() - Compact a zone until it has a free block of an order.
+ * @zone: the zone.
+ * @order: the block's order, at most MAX_ORDER.
+ *
+ * Runs until zone has a free block of 2^order frames that a GFP_KERNEL allocation may take (the
+ * min watermark kept, mm/watermark.h), or until the scanners meet.
+ *
+ * Return: an enum compact_result, or -EINVAL (reported) for a bad order or a call from a context
+ * that may not migrate.
  */
 int compact_zone(struct zone *zone, unsigned int order);
 
-/*
- * Compacts every zone whole, each until its scanners meet (Linux's
- * /proc/sys/vm/compact_memory), and drains the per-CPU lists so that the freed pages merge.
+/**
+ * compact_memory() - Compact every zone whole (Linux's /proc/sys/vm/compact_memory).
+ *
+ * Each zone until its scanners meet; then drains the per-CPU lists so that the freed pages merge.
  * Also forgets the allocation slow path's deferrals. A zone with nothing movable costs one pass
- * of the migration scanner and changes nothing. Returns the pages moved; 0 (reported) from a
- * context that may not migrate.
+ * of the migration scanner and changes nothing.
+ *
+ * Return: the pages moved; 0 (reported) from a context that may not migrate.
  */
 unsigned long compact_memory(void);
 
-/*
- * The allocation slow path's compaction (alloc_compact_fn, mm/page_alloc.h; registered by
- * compaction_init()): compact_zone(zone, order), unless the zone's recent runs for this order or
- * less failed: after a failure the next 1, 2, 4 ... 64 calls for zone are skipped, and a block
- * made (or compact_memory()) ends the deferral. Returns 1 when zone has a free block of order,
- * 0 when a run ended without one, -1 when it did not run (deferred, too few free pages).
+/**
+ * compact_for_allocation() - The allocation slow path's compaction.
+ * @zone: the zone the allocation may take from.
+ * @order: the allocation's order.
+ *
+ * The alloc_compact_fn (mm/page_alloc.h) compaction_init() registers: compact_zone(zone, order),
+ * unless the zone's recent runs for this order or less failed: after a failure the next 1, 2, 4
+ * ... 64 calls for zone are skipped, and a block made (or compact_memory()) ends the deferral.
+ *
+ * Return: 1 when zone has a free block of order, 0 when a run ended without one, -1 when it did
+ * not run (deferred, too few free pages).
  */
 int compact_for_allocation(struct zone *zone, unsigned int order);
 
-/* mm_init(): lets the allocation slow path compact (page_alloc.h), and forgets deferrals. */
+/**
+ * compaction_init() - Boot: let the allocation slow path compact, and forget deferrals.
+ *
+ * Called by mm_init(); registers compact_for_allocation() with set_alloc_compact_fn().
+ */
 void compaction_init(void);
 
-/*
- * Turns the allocation slow path's compaction off (false) or back on (true, the state after
- * mm_init()); compact_zone() and compact_memory() work either way. For a test that predicts every
- * allocation's outcome from the free frames alone (the model test). Returns the previous state.
+/**
+ * set_slow_path_compaction() - Turn the allocation slow path's compaction off or back on.
+ * @on: false: off; true: on, the state after mm_init().
+ *
+ * compact_zone() and compact_memory() work either way. For a test that predicts every
+ * allocation's outcome from the free frames alone (the model test).
+ *
+ * Return: the previous state.
  */
 bool set_slow_path_compaction(bool on);
 

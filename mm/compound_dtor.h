@@ -13,17 +13,30 @@
 
 #define MAX_COMPOUND_DTORS 4
 
-/*
- * Adds dtor, called name in reports, to the set; the first one registered is the default
- * destructor. Registering one again does nothing. Returns 0, or -EINVAL (reported) for NULL or
- * when the set is full.
+/**
+ * register_compound_dtor() - Add a destructor to the set a compound page may carry.
+ * @dtor: the destructor; the first one registered is the default destructor.
+ * @name: what reports call it.
+ *
+ * Registering one again does nothing.
+ *
+ * Return: 0, or -EINVAL (reported) for NULL or when the set is full.
  */
 int register_compound_dtor(compound_page_dtor *dtor, const char *name);
 
-/* The name of a registered destructor, or NULL for anything else (NULL included). */
+/**
+ * compound_dtor_name() - The name of a registered destructor.
+ * @dtor: any pointer.
+ *
+ * Return: the name, or NULL for anything else (NULL included).
+ */
 const char *compound_dtor_name(compound_page_dtor *dtor);
 
-/* The default destructor (the first registered), or NULL before any registration. */
+/**
+ * default_compound_dtor() - The default destructor (the first registered).
+ *
+ * Return: it, or NULL before any registration.
+ */
 compound_page_dtor *default_compound_dtor(void);
 
 #endif

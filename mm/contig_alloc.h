@@ -23,31 +23,44 @@
 #include "mm/gfp.h"
 #include "mm/page.h"
 
-/*
- * Takes the frames [start_pfn, end_pfn): whole pageblocks of one zone, at most 1 GiB. Without
- * __GFP_COMP every page comes with a reference count of 1 (order-0 pages: free them with
+/**
+ * alloc_contig_range() - Take a given range of frames.
+ * @start_pfn: its first frame: the range is whole pageblocks of one zone, at most 1 GiB.
+ * @end_pfn: one past its last frame.
+ * @gfp: __GFP_COMP, __GFP_ZERO, __GFP_NOWARN.
+ *
+ * Without __GFP_COMP every page comes with a reference count of 1 (order-0 pages: free them with
  * free_contig_range()); with it the range, a power of two of pages aligned to its size, becomes
  * one compound page whose head has count 1. __GFP_ZERO zeroes it; __GFP_NOWARN keeps a failure
- * quiet. Returns 0; -EINVAL (reported) for a bad range or gfp; -EBUSY when the range holds a page
- * that cannot be moved (an unmovable one, a pinned movable one) or is isolated by another call;
+ * quiet.
+ *
+ * Return: 0; -EINVAL (reported) for a bad range or gfp; -EBUSY when the range holds a page that
+ * cannot be moved (an unmovable one, a pinned movable one) or is isolated by another call;
  * -ENOMEM when the blocks to move found no room outside. On an error the range is as it was,
  * but for the movable blocks that moved out.
  */
 int alloc_contig_range(unsigned long start_pfn, unsigned long end_pfn, gfp_t gfp);
 
-/*
- * Gives back the nr_pages frames at pfn that alloc_contig_range() (or alloc_contig_pages()) took:
- * each page with count 1, or one compound page of exactly nr_pages pages whose head has count 1.
+/**
+ * free_contig_range() - Give back a range alloc_contig_range() (or alloc_contig_pages()) took.
+ * @pfn: its first frame.
+ * @nr_pages: how many frames.
+ *
+ * Each page with count 1, or one compound page of exactly nr_pages pages whose head has count 1.
  * Anything else (a page with another count, a compound page of another size) is reported with
  * bad_page() and nothing is freed.
  */
 void free_contig_range(unsigned long pfn, unsigned long nr_pages);
 
-/*
- * Finds and takes nr_pages contiguous frames (a power of two, a pageblock to 1 GiB), aligned to
- * nr_pages, in the zones gfp allows, highest first: each aligned candidate with a hole or a page
- * that cannot move is skipped after a quick look, the others are tried with alloc_contig_range().
- * Returns the first page (as alloc_contig_range() leaves it, by gfp), or NULL (reported unless
+/**
+ * alloc_contig_pages() - Find and take contiguous frames.
+ * @nr_pages: how many: a power of two, a pageblock to 1 GiB; the range is aligned to it.
+ * @gfp: the zones it may come from (highest first), and as alloc_contig_range()'s.
+ *
+ * Each aligned candidate with a hole or a page that cannot move is skipped after a quick look,
+ * the others are tried with alloc_contig_range().
+ *
+ * Return: the first page (as alloc_contig_range() leaves it, by gfp), or NULL (reported unless
  * __GFP_NOWARN; a bad nr_pages or gfp always).
  */
 struct page *alloc_contig_pages(unsigned long nr_pages, gfp_t gfp);

@@ -5,14 +5,25 @@
 
 #include "mm/page.h"
 
-/*
+/**
+ * dump_page() - Print one struct page, readable.
+ * @page: the page.
+ * @reason: printed last, as "page dumped because: reason".
+ *
  * Prints page's pfn, reference count, zone, flags by name and, for a page of a compound page, the
- * head's pfn, the order and the destructor's name; then "page dumped because: reason". Never
- * follows a tail's head pointer that could not belong to the same compound page.
+ * head's pfn, the order and the destructor's name. Never follows a tail's head pointer that could
+ * not belong to the same compound page.
  */
 void dump_page(struct page *page, const char *reason);
 
-/* Writes page->flags as names joined by '|' ("head|hugetlb"; "none" for 0) into buf. */
+/**
+ * page_flags_name() - A page's flags as names.
+ * @page: the page.
+ * @buf: where to write them, joined by '|' ("head|hugetlb"; "none" for 0).
+ * @size: buf's size.
+ *
+ * Return: the length, as snprintf() returns it.
+ */
 int page_flags_name(const struct page *page, char *buf, size_t size);
 
 #endif

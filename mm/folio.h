@@ -81,83 +81,158 @@ _Static_assert(sizeof(((struct folio *)0)->_refcount) == sizeof(((struct page *)
 _Static_assert(sizeof(((struct folio *)0)->lru) == sizeof(((struct page *)0)->lru), "lru's size");
 _Static_assert(sizeof(((struct folio *)0)->private) == sizeof(((struct page *)0)->private), "private's size");
 
-/* The folio that page belongs to: its compound page's head, or page itself. */
+/**
+ * page_folio() - The folio a page belongs to.
+ * @page: any page, a tail of a compound page included.
+ *
+ * Return: its compound page's head, or page itself.
+ */
 static inline struct folio *page_folio(struct page *page)
 {
 	return (struct folio *)compound_head(page);
 }
 
-/*
- * The folio headed by page, without a lookup: for code that already knows page is not a tail
- * (a destructor's argument, a block's first page, a page off the pool's free list).
+/**
+ * page_as_folio() - The folio headed by a page, without a lookup.
+ * @page: a page known not to be a tail (a destructor's argument, a block's first page, a page
+ *        off the pool's free list).
+ *
+ * Return: page as a folio.
  */
 static inline struct folio *page_as_folio(struct page *page)
 {
 	return (struct folio *)page;
 }
 
-/* Page n of folio (0 is the head), n below folio_nr_pages(). */
+/**
+ * folio_page() - A page of a folio.
+ * @folio: the folio.
+ * @n: which page: 0 is the head; below folio_nr_pages().
+ *
+ * Return: page n.
+ */
 static inline struct page *folio_page(struct folio *folio, unsigned long n)
 {
 	return &folio->page + n;
 }
 
-/* Is folio a compound page (order >= 1)? An order-0 page is a folio, but not a large one. */
+/**
+ * folio_test_large() - Is a folio a compound page (order >= 1)?
+ * @folio: the folio.
+ *
+ * Return: true when it is; an order-0 page is a folio, but not a large one.
+ */
 static inline bool folio_test_large(const struct folio *folio)
 {
 	return PageHead(&folio->page);
 }
 
-/* The folio's order: the compound order from its first tail, 0 when it is not large. */
+/**
+ * folio_order() - A folio's order.
+ * @folio: the folio.
+ *
+ * Return: the compound order from its first tail, 0 when it is not large.
+ */
 static inline unsigned int folio_order(const struct folio *folio)
 {
 	return compound_order(&folio->page);
 }
 
+/**
+ * folio_nr_pages() - The pages a folio spans.
+ * @folio: the folio.
+ *
+ * Return: 1 << folio_order(folio).
+ */
 static inline unsigned long folio_nr_pages(const struct folio *folio)
 {
 	return 1UL << folio_order(folio);
 }
 
-/* Bytes the folio spans. */
+/**
+ * folio_size() - The bytes a folio spans.
+ * @folio: the folio.
+ *
+ * Return: PAGE_SIZE << folio_order(folio).
+ */
 static inline size_t folio_size(const struct folio *folio)
 {
 	return (size_t)PAGE_SIZE << folio_order(folio);
 }
 
-/* References held on the whole folio (tails keep 0). */
+/**
+ * folio_ref_count() - References held on the whole folio.
+ * @folio: the folio (tails keep 0).
+ *
+ * Return: the head's count.
+ */
 static inline int folio_ref_count(const struct folio *folio)
 {
 	return page_ref(&folio->page);
 }
 
-/* Direct-map address of the folio's first byte; the folio is contiguous from there. */
+/**
+ * folio_address() - Direct-map address of a folio's first byte.
+ * @folio: the folio; it is contiguous from there.
+ *
+ * Return: the address.
+ */
 static inline void *folio_address(const struct folio *folio)
 {
 	return page_address(&folio->page);
 }
 
+/**
+ * folio_pfn() - The frame of a folio's first page.
+ * @folio: the folio.
+ *
+ * Return: its frame number.
+ */
 static inline unsigned long folio_pfn(const struct folio *folio)
 {
 	return page_to_pfn(&folio->page);
 }
 
-/* Does the folio belong to the hugetlb pool (PG_hugetlb on its head)? */
+/**
+ * folio_test_hugetlb() - Does a folio belong to the hugetlb pool?
+ * @folio: the folio.
+ *
+ * Return: true when its head has PG_hugetlb.
+ */
 static inline bool folio_test_hugetlb(const struct folio *folio)
 {
 	return PageHugeTLB(&folio->page);
 }
 
+/**
+ * folio_set_hugetlb() - Mark a folio as the hugetlb pool's (PG_hugetlb on its head).
+ * @folio: the folio.
+ */
 static inline void folio_set_hugetlb(struct folio *folio) { page_flag_set(&folio->page, PG_hugetlb); }
+
+/**
+ * folio_clear_hugetlb() - Clear a folio's PG_hugetlb.
+ * @folio: the folio.
+ */
 static inline void folio_clear_hugetlb(struct folio *folio) { page_flag_clear(&folio->page, PG_hugetlb); }
 
-/* The destructor folio_put() runs at the last reference; NULL when folio is not large. */
+/**
+ * folio_dtor() - The destructor folio_put() runs at a folio's last reference.
+ * @folio: the folio.
+ *
+ * Return: the destructor; NULL when folio is not large.
+ */
 static inline compound_page_dtor *folio_dtor(const struct folio *folio)
 {
 	return get_compound_page_dtor(&folio->page);
 }
 
-/* The folio whose lru field is l (a list of folios, such as the hugetlb pool's free list). */
+/**
+ * lru_to_folio() - The folio whose lru field is a list link.
+ * @l: the link, on a list of folios such as the hugetlb pool's free list.
+ *
+ * Return: the folio.
+ */
 static inline struct folio *lru_to_folio(const struct list_head *l)
 {
 	return page_as_folio(lru_to_page(l));

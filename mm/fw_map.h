@@ -64,23 +64,42 @@ struct fw_map {
 };
 
 #define FW_MAP_BYTES_PER_ENTRY (2 * sizeof(struct fw_map_entry) + 4 * sizeof(struct fw_map_point))
+/**
+ * FW_MAP_STORAGE_BYTES() - The storage a map needs for a number of firmware entries.
+ * @n: the entries the firmware gives.
+ *
+ * Return: the bytes, sanitizing's room included.
+ */
 #define FW_MAP_STORAGE_BYTES(n) ((size_t)(n) * FW_MAP_BYTES_PER_ENTRY)
 
-/*
- * Empties map and gives it storage (8-byte aligned) of bytes bytes: it then accepts
- * bytes / FW_MAP_BYTES_PER_ENTRY entries, at most FW_MAP_MAX_ENTRIES. Returns 0, or -EINVAL
- * (reported) when the storage holds no entry.
+/**
+ * fw_map_init() - Empty a map and give it storage.
+ * @map: the map.
+ * @storage: its storage, 8-byte aligned.
+ * @bytes: the storage's size: the map then accepts bytes / FW_MAP_BYTES_PER_ENTRY entries, at
+ *         most FW_MAP_MAX_ENTRIES.
+ *
+ * Return: 0, or -EINVAL (reported) when the storage holds no entry.
  */
 int fw_map_init(struct fw_map *map, void *storage, size_t bytes);
 
-/*
- * Adds [base, base + size) of type. Returns 0, or -ENOMEM (reported) when the map is full: the
- * caller sized it for fewer entries, and must not go on with a map that lacks one.
+/**
+ * fw_map_add_range() - Add an entry to a map.
+ * @map: the map.
+ * @base: the entry's start.
+ * @size: its size: the entry is [base, base + size).
+ * @type: its type, translated from the firmware's (FW_RESERVED for any type not known).
+ *
+ * Return: 0, or -ENOMEM (reported) when the map is full: the caller sized it for fewer entries,
+ * and must not go on with a map that lacks one.
  */
 int fw_map_add_range(struct fw_map *map, phys_addr_t base, uint64_t size, enum fw_type type);
 
-/*
- * Sanitizes map in place: drops zero-length entries; clips an entry whose base + size overflows
+/**
+ * fw_map_sanitize() - Sanitize a map in place.
+ * @map: the map.
+ *
+ * Drops zero-length entries; clips an entry whose base + size overflows
  * at 2^64; sorts; where entries overlap, the type with the larger number wins (so any non-usable
  * type beats usable); merges neighbours of the same type; trims usable entries inward to whole
  * pages; drops usable RAM at or above MAX_PHYS_ADDR with a warning naming the range. Each change
@@ -88,14 +107,34 @@ int fw_map_add_range(struct fw_map *map, phys_addr_t base, uint64_t size, enum f
  */
 void fw_map_sanitize(struct fw_map *map);
 
-/* Prints map in Linux's form: "BIOS-e820: [mem 0x...-0x...] usable", end inclusive. */
+/**
+ * fw_map_print() - Print a map in Linux's form.
+ * @map: the map: "BIOS-e820: [mem 0x...-0x...] usable" lines, end inclusive.
+ */
 void fw_map_print(const struct fw_map *map);
 
-/* Linux's name of a type ("usable", "ACPI NVS", "persistent (type 7)" ...). */
+/**
+ * fw_type_name() - Linux's name of an entry type.
+ * @type: the type.
+ *
+ * Return: "usable", "ACPI NVS", "persistent (type 7)" ...
+ */
 const char *fw_type_name(enum fw_type type);
 
-/* Bytes of usable RAM in a sanitized map, and the end of the highest usable entry. */
+/**
+ * fw_map_usable_bytes() - Bytes of usable RAM in a sanitized map.
+ * @map: the map.
+ *
+ * Return: the bytes.
+ */
 uint64_t fw_map_usable_bytes(const struct fw_map *map);
+
+/**
+ * fw_map_usable_end() - The end of the highest usable entry of a sanitized map.
+ * @map: the map.
+ *
+ * Return: one past its last byte.
+ */
 phys_addr_t fw_map_usable_end(const struct fw_map *map);
 
 #endif

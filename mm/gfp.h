@@ -59,9 +59,12 @@
 #define __GFP_ALL \
 	(__GFP_ZONEMASK | __GFP_ZERO | __GFP_NOWARN | __GFP_COMP | __GFP_HIGH | __GFP_MOBILITY | __GFP_NORECLAIM)
 
-/*
- * The mobility type (enum migratetype, mm/pageblock.h) of an allocation with gfp: 0 unmovable,
- * 1 movable, 2 reclaimable; 3 (both bits) is no type, refused by alloc_pages().
+/**
+ * gfp_migratetype() - The mobility type of an allocation.
+ * @gfp: the allocation's flags.
+ *
+ * Return: its enum migratetype (mm/pageblock.h): 0 unmovable, 1 movable, 2 reclaimable; 3 (both
+ * bits) is no type, refused by alloc_pages().
  */
 static inline unsigned int gfp_migratetype(gfp_t gfp)
 {

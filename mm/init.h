@@ -77,11 +77,14 @@ extern struct mm_init_timing mm_init_timing;
  */
 extern uint64_t mm_unused_ram_bytes;
 
-/*
- * Runs the whole path above. Returns 0, or a negative errno (reported) when the map has no usable
- * RAM, the memmap cannot be built, or the environment is not what mm/arch.h asks (the direct
- * map's base, mm_direct_map_offset, and the memmap's base must be page aligned); the allocator
- * is then unusable.
+/**
+ * mm_init() - Build the allocator: the whole path above.
+ * @params: the firmware map, the reservations, the zone limits and the optional hooks above.
+ *
+ * Return: 0, or a negative errno (reported) when the map has no usable RAM, the memmap cannot be
+ * built, or the environment is not what mm/arch.h asks (the direct map's base,
+ * mm_direct_map_offset, and the memmap's base must be page aligned); the allocator is then
+ * unusable.
  */
 int mm_init(const struct mm_init_params *params);
 

@@ -65,12 +65,19 @@ typedef struct {
 	struct lock_class *class;
 } mm_spinlock_t;
 
-/* Defines a static lock, unlocked, of a class of its own named name. */
+/**
+ * DEFINE_MM_SPINLOCK() - Define a static lock, unlocked, of a class of its own.
+ * @var: the variable.
+ * @name_: the class's name in reports.
+ */
 #define DEFINE_MM_SPINLOCK(var, name_) mm_spinlock_t var = { .class = &(struct lock_class){ .name = (name_) } }
 
-/*
- * Gives lock, whose memory is already zero (unlocked), the class of this place in the source,
- * named name. Every lock of mm/ that is not a DEFINE_MM_SPINLOCK gets its class this way.
+/**
+ * lock_set_class() - Give a lock the class of this place in the source.
+ * @lock: the lock, its memory already zero (unlocked).
+ * @name_: the class's name in reports.
+ *
+ * Every lock of mm/ that is not a DEFINE_MM_SPINLOCK gets its class this way.
  */
 #define lock_set_class(lock, name_)                                                 \
 	do {                                                                        \
@@ -81,7 +88,11 @@ typedef struct {
 /* Problems reported since boot: order inversions, interrupt misuse, locks with no class. */
 extern unsigned long lock_check_reports;
 
-/* lock_check_reports, read atomically (0 without MM_DEBUG). */
+/**
+ * lock_check_report_count() - Problems the check reported since boot.
+ *
+ * Return: lock_check_reports, read atomically (0 without MM_DEBUG).
+ */
 static inline unsigned long lock_check_report_count(void)
 {
 	return __atomic_load_n(&lock_check_reports, __ATOMIC_RELAXED);
@@ -91,13 +102,30 @@ static inline unsigned long lock_check_report_count(void)
 void lock_check_acquire(mm_spinlock_t *lock);
 void lock_check_release(mm_spinlock_t *lock);
 
-/* Does the calling CPU hold lock? For MM_BUG_ON(!lock_held(&zone->lock), ...). */
+/**
+ * lock_held() - Does the calling CPU hold a lock?
+ * @lock: the lock.
+ *
+ * For MM_BUG_ON(!lock_held(&zone->lock), ...).
+ *
+ * Return: true when it does (always true without MM_DEBUG).
+ */
 bool lock_held(const mm_spinlock_t *lock);
 
-/* How many mm/ locks the calling CPU holds: for MM_BUG_ON(lock_held_count(), ...) before a call out. */
+/**
+ * lock_held_count() - How many mm/ locks the calling CPU holds.
+ *
+ * For MM_BUG_ON(lock_held_count(), ...) before a call out.
+ *
+ * Return: the count (0 without MM_DEBUG).
+ */
 unsigned int lock_held_count(void);
 
-/* Prints the classes and every order seen ("zone->lock after per_cpu_pages->lock"). */
+/**
+ * lock_check_show() - Print the classes and every order seen.
+ *
+ * Lines such as "zone->lock after per_cpu_pages->lock"; nothing without MM_DEBUG.
+ */
 void lock_check_show(void);
 
 static inline __attribute__((always_inline)) void lock_check_spin_lock(mm_spinlock_t *lock)

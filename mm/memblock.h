@@ -47,55 +47,99 @@ struct memblock {
 /* The one early allocator. Tests may save a copy and restore it. */
 extern struct memblock memblock;
 
-/*
- * Empties both lists (back in their static arrays), revives a retired allocator, forbids
- * resizing and lifts the allocation limit (start of mm_init(), tests).
+/**
+ * memblock_reset() - Empty both lists and start again.
+ *
+ * The lists go back in their static arrays; revives a retired allocator, forbids resizing and
+ * lifts the allocation limit (start of mm_init(), tests).
  */
 void memblock_reset(void);
 
-/* Lets full lists grow from here on: call once every range in use is reserved. */
+/**
+ * memblock_allow_resize() - Let full lists grow from here on.
+ *
+ * Call it once every range in use is reserved.
+ */
 void memblock_allow_resize(void);
 
-/* Allocations (and the lists' growth) stay below limit until it is changed (e.g. to 4 GiB while
- * only that much is mapped). */
+/**
+ * memblock_set_current_limit() - Keep allocations (and the lists' growth) below a limit.
+ * @limit: the limit, until it is changed (e.g. 4 GiB while only that much is mapped).
+ */
 void memblock_set_current_limit(phys_addr_t limit);
 
-/*
- * Adds [base, base + size) to memory. Returns 0, or -ENOMEM (reported, range not added: its RAM
- * stays unused) when the list is full and cannot grow.
+/**
+ * memblock_add() - Add a range of RAM.
+ * @base: its start.
+ * @size: its size: the range is [base, base + size).
+ *
+ * Return: 0, or -ENOMEM (reported, range not added: its RAM stays unused) when the list is full
+ * and cannot grow.
  */
 int memblock_add(phys_addr_t base, phys_addr_t size);
 
-/*
- * Marks [base, base + size) reserved; what names the user in reports. Returns 0, or -ENOMEM
- * (reported) when the list is full and cannot grow: the caller must then not let the range be
- * handed out.
+/**
+ * memblock_reserve() - Mark a range reserved.
+ * @base: its start.
+ * @size: its size: the range is [base, base + size).
+ * @what: who reserved it, for reports and the memory picture.
+ *
+ * Return: 0, or -ENOMEM (reported) when the list is full and cannot grow: the caller must then
+ * not let the range be handed out.
  */
 int memblock_reserve(phys_addr_t base, phys_addr_t size, const char *what);
 
-/*
- * Allocates size bytes aligned to align (a power of two), as high as possible below the current
- * limit, and reserves them. Returns the physical address, or 0 when no free range fits (or the
- * reservation cannot be recorded). The memory is not cleared.
+/**
+ * memblock_alloc() - Allocate early memory.
+ * @size: bytes.
+ * @align: their alignment, a power of two.
+ *
+ * As high as possible below the current limit, and reserved. The memory is not cleared.
+ *
+ * Return: the physical address, or 0 when no free range fits (or the reservation cannot be
+ * recorded).
  */
 phys_addr_t memblock_alloc(phys_addr_t size, phys_addr_t align);
 
-/* Like memblock_alloc(), but the whole block lies below max_addr too (e.g. 4 GiB for early page tables). */
+/**
+ * memblock_alloc_range() - memblock_alloc() below an address.
+ * @size: bytes.
+ * @align: their alignment, a power of two.
+ * @max_addr: the whole block lies below it too (e.g. 4 GiB for early page tables).
+ *
+ * Return: as memblock_alloc().
+ */
 phys_addr_t memblock_alloc_range(phys_addr_t size, phys_addr_t align, phys_addr_t max_addr);
 
-/*
- * memblock_alloc_range() reserving the block under the name what, which reports and the memory
- * picture (mm/mm_picture.h) show; the other two name it "memblock_alloc".
+/**
+ * memblock_alloc_named() - memblock_alloc_range() reserving the block under a name.
+ * @size: bytes.
+ * @align: their alignment, a power of two.
+ * @max_addr: the whole block lies below it.
+ * @what: the name reports and the memory picture (mm/mm_picture.h) show; the other two name it
+ *        "memblock_alloc".
+ *
+ * Return: as memblock_alloc().
  */
 phys_addr_t memblock_alloc_named(phys_addr_t size, phys_addr_t align, phys_addr_t max_addr, const char *what);
 
-/* Calls fn(base, end, arg) for every free range (memory minus reserved) in address order. */
+/**
+ * memblock_for_each_free() - Visit every free range (memory minus reserved) in address order.
+ * @fn: called as fn(base, end, arg) for each.
+ * @arg: passed to fn.
+ */
 void memblock_for_each_free(void (*fn)(phys_addr_t base, phys_addr_t end, void *arg), void *arg);
 
-/* Bytes of free memory (memory minus reserved). */
+/**
+ * memblock_free_bytes() - Bytes of free memory (memory minus reserved).
+ *
+ * Return: the bytes.
+ */
 phys_addr_t memblock_free_bytes(void);
 
-/* Ends the early allocator's life: any later call panics. */
+/**
+ * memblock_retire() - End the early allocator's life: any later call panics.
+ */
 void memblock_retire(void);
 
 #endif

@@ -19,9 +19,14 @@
 #define MEMMAP_CHUNK_PAGES (1UL << MEMMAP_CHUNK_SHIFT)
 _Static_assert(sizeof(struct page) << MEMMAP_CHUNK_SHIFT == PAGE_SIZE, "a memmap chunk is one page");
 
-/*
- * Bytes of memmap for RAM ending at physical address ram_end: struct pages for every frame below
- * it, in whole chunks (what mm_init_params.memmap must hold).
+/**
+ * MEMMAP_BYTES() - Bytes of memmap for RAM ending at a physical address.
+ * @ram_end: one past the highest RAM address.
+ *
+ * Struct pages for every frame below @ram_end, in whole chunks: what mm_init_params.memmap must
+ * hold.
+ *
+ * Return: the size in bytes.
  */
 #define MEMMAP_BYTES(ram_end) (ALIGN_UP(PFN_DOWN(ram_end), MEMMAP_CHUNK_PAGES) * sizeof(struct page))
 
@@ -34,29 +39,56 @@ extern unsigned long *memmap_chunk_map; /* bit c set: chunk c (frames c*128..) i
  * The four conversions are C99 inline definitions (memmap.c holds their external copies), so a
  * file that only declares them still links.
  */
+/**
+ * pfn_to_page() - The struct page of a frame.
+ * @pfn: the frame number (physical address >> PAGE_SHIFT); pfn_valid() says whether it has one.
+ *
+ * Return: its struct page.
+ */
 inline struct page *pfn_to_page(unsigned long pfn)
 {
 	return (struct page *)mm_vmemmap_base + pfn;
 }
 
+/**
+ * page_to_pfn() - The frame a struct page describes.
+ * @page: a struct page of the memmap.
+ *
+ * Return: its frame number.
+ */
 inline unsigned long page_to_pfn(const struct page *page)
 {
 	return (unsigned long)(page - (const struct page *)mm_vmemmap_base);
 }
 
-/* The direct-map address of the frame page describes. */
+/**
+ * page_address() - The direct-map address of the frame a struct page describes.
+ * @page: a struct page of the memmap.
+ *
+ * Return: the address of the frame's first byte.
+ */
 inline void *page_address(const struct page *page)
 {
 	return (void *)(uintptr_t)(PFN_PHYS(page_to_pfn(page)) + mm_direct_map_offset);
 }
 
-/* The struct page of the frame holding direct-map address addr. */
+/**
+ * virt_to_page() - The struct page of the frame holding a direct-map address.
+ * @addr: a direct-map address (any byte of the frame).
+ *
+ * Return: the frame's struct page.
+ */
 inline struct page *virt_to_page(const void *addr)
 {
 	return pfn_to_page(PFN_DOWN((uintptr_t)addr - mm_direct_map_offset));
 }
 
-/* Does frame pfn have a struct page (usable RAM, or a non-RAM frame in a backed chunk)? */
+/**
+ * pfn_valid() - Does a frame have a struct page?
+ * @pfn: the frame number.
+ *
+ * Return: true for usable RAM, or a non-RAM frame in a backed chunk.
+ */
 static inline bool pfn_valid(unsigned long pfn)
 {
 	unsigned long c = pfn >> MEMMAP_CHUNK_SHIFT, bits = 8 * sizeof(unsigned long);
@@ -64,14 +96,18 @@ static inline bool pfn_valid(unsigned long pfn)
 	return pfn < memmap_end_pfn && (memmap_chunk_map[c / bits] >> (c % bits)) & 1;
 }
 
-/*
- * Builds the memmap for memblock's memory: allocates the backing of every chunk that holds RAM
+/**
+ * memmap_init() - Boot: build the memmap for memblock's memory.
+ * @prebacked_bytes: 0, or how many bytes the caller has backed at mm_vmemmap_base already.
+ *
+ * Allocates the backing of every chunk that holds RAM
  * from memblock (in pieces of up to 2 MiB, 2 MiB aligned when whole, so they can be mapped with
  * large pages), maps it with arch_map_memmap() and initializes every struct page as reserved, in
- * its zone, count 0. The buddy hand-off then clears PG_reserved on the frames it takes.
- * prebacked_bytes non-zero: the caller has backed that many bytes at mm_vmemmap_base already, and
- * nothing is allocated or mapped; fewer than the map needs (MEMMAP_BYTES) is refused.
- * Returns 0, -ENOMEM (reported) when backing or page tables cannot be had, or -EINVAL (reported)
+ * its zone, count 0. The buddy hand-off then clears PG_reserved on the frames it takes. With
+ * @prebacked_bytes non-zero nothing is allocated or mapped, and fewer bytes than the map needs
+ * (MEMMAP_BYTES) is refused.
+ *
+ * Return: 0, -ENOMEM (reported) when backing or page tables cannot be had, or -EINVAL (reported)
  * when the pre-backed array is too small.
  */
 int memmap_init(size_t prebacked_bytes);

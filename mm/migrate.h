@@ -80,9 +80,13 @@ struct movable_operations {
 	void (*putback_page)(struct page *page);
 };
 
-/*
- * Marks the allocated block at page (its first page; a plain block or a compound head, count 1
- * or more, order below PAGEBLOCK_ORDER) as movable by ops. The owner keeps page->private for its
+/**
+ * set_page_movable() - Mark an allocated block as movable.
+ * @page: the block's first page: a plain block or a compound head, count 1 or more, order below
+ *        PAGEBLOCK_ORDER.
+ * @ops: the owner's operations that move it.
+ *
+ * The owner keeps page->private for its
  * own data; ops takes the lru link's place, so the owner must not use page->lru while the block
  * is movable. Reported (bad_page(), nothing changed) when page is not an allocated block's first
  * page (free, reserved, a tail, frozen), is already movable, belongs to an owner that frees it
@@ -91,9 +95,11 @@ struct movable_operations {
  */
 void set_page_movable(struct page *page, const struct movable_operations *ops);
 
-/*
- * The owner is about to free the block (or keep it for good): after this no migration will
- * start on it. A migration already past isolation finishes or backs out first: call it from the
+/**
+ * clear_page_movable() - The owner is about to free the block (or keep it for good).
+ * @page: the movable block's first page.
+ *
+ * After this no migration will start on it. A migration already past isolation finishes or backs out first: call it from the
  * owner's own serialisation, as isolate_page() runs. A migration that isolated the block but
  * whose isolate_page() has not run yet is refused by the owner there, and lets go. Calling it
  * after isolate_page() said yes, before migrate_page() or putback_page(), is the owner's bug:
@@ -104,27 +110,47 @@ void set_page_movable(struct page *page, const struct movable_operations *ops);
  */
 void clear_page_movable(struct page *page);
 
-/* Is page the first page of a movable block, and whose operations move it (NULL: none)? */
+/**
+ * page_movable() - Is a page the first page of a movable block?
+ * @page: any page.
+ *
+ * Return: true when it is.
+ */
 bool page_movable(const struct page *page);
+
+/**
+ * page_movable_ops() - Whose operations move a block.
+ * @page: any page.
+ *
+ * Return: the operations, NULL when page is not a movable block's first page.
+ */
 const struct movable_operations *page_movable_ops(const struct page *page);
 
-/*
- * Takes a reference unless the count is 0 (free or frozen for a migration): true if taken. On
- * page's own count, in one compare-and-swap: a tail page's is always 0.
+/**
+ * get_page_unless_zero() - Take a reference unless the count is 0 (free or frozen for a migration).
+ * @page: any page; its own count, in one compare-and-swap: a tail page's is always 0.
+ *
+ * Return: true if taken.
  */
 bool get_page_unless_zero(struct page *page);
 
-/*
- * Isolates the movable block at page for migration: takes a reference, then asks its owner.
- * Returns 0; -EINVAL when page is not a movable block's first page; -EBUSY when it is being
- * migrated already, or its owner refused. Safe on any page (a scanner's): PG_movable is tested
- * before any reference is taken, and a page that is not movable is refused without a report.
+/**
+ * isolate_movable_page() - Isolate a movable block for migration.
+ * @page: any page (a scanner's): PG_movable is tested before any reference is taken, and a page
+ *        that is not movable is refused without a report.
+ *
+ * Takes a reference, then asks the owner.
+ *
+ * Return: 0; -EINVAL when page is not a movable block's first page; -EBUSY when it is being
+ * migrated already, or its owner refused.
  */
 int isolate_movable_page(struct page *page);
 
-/*
- * Gives an isolated block back to its owner unmoved (putback_page()) and drops the reference.
- * Reported when page is not isolated.
+/**
+ * putback_movable_page() - Give an isolated block back to its owner unmoved.
+ * @page: the isolated block's first page.
+ *
+ * Calls the owner's putback_page() and drops the reference. Reported when page is not isolated.
  */
 void putback_movable_page(struct page *page);
 
@@ -135,24 +161,34 @@ void putback_movable_page(struct page *page);
 typedef struct page *migrate_new_page_fn(struct page *src, unsigned int order, void *data);
 typedef void migrate_put_new_fn(struct page *dst, unsigned int order, void *data);
 
-/*
- * Moves each of the n isolated blocks in pages[] to a block from new_page (put_new NULL: such
- * blocks are freed, by put_page(): see "Targets" above), as the top of this file says. A moved
+/**
+ * migrate_pages() - Move isolated blocks.
+ * @pages: the isolated blocks; NULL entries are skipped.
+ * @n: how many entries.
+ * @new_page: gives each block's target.
+ * @put_new: takes back targets new_page gave out and that were not used (NULL: such blocks are
+ *           freed, by put_page(): see "Targets" above).
+ * @data: passed to new_page and put_new.
+ *
+ * As the top of this file says. A moved
  * block's old block is freed; a block that could not move (no target, an extra reference, its
  * owner refused) is put back to its owner, and pages[i] is set to NULL for each block moved.
- * Returns the number moved. Counted in the vmstat counters pgmigrate_success and
- * pgmigrate_fail (mm/vmstat.h), in pages. NULL entries are skipped; an entry that is not
- * isolated is reported and left alone (not put back, not counted).
+ * Counted in the vmstat counters pgmigrate_success and pgmigrate_fail (mm/vmstat.h), in pages.
+ * An entry that is not isolated is reported and left alone (not put back, not counted).
+ *
+ * Return: the number moved.
  */
 unsigned int migrate_pages(struct page **pages, unsigned int n, migrate_new_page_fn *new_page,
 			   migrate_put_new_fn *put_new, void *data);
 
-/*
- * Isolates and moves one movable block to a new one of the same order from alloc_pages(gfp):
- * gfp gives the zones and the reserve (__GFP_HIGH, __GFP_NOWARN); the target is always
- * __GFP_MOVABLE, compound when the block is, never zeroed. Returns 0, or -EINVAL, -EBUSY (as
- * isolate_movable_page()), -ENOMEM (no target), -EAGAIN (an extra reference: the block is
- * pinned) or the owner's error; the block is then unchanged.
+/**
+ * migrate_page_to_new() - Isolate and move one movable block to a new one of the same order.
+ * @page: the movable block's first page.
+ * @gfp: the zones and the reserve of the target's alloc_pages() (__GFP_HIGH, __GFP_NOWARN); the
+ *       target is always __GFP_MOVABLE, compound when the block is, never zeroed.
+ *
+ * Return: 0, or -EINVAL, -EBUSY (as isolate_movable_page()), -ENOMEM (no target), -EAGAIN (an
+ * extra reference: the block is pinned) or the owner's error; the block is then unchanged.
  */
 int migrate_page_to_new(struct page *page, gfp_t gfp);
 

@@ -131,12 +131,42 @@ enum pageflags {
  * ThreadSanitizer knows are not a race. Only the page's owner (or the lock holder of the list it
  * is on) writes its flags, so a load and a store, not an atomic read-modify-write, suffice.
  */
+
+/**
+ * page_flags() - A page's flags, read with a relaxed atomic load.
+ * @p: the page.
+ *
+ * Return: page->flags.
+ */
 static inline uint32_t page_flags(const struct page *p) { return __atomic_load_n(&p->flags, __ATOMIC_RELAXED); }
+
+/**
+ * set_page_flags() - Write a page's flags with a relaxed atomic store.
+ * @p: the page.
+ * @v: the new flags.
+ */
 static inline void set_page_flags(struct page *p, uint32_t v) { __atomic_store_n(&p->flags, v, __ATOMIC_RELAXED); }
+
+/**
+ * page_ref() - A page's own reference count (not its head's: see page_count()).
+ * @p: the page.
+ *
+ * Return: page->_refcount, read atomically.
+ */
 static inline int page_ref(const struct page *p) { return __atomic_load_n(&p->_refcount, __ATOMIC_RELAXED); }
+
+/**
+ * set_page_ref() - Write a page's own reference count.
+ * @p: the page.
+ * @v: the new count.
+ */
 static inline void set_page_ref(struct page *p, int v) { __atomic_store_n(&p->_refcount, v, __ATOMIC_RELAXED); }
 
-/*
+/**
+ * set_page_private() - Write a page's private word with a relaxed atomic store.
+ * @p: the page.
+ * @v: the new value.
+ *
  * private too is read without the lock: compaction's migration scanner takes a free block's order
  * from it to skip the block (mm/compaction.c), while the block may be leaving the free list, or
  * have left it, and its new owner writes that word (private, first_page, slab_cache). So mm/
@@ -148,15 +178,75 @@ static inline void set_page_private(struct page *p, unsigned long v)
 	__atomic_store_n(&p->private, v, __ATOMIC_RELAXED);
 }
 
+/**
+ * page_flag_test() - Is a flag set?
+ * @p: the page.
+ * @f: the flag.
+ *
+ * Return: true when it is.
+ */
 static inline bool page_flag_test(const struct page *p, enum pageflags f) { return page_flags(p) & (1u << f); }
+
+/**
+ * page_flag_set() - Set a flag (the page's owner only: a load and a store).
+ * @p: the page.
+ * @f: the flag.
+ */
 static inline void page_flag_set(struct page *p, enum pageflags f) { set_page_flags(p, page_flags(p) | 1u << f); }
+
+/**
+ * page_flag_clear() - Clear a flag (the page's owner only).
+ * @p: the page.
+ * @f: the flag.
+ */
 static inline void page_flag_clear(struct page *p, enum pageflags f) { set_page_flags(p, page_flags(p) & ~(1u << f)); }
 
+/**
+ * PageReserved() - Is the page not managed by the buddy allocator (PG_reserved)?
+ * @p: the page.
+ *
+ * Return: true when it is reserved.
+ */
 static inline bool PageReserved(const struct page *p) { return page_flag_test(p, PG_reserved); }
+
+/**
+ * PageBuddy() - Is the page the first of a free block in a free list (PG_buddy)?
+ * @p: the page.
+ *
+ * Return: true when it is.
+ */
 static inline bool PageBuddy(const struct page *p) { return page_flag_test(p, PG_buddy); }
+
+/**
+ * PageHugeTLB() - Is the page the head of a hugetlb pool page (PG_hugetlb)?
+ * @p: the page.
+ *
+ * Return: true when it is.
+ */
 static inline bool PageHugeTLB(const struct page *p) { return page_flag_test(p, PG_hugetlb); }
+
+/**
+ * PageSlab() - Is the page the head page of a slab (PG_slab)?
+ * @p: the page.
+ *
+ * Return: true when it is.
+ */
 static inline bool PageSlab(const struct page *p) { return page_flag_test(p, PG_slab); }
+
+/**
+ * PageMovable() - Is the page the first page of a movable block (PG_movable)?
+ * @p: the page.
+ *
+ * Return: true when it is.
+ */
 static inline bool PageMovable(const struct page *p) { return page_flag_test(p, PG_movable); }
+
+/**
+ * PageIsolated() - Is the page a movable block taken for a migration (PG_isolated)?
+ * @p: the page.
+ *
+ * Return: true when it is.
+ */
 static inline bool PageIsolated(const struct page *p) { return page_flag_test(p, PG_isolated); }
 
 /*
@@ -170,11 +260,46 @@ static inline bool PageIsolated(const struct page *p) { return page_flag_test(p,
 #endif
 
 #if COMPOUND_FLAGS == 64
+/**
+ * PageHead() - Is the page the head of a compound page?
+ * @p: the page.
+ *
+ * Return: true when it is (either flag scheme).
+ */
 static inline bool PageHead(const struct page *p) { return page_flag_test(p, PG_head); }
+
+/**
+ * PageTail() - Is the page a tail of a compound page?
+ * @p: the page.
+ *
+ * Return: true when it is (either flag scheme).
+ */
 static inline bool PageTail(const struct page *p) { return page_flag_test(p, PG_tail); }
+
+/**
+ * PageCompound() - Is the page any page of a compound page?
+ * @p: the page.
+ *
+ * Return: true for a head or a tail (either flag scheme).
+ */
 static inline bool PageCompound(const struct page *p) { return page_flags(p) & (1u << PG_head | 1u << PG_tail); }
+
+/**
+ * SetPageHead() - Mark the page as a compound head (prep_compound_page()'s).
+ * @p: the page.
+ */
 static inline void SetPageHead(struct page *p) { page_flag_set(p, PG_head); }
+
+/**
+ * SetPageTail() - Mark the page as a compound tail (prep_compound_page()'s).
+ * @p: the page.
+ */
 static inline void SetPageTail(struct page *p) { page_flag_set(p, PG_tail); }
+
+/**
+ * ClearPageCompoundMarks() - Clear the page's compound marks, head or tail.
+ * @p: the page.
+ */
 static inline void ClearPageCompoundMarks(struct page *p) { set_page_flags(p, page_flags(p) & ~(1u << PG_head | 1u << PG_tail)); }
 #elif COMPOUND_FLAGS == 32
 #define PG_TAIL_MASK (1u << PG_compound | 1u << PG_reclaim)
@@ -188,7 +313,12 @@ static inline void ClearPageCompoundMarks(struct page *p) { set_page_flags(p, pa
 #error "COMPOUND_FLAGS must be 64 or 32"
 #endif
 
-/* The head of the compound page that p belongs to, or p itself. */
+/**
+ * compound_head() - The head of the compound page a page belongs to.
+ * @p: any page.
+ *
+ * Return: the head, or p itself when it is no tail.
+ */
 static inline struct page *compound_head(struct page *p)
 {
 	return PageTail(p) ? p->first_page : p;
@@ -197,34 +327,67 @@ static inline struct page *compound_head(struct page *p)
 /* The largest compound page: a 1 GiB gigantic page (above the buddy's MAX_ORDER). */
 #define MAX_COMPOUND_ORDER 18
 
-/* The order stored in the first tail of a compound head; 0 for any page that is not a head. */
+/**
+ * compound_order() - A compound page's order.
+ * @page: the compound head.
+ *
+ * Return: the order stored in its first tail; 0 for any page that is not a head.
+ */
 static inline unsigned int compound_order(const struct page *page)
 {
 	return PageHead(page) ? (unsigned int)page[1].compound_order : 0;
 }
 
-/*
- * Could head be the head of a compound page that contains tail? (pointer arithmetic only: lets a
- * report or a check follow a tail's first_page without trusting it.)
+/**
+ * compound_head_plausible() - Could a page be the head of a compound page that contains a tail?
+ * @tail: the tail.
+ * @head: what its first_page says its head is.
+ *
+ * Pointer arithmetic only: lets a report or a check follow a tail's first_page without trusting it.
+ *
+ * Return: true when head is before tail and within the largest compound page of it.
  */
 static inline bool compound_head_plausible(const struct page *tail, const struct page *head)
 {
 	return head && head < tail && tail - head < (1L << MAX_COMPOUND_ORDER);
 }
 
-/* The struct page whose lru field is l (a free-list, pcp-list or pool-list link). */
+/**
+ * lru_to_page() - The struct page whose lru field is a list link.
+ * @l: the link (a free-list, pcp-list or pool-list link).
+ *
+ * Return: the page.
+ */
 static inline struct page *lru_to_page(const struct list_head *l)
 {
 	return (struct page *)((const char *)l - offsetof(struct page, lru));
 }
 
-/* The order field of page's flags: an allocated plain block's, or a per-CPU list block's. */
+/**
+ * alloc_order_of() - The order field of a page's flags.
+ * @p: an allocated plain block's first page, or a per-CPU list block's.
+ *
+ * Return: the order recorded there.
+ */
 static inline unsigned int alloc_order_of(const struct page *p)
 {
 	return (page_flags(p) & PAGE_ORDER_MASK) >> PAGE_ORDER_SHIFT;
 }
 
+/**
+ * page_zonenum() - The zone a page belongs to, from its flags.
+ * @p: the page.
+ *
+ * Return: the zone number (enum zone_type, mm/zone.h).
+ */
 static inline unsigned int page_zonenum(const struct page *p) { return (page_flags(p) >> ZONES_SHIFT) & ZONES_MASK; }
+
+/**
+ * page_count() - References held on the page: on its head for a compound page.
+ * @p: the page.
+ *
+ * Return: the head's count, or the page's own.
+ */
 static inline int page_count(const struct page *p) { return page_ref(compound_head((struct page *)p)); }
 
 #endif

@@ -592,6 +592,120 @@ void free_pages(unsigned long addr, unsigned int order)
 }
 
 /*
+ * What is wrong with split_page(page, order), or NULL: only a plain block as alloc_pages() hands
+ * it out (one reference, its order in its flags, no owner of its own) can be cut into pages.
+ */
+static const char *split_problem(const struct page *page, unsigned int order, char *msg, size_t size)
+{
+	const char *problem = order > MAX_ORDER ? "order above MAX_ORDER" : free_problem(page, order, msg, size);
+
+	if (!problem && PageHead(page))
+		return "a compound page (split_huge_page() splits those)";
+	return problem;
+}
+
+int split_page(struct page *page, unsigned int order)
+{
+	unsigned int mt = page_pcptype(page);
+	char msg[120];
+	const char *problem = split_problem(page, order, msg, sizeof(msg));
+
+	if (problem) {
+		char line[160];
+
+		snprintf(line, sizeof(line), "split_page at order %u: %s", order, problem);
+		bad_page(page, line);
+		return -EINVAL;
+	}
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		set_page_ref(&page[i], 1);
+		set_page_private(&page[i], 0);
+		set_block_order_type(&page[i], 0, mt); /* the fast free path reads the type here */
+	}
+	if (unlikely(page_owner_on))
+		page_owner_split(page_to_pfn(page), order);
+	return 0;
+}
+
+/* The order of the smallest block that holds npages pages. */
+static unsigned int order_for_pages(unsigned long npages)
+{
+	unsigned int order = 0;
+
+	while ((1UL << order) < npages)
+		order++;
+	return order;
+}
+
+/* noinline as alloc_pages(): page_owner records its caller, not this function. */
+__attribute__((noinline)) void *alloc_pages_exact(size_t size, gfp_t gfp)
+{
+	unsigned long npages = PFN_UP(MIN(size, PAGE_SIZE << MAX_ORDER));
+	unsigned int order = order_for_pages(npages);
+	struct page *page;
+
+	if (!size || size > PAGE_SIZE << MAX_ORDER || (gfp & __GFP_COMP)) {
+		printk("alloc_pages_exact: refused: size %zu (1..%lu bytes) gfp %#x (no __GFP_COMP)\n", size,
+		       PAGE_SIZE << MAX_ORDER, gfp);
+		return NULL;
+	}
+	page = unlikely(page_owner_on) ? alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0))
+				       : alloc_pages_fast(gfp, order);
+	if (!page)
+		return NULL;
+	if (split_page(page, order)) { /* cannot fail on a block just allocated: keep it whole */
+		__free_pages(page, order);
+		return NULL;
+	}
+	for (unsigned long i = npages; i < (1UL << order); i++)
+		__free_pages(&page[i], 0);
+	return page_address(page);
+}
+
+/*
+ * Is [addr, addr + size) page-aligned RAM whose every page is an allocated order-0 page with one
+ * reference, as alloc_pages_exact() leaves it? If not, reported (once) and false.
+ */
+static bool exact_range_ok(uintptr_t addr, size_t size, unsigned long npages)
+{
+	unsigned long pfn = PFN_DOWN(addr - mm_direct_map_offset);
+	char msg[120];
+
+	if (!size || size > PAGE_SIZE << MAX_ORDER || addr < mm_direct_map_offset || (addr & (PAGE_SIZE - 1))) {
+		printk("free_pages_exact: %#lx, %zu bytes is not what alloc_pages_exact() returned; ignored\n",
+		       (unsigned long)addr, size);
+		count_bad_page_report();
+		return false;
+	}
+	for (unsigned long i = 0; i < npages; i++) {
+		const char *problem;
+
+		if (!pfn_valid(pfn + i)) {
+			printk("free_pages_exact: %#lx, %zu bytes runs past RAM; ignored\n", (unsigned long)addr, size);
+			count_bad_page_report();
+			return false;
+		}
+		problem = free_problem(pfn_to_page(pfn + i), 0, msg, sizeof(msg));
+		if (problem) {
+			bad_page(pfn_to_page(pfn + i), problem);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Every page is checked before any is freed: a bad call frees nothing. */
+void free_pages_exact(void *virt, size_t size)
+{
+	unsigned long npages = PFN_UP(MIN(size, PAGE_SIZE << MAX_ORDER));
+
+	if (!virt || !exact_range_ok((uintptr_t)virt, size, npages))
+		return;
+	for (unsigned long i = 0; i < npages; i++)
+		__free_pages(virt_to_page(virt) + i, 0);
+}
+
+/*
  * folio, if references may be taken or dropped on it: allocated (count above zero). Otherwise
  * reported, as "fn on a page that is not allocated", and false.
  */

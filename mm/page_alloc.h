@@ -22,38 +22,132 @@
 #include "mm/page.h"
 #include "mm/zone.h"
 
-/*
- * A block of 2^order frames, its first page with a reference count of 1 (a compound page when
- * gfp has __GFP_COMP and order >= 1). Tries ZONE_NORMAL, then ZONE_DMA32, then ZONE_DMA, starting
- * at the highest zone gfp allows; in each, this CPU's list, then the buddy lists down to the
- * zone's min watermark (to 0 with __GFP_HIGH, mm/watermark.h). Before failing it drains every
- * CPU's lists and tries once more. Then, unless gfp has __GFP_NORECLAIM (which a caller holding
- * an mm lock must pass), it compacts for a costly order (PAGE_ALLOC_COSTLY_ORDER or more: see
- * set_alloc_compact_fn() below) and tries once more, then runs the shrinkers (mm/shrinker.h),
- * drains the lists again and makes a last try. Returns NULL when no zone has such a block it may
- * take (with a warning unless __GFP_NOWARN) or when order > MAX_ORDER or gfp has unknown bits
- * (always reported).
+/**
+ * alloc_pages() - Allocate a block of 2^order physically contiguous frames.
+ * @gfp: where from and how (mm/gfp.h): zone modifiers, __GFP_ZERO, __GFP_COMP, __GFP_HIGH ...
+ * @order: the block is 2^order frames, 0..MAX_ORDER.
+ *
+ * The block's first page has a reference count of 1 (a compound page when gfp has __GFP_COMP and
+ * order >= 1). Tries ZONE_NORMAL, then ZONE_DMA32, then ZONE_DMA, starting at the highest zone
+ * gfp allows; in each, this CPU's list, then the buddy lists down to the zone's min watermark (to
+ * 0 with __GFP_HIGH, mm/watermark.h). Before failing it drains every CPU's lists and tries once
+ * more. Then, unless gfp has __GFP_NORECLAIM (which a caller holding an mm lock must pass), it
+ * compacts for a costly order (PAGE_ALLOC_COSTLY_ORDER or more: see set_alloc_compact_fn()
+ * below) and tries once more, then runs the shrinkers (mm/shrinker.h), drains the lists again
+ * and makes a last try.
+ *
+ * Return: the block's first page; NULL when no zone has such a block it may take (with a warning
+ * unless __GFP_NOWARN) or when order > MAX_ORDER or gfp has unknown bits (always reported).
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
 
-/*
- * Drops the caller's reference to the block of 2^order frames at page and frees it. The caller
- * must hold the only reference (count 1) on the block's first page and pass the order it was
- * allocated at; a compound page's order is checked by free_compound_prepare(). A block another
- * owner gives back itself (a slab's, a hugetlb pool page, a compound page with a destructor other
- * than the default, such as a large kmalloc's: mm/block_owner.h) is refused. Anything else is
- * reported by bad_page() and nothing is freed.
+/**
+ * __free_pages() - Drop the caller's reference to a block and free it.
+ * @page: the block's first page, as alloc_pages() returned it.
+ * @order: the order the block was allocated at.
+ *
+ * The caller must hold the only reference (count 1) on the block's first page and pass the order
+ * it was allocated at; a compound page's order is checked by free_compound_prepare(). A block
+ * another owner gives back itself (a slab's, a hugetlb pool page, a compound page with a
+ * destructor other than the default, such as a large kmalloc's: mm/block_owner.h) is refused.
+ * Anything else is reported by bad_page() and nothing is freed.
  */
 void __free_pages(struct page *page, unsigned int order);
 
-/* alloc_pages() returning the block's direct-map address, 0 on failure. */
+/**
+ * __get_free_pages() - alloc_pages() returning the block's direct-map address.
+ * @gfp: as alloc_pages()'s.
+ * @order: as alloc_pages()'s.
+ *
+ * Return: the address of the block's first byte, or 0 on failure.
+ */
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
 
-/* __free_pages() by address (as returned by __get_free_pages()); addr 0 is ignored. */
+/**
+ * free_pages() - __free_pages() by address.
+ * @addr: the address __get_free_pages() returned; 0 is ignored.
+ * @order: the order it was allocated at.
+ *
+ * An address that is not page aligned or not RAM's is reported and ignored; one that is not the
+ * start of an allocated block of that order (an inner page, a wrong order, a free block) is
+ * reported by bad_page() as __free_pages() reports it; nothing is freed.
+ */
 void free_pages(unsigned long addr, unsigned int order);
 
+/**
+ * alloc_page() - alloc_pages() of one frame.
+ * @gfp: as alloc_pages()'s.
+ *
+ * Return: the page, or NULL.
+ */
 #define alloc_page(gfp) alloc_pages(gfp, 0)
+
+/**
+ * __free_page() - __free_pages() of one frame.
+ * @page: the page alloc_page() returned.
+ */
 #define __free_page(page) __free_pages(page, 0)
+
+/**
+ * __get_free_page() - __get_free_pages() of one frame.
+ * @gfp: as alloc_pages()'s.
+ *
+ * Return: the page's direct-map address, or 0.
+ */
+#define __get_free_page(gfp) __get_free_pages(gfp, 0)
+
+/**
+ * get_zeroed_page() - One frame filled with zeroes, by address.
+ * @gfp: as alloc_pages()'s (__GFP_ZERO is added).
+ *
+ * Return: the page's direct-map address, or 0.
+ */
+#define get_zeroed_page(gfp) __get_free_pages((gfp) | __GFP_ZERO, 0)
+
+/**
+ * free_page() - free_pages() of one frame.
+ * @addr: the address __get_free_page() or get_zeroed_page() returned; 0 is ignored.
+ */
+#define free_page(addr) free_pages(addr, 0)
+
+/**
+ * split_page() - Make a plain block's frames independent pages.
+ * @page: the first page of a block alloc_pages() returned without __GFP_COMP.
+ * @order: the order it was allocated at.
+ *
+ * Each of the 2^order frames becomes an allocated page of order 0 with its own reference count
+ * of 1, freed one by one with __free_page() (or put_page()). Refused and reported by bad_page(),
+ * nothing changed, for anything __free_pages(page, order) would refuse, and for a compound page
+ * (split_huge_page(), mm/compound.h, splits those).
+ *
+ * Return: 0, or -EINVAL (reported).
+ */
+int split_page(struct page *page, unsigned int order);
+
+/**
+ * alloc_pages_exact() - Whole pages for size bytes, physically contiguous, nothing more held.
+ * @size: bytes, 1..PAGE_SIZE << MAX_ORDER; rounded up to whole pages.
+ * @gfp: as alloc_pages()'s, without __GFP_COMP.
+ *
+ * Allocates the smallest block that holds the pages, splits it (split_page()) and gives the
+ * pages beyond size back to the allocator at once, so 12 KiB holds 3 pages, not 4. Each page
+ * kept is an order-0 page with its own count. Free with free_pages_exact().
+ *
+ * Return: the direct-map address of the first page; NULL when no block can be had, or
+ * (reported) for size 0, size above PAGE_SIZE << MAX_ORDER or gfp with __GFP_COMP.
+ */
+void *alloc_pages_exact(size_t size, gfp_t gfp);
+
+/**
+ * free_pages_exact() - Free what alloc_pages_exact() returned.
+ * @virt: the address alloc_pages_exact() returned; NULL is ignored.
+ * @size: the size it was asked for.
+ *
+ * Every page is checked before any is freed: an address that is not page aligned RAM, or a page
+ * in the range that is not an allocated order-0 page with one reference (freed already, part of
+ * a larger block, held twice), is reported and nothing is freed.
+ */
+void free_pages_exact(void *virt, size_t size);
 
 /*
  * References: a compound page counts them on its head, and get_page()/put_page() on any of its
@@ -63,13 +157,20 @@ void free_pages(unsigned long addr, unsigned int order);
  * page lets callers hold a block by any of its pages).
  */
 
-/* Takes a reference: on the head when page is part of a compound page. Reported on a free page. */
+/**
+ * get_page() - Take a reference on a page.
+ * @page: an allocated page; for a compound page, the reference is taken on the head.
+ *
+ * Reported on a free page.
+ */
 void get_page(struct page *page);
 
-/*
- * Drops a reference (on the head for a compound page). At zero: a compound page's destructor
- * runs, a plain block is freed whole, at the order it was allocated at. Reported when the count
- * is already zero.
+/**
+ * put_page() - Drop a reference (on the head for a compound page).
+ * @page: an allocated page, or any page of a compound page.
+ *
+ * At zero: a compound page's destructor runs, a plain block is freed whole, at the order it was
+ * allocated at. Reported when the count is already zero.
  *
  * A slab's pages (any order, through the head or a tail) are the slab's to free: a
  * get_page()/put_page() pair on one is allowed, but a put_page() that would drop the last
@@ -79,41 +180,66 @@ void get_page(struct page *page);
  */
 void put_page(struct page *page);
 
-/*
- * The same on a folio (mm/folio.h): its count is its own, with no head to look up. Reported, and
- * nothing changes, when folio is a tail page (page_folio() gives a tail's folio), not allocated,
- * or a slab's whose last reference folio_put() would drop (as put_page()).
- * At zero, folio_put() runs a large folio's destructor; a folio of order 0 that is the first page
- * of a plain block frees the whole block, as put_page() does.
+/**
+ * folio_get() - get_page() on a folio (mm/folio.h).
+ * @folio: an allocated folio; its count is its own, with no head to look up.
+ *
+ * Reported, and nothing changes, when folio is a tail page (page_folio() gives a tail's folio)
+ * or not allocated.
  */
 void folio_get(struct folio *folio);
+
+/**
+ * folio_put() - put_page() on a folio (mm/folio.h).
+ * @folio: an allocated folio.
+ *
+ * At zero, runs a large folio's destructor; a folio of order 0 that is the first page of a plain
+ * block frees the whole block, as put_page() does. Reported, and nothing changes, when folio is a
+ * tail page, not allocated, or a slab's whose last reference it would drop (as put_page()).
+ */
 void folio_put(struct folio *folio);
 
-/*
- * Called by put_page() when a compound head's count reached zero: runs the unit's destructor once
- * (a registered one, mm/compound_dtor.h). A missing or unknown destructor, or a slab's page, is
- * reported and the pages are left as they are (leaked, not corrupted).
+/**
+ * destroy_compound_page() - Run a compound page's destructor once its count reached zero.
+ * @head: the compound head, count zero (put_page() calls this).
+ *
+ * Runs the unit's registered destructor once (mm/compound_dtor.h). A missing or unknown
+ * destructor, or a slab's page, is reported and the pages are left as they are (leaked, not
+ * corrupted).
  */
 void destroy_compound_page(struct page *head);
 
-/*
- * The default destructor: checks the unit once (a damaged one, or a slab's, is reported and left
- * alone), clears its metadata and gives the block back whole.
+/**
+ * free_compound_page() - The default destructor: give a compound page back whole.
+ * @head: the compound head, count zero.
+ *
+ * Checks the unit once (a damaged one, or a slab's, is reported and left alone), clears its
+ * metadata and gives the block back whole.
  */
 void free_compound_page(struct page *head);
 
-/*
- * Free frames in zone: in its buddy lists and on every CPU's lists, each count read atomically.
- * Exact when no CPU is allocating or freeing; never negative or torn while one is.
+/**
+ * zone_free_pages() - Free frames in a zone.
+ * @zone: the zone.
+ *
+ * Counts its buddy lists and every CPU's lists, each count read atomically.
+ *
+ * Return: the count; exact when no CPU is allocating or freeing, never negative or torn while one is.
  */
 unsigned long zone_free_pages(const struct zone *zone);
 
-/* Free frames in all zones (per-CPU lists included), as zone_free_pages() counts them. */
+/**
+ * nr_free_pages() - Free frames in all zones (per-CPU lists included).
+ *
+ * Return: the sum of zone_free_pages() over the zones, with the same guarantees.
+ */
 unsigned long nr_free_pages(void);
 
-/*
- * Boot, once top_zone is known and page_owner set up (mm_init()): where each gfp's allocations
- * start, and whether frees may take the fast path (not while page_owner keeps records).
+/**
+ * page_alloc_init_zones() - Boot: where each gfp's allocations start.
+ *
+ * Called by mm_init() once top_zone is known and page_owner set up: sets where each gfp's
+ * allocations start, and whether frees may take the fast path (not while page_owner keeps records).
  */
 void page_alloc_init_zones(void);
 
@@ -121,41 +247,66 @@ void page_alloc_init_zones(void);
 #define PAGE_ALLOC_COSTLY_ORDER 3
 
 /*
- * How the slow path makes room for a costly allocation it is about to fail (mm/compaction.h, a
- * layer above, registers it: this pointer is how the slow path calls up). fn(zone, order) moves
+ * How the slow path makes room for a costly allocation it is about to fail: fn(zone, order) moves
  * movable blocks until zone has a free block of order; it returns 1 when there is one, 0 when it
  * compacted without making one, -1 when it did not try (deferred, too little free memory).
- * The slow path calls it only for an allocation without __GFP_HIGH, with interrupts on and
- * outside interrupt handlers (migration's owner operations need that), zone by zone as it
- * allocates, and tries once more after the first zone that has a block; it counts compact_stall
- * when fn compacted, then compact_success or compact_fail by that try (mm/vmstat.h). NULL: none.
  */
 typedef int alloc_compact_fn(struct zone *zone, unsigned int order);
+
+/**
+ * set_alloc_compact_fn() - Register how the slow path compacts.
+ * @fn: the compaction function (alloc_compact_fn above), or NULL for none.
+ *
+ * mm/compaction.h, a layer above, registers it: this pointer is how the slow path calls up. The
+ * slow path calls it only for an allocation without __GFP_HIGH, with interrupts on and outside
+ * interrupt handlers (migration's owner operations need that), zone by zone as it allocates, and
+ * tries once more after the first zone that has a block; it counts compact_stall when fn
+ * compacted, then compact_success or compact_fail by that try (mm/vmstat.h).
+ */
 void set_alloc_compact_fn(alloc_compact_fn *fn);
 
-/*
- * mm/'s own (compaction's migration targets): makes the block of 2^order frames at page, which
- * the caller took off the buddy lists, an allocated block as alloc_pages(gfp, order) returns it.
+/**
+ * prep_new_block() - Make a block taken off the buddy lists an allocated block.
+ * @page: the block's first page, which the caller took off the buddy lists.
+ * @order: its order.
+ * @gfp: as alloc_pages(gfp, order) would have been asked.
+ *
+ * mm/'s own (compaction's migration targets): the block becomes as alloc_pages(gfp, order)
+ * returns it.
  */
 void prep_new_block(struct page *page, unsigned int order, gfp_t gfp);
 
-/*
- * Sets aside the pageblock (mm/pageblock.h) holding frame pfn: its type becomes MIGRATE_ISOLATE,
- * its free blocks move to the isolate lists, and no allocation takes them, not even as a
- * fallback, until unisolate_pageblock() gives it type mt (unmovable, movable or reclaimable) and
- * its free blocks back. Blocks that are on a CPU's list, or are freed there later, reach the
- * isolate lists when the lists are drained (drain_pcp_lists()). Each returns 0, or -EINVAL
- * (reported) for a frame no zone manages, a pageblock that is not isolated, or no such type.
+/**
+ * isolate_pageblock() - Set aside the pageblock holding a frame.
+ * @pfn: any frame of the pageblock (mm/pageblock.h).
+ *
+ * Its type becomes MIGRATE_ISOLATE, its free blocks move to the isolate lists, and no allocation
+ * takes them, not even as a fallback, until unisolate_pageblock() gives it a type and its free
+ * blocks back. Blocks that are on a CPU's list, or are freed there later, reach the isolate lists
+ * when the lists are drained (drain_pcp_lists()).
+ *
+ * Return: 0, or -EINVAL (reported) for a frame no zone manages.
  */
 int isolate_pageblock(unsigned long pfn);
+
+/**
+ * unisolate_pageblock() - Give an isolated pageblock a type and its free blocks back.
+ * @pfn: any frame of the pageblock.
+ * @mt: its new type: unmovable, movable or reclaimable.
+ *
+ * Return: 0, or -EINVAL (reported) for a frame no zone manages, a pageblock that is not
+ * isolated, or no such type.
+ */
 int unisolate_pageblock(unsigned long pfn, unsigned int mt);
 
-/*
- * Called with true when a range of pageblocks is being isolated (mm/page_isolation.h) and with
- * false when it is given back. Meanwhile every free of an order the per-CPU lists hold takes the
- * slow path, which reads the block's pageblock type and sends a block of an isolated pageblock to
- * the isolate lists: the fast path goes by the type in the block's flags and would put it on a
- * per-CPU list, where any allocation could take it again.
+/**
+ * page_alloc_isolating() - Say that a range of pageblocks is being isolated, or given back.
+ * @begin: true when a range is being isolated (mm/page_isolation.h), false when it is given back.
+ *
+ * Meanwhile every free of an order the per-CPU lists hold takes the slow path, which reads the
+ * block's pageblock type and sends a block of an isolated pageblock to the isolate lists: the
+ * fast path goes by the type in the block's flags and would put it on a per-CPU list, where any
+ * allocation could take it again.
  */
 void page_alloc_isolating(bool begin);
 

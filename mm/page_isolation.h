@@ -31,37 +31,60 @@ struct isolated_range {
 	uint8_t saved_types[ISOLATE_MAX_PAGEBLOCKS / 4];
 };
 
-/*
- * Isolates the pageblocks of [start_pfn, end_pfn) into *range: both ends multiples of
- * PAGEBLOCK_NR_PAGES, one zone's managed frames, no hole, at most ISOLATE_MAX_PAGEBLOCKS
- * pageblocks. A free block that crosses an end of the range is split there first. Then every
+/**
+ * start_isolate_page_range() - Isolate the pageblocks of a range.
+ * @start_pfn: its first frame, a multiple of PAGEBLOCK_NR_PAGES.
+ * @end_pfn: one past its last frame, a multiple of PAGEBLOCK_NR_PAGES: one zone's managed frames,
+ *           no hole, at most ISOLATE_MAX_PAGEBLOCKS pageblocks.
+ * @range: the caller's record of the isolated range, filled here.
+ *
+ * A free block that crosses an end of the range is split there first. Then every
  * CPU's lists are drained (so no free block of the range stays on them) and the range is checked.
- * Returns 0, the range isolated; -EINVAL (reported) for a range that breaks the rules above;
+ *
+ * Return: 0, the range isolated; -EINVAL (reported) for a range that breaks the rules above;
  * -EBUSY (reported) when a pageblock is isolated already or the range holds an allocated page
  * that is not movable; on an error every pageblock has its type and its free blocks back.
  */
 int start_isolate_page_range(unsigned long start_pfn, unsigned long end_pfn, struct isolated_range *range);
 
-/*
- * Gives every pageblock of an isolated range the type it had before, its free blocks with it, and
+/**
+ * undo_isolate_page_range() - Give an isolated range back.
+ * @range: what start_isolate_page_range() filled.
+ *
+ * Gives every pageblock of the range the type it had before, its free blocks with it, and
  * merges the free blocks that isolation kept apart.
  */
 void undo_isolate_page_range(struct isolated_range *range);
 
-/*
- * Is every frame of the isolated range in a free block on the isolate lists? Returns 0 when it
- * is, or -EBUSY when one is not; *busy_pfn (if not NULL) is then the first such frame.
+/**
+ * test_pages_isolated() - Is every frame of an isolated range in a free block on the isolate lists?
+ * @range: what start_isolate_page_range() filled.
+ * @busy_pfn: NULL, or where to write the first frame that is not.
+ *
+ * Return: 0 when every frame is, or -EBUSY when one is not.
  */
 int test_pages_isolated(const struct isolated_range *range, unsigned long *busy_pfn);
 
-/*
- * A quick look at [start_pfn, end_pfn) without any lock: the first frame of an allocated page
- * that cannot be moved out (and *why, a phrase for a message), or end_pfn when every page there is
- * free or movable. An answer that may be stale: start_isolate_page_range() checks again.
+/**
+ * first_unmovable_pfn() - A quick look, without any lock, for a page that cannot move out.
+ * @start_pfn: the range's first frame.
+ * @end_pfn: one past its last frame.
+ * @why: where to write a phrase for a message, when a frame is found.
+ *
+ * An answer that may be stale: start_isolate_page_range() checks again.
+ *
+ * Return: the first frame of an allocated page that cannot be moved out, or end_pfn when every
+ * page there is free or movable.
  */
 unsigned long first_unmovable_pfn(unsigned long start_pfn, unsigned long end_pfn, const char **why);
 
-/* The type a pageblock of the range had before isolation (for the allocation's new pages). */
+/**
+ * isolated_saved_type() - The type a pageblock of an isolated range had before isolation.
+ * @range: the isolated range.
+ * @pfn: a frame of the pageblock.
+ *
+ * Return: that type (for the allocation's new pages).
+ */
 unsigned int isolated_saved_type(const struct isolated_range *range, unsigned long pfn);
 
 #endif

@@ -32,33 +32,68 @@ struct page_owner {
 /* True while records are kept (set by page_owner_init()); the fast paths test only this. */
 extern bool page_owner_on;
 
-/*
- * Boot, from mm_init() while memblock lives: takes zeroed records for frames 0..nr_pfns - 1 from
- * memblock and turns recording on. Returns 0, or -ENOMEM (reported; recording stays off).
- * page_owner_init(0) turns recording off (an mm_init() without it).
+/**
+ * page_owner_init() - Boot: take records and turn recording on.
+ * @nr_pfns: frames to keep records for (0..nr_pfns - 1); 0 turns recording off (an mm_init()
+ *           without it).
+ *
+ * Called by mm_init() while memblock lives: the zeroed records come from memblock.
+ *
+ * Return: 0, or -ENOMEM (reported; recording stays off).
  */
 int page_owner_init(unsigned long nr_pfns);
 
-/* The allocator's hooks, called only while page_owner_on: by the CPU that holds the block. */
+/**
+ * page_owner_alloc() - The allocator's hook: record a block allocated.
+ * @pfn: its first frame.
+ * @order: its order.
+ * @gfp: the flags it was asked with.
+ * @site: the return address in the caller of alloc_pages().
+ *
+ * Called only while page_owner_on, by the CPU that holds the block.
+ */
 void page_owner_alloc(unsigned long pfn, unsigned int order, gfp_t gfp, uintptr_t site);
+
+/**
+ * page_owner_free() - The allocator's hook: forget a block freed.
+ * @pfn: its first frame.
+ *
+ * Called only while page_owner_on, by the CPU that holds the block.
+ */
 void page_owner_free(unsigned long pfn);
 
-/*
- * split_huge_page(): the block of 2^order frames at pfn becomes 2^order blocks of order 0, each
- * with the record of the block it came from.
+/**
+ * page_owner_split() - Record a split: a block becomes blocks of order 0.
+ * @pfn: the block's first frame.
+ * @order: its order: each of its 2^order frames gets the record of the block it came from.
+ *
+ * Called by split_huge_page() and split_page().
  */
 void page_owner_split(unsigned long pfn, unsigned int order);
 
-/* The last sequence number handed out (0 before the first allocation). */
+/**
+ * page_owner_seq() - The last sequence number handed out.
+ *
+ * Return: it; 0 before the first allocation.
+ */
 unsigned long page_owner_seq(void);
 
-/* A copy of frame pfn's record (all zero when recording is off or pfn is out of range). */
+/**
+ * page_owner_get() - A copy of a frame's record.
+ * @pfn: the frame.
+ *
+ * Return: the record; all zero when recording is off or pfn is out of range.
+ */
 struct page_owner page_owner_get(unsigned long pfn);
 
-/*
- * Calls fn(pfn, record, arg) for every frame whose record has a sequence number above after (the
- * blocks allocated since then and not freed), in frame order; stops early when fn returns false.
- * Returns the number of records it found (those it called fn for, and those after it stopped).
+/**
+ * page_owner_for_each_since() - Visit the blocks allocated since a sequence number, not freed.
+ * @after: the sequence number.
+ * @fn: called as fn(pfn, record, arg) for every frame whose record has a sequence number above
+ *      after, in frame order; returning false stops the walk.
+ * @arg: passed to fn.
+ *
+ * Return: the number of records it found (those it called fn for, and those after it stopped).
  */
 unsigned long page_owner_for_each_since(unsigned long after,
 					bool (*fn)(unsigned long pfn, const struct page_owner *rec, void *arg),

@@ -15,19 +15,34 @@
 #include "mm/memmap.h"
 #include "mm/zone.h"
 
-/*
- * Boot, after the zones' spans are known and before memblock retires: allocates each zone's
- * array and makes every pageblock movable. Returns 0, or -ENOMEM (reported).
+/**
+ * pageblock_init() - Boot: allocate each zone's pageblock arrays, every pageblock movable.
+ *
+ * Called after the zones' spans are known and before memblock retires.
+ *
+ * Return: 0, or -ENOMEM (reported).
  */
 int pageblock_init(void);
 
-/* The index of the pageblock holding pfn in its zone's array. */
+/**
+ * pageblock_index() - The index of the pageblock holding a frame in its zone's array.
+ * @zone: the frame's zone.
+ * @pfn: the frame.
+ *
+ * Return: the index.
+ */
 static inline unsigned long pageblock_index(const struct zone *zone, unsigned long pfn)
 {
 	return (pfn >> PAGEBLOCK_ORDER) - zone->first_pageblock;
 }
 
-/* The type of the pageblock holding frame pfn of zone (an enum migratetype). */
+/**
+ * pfn_migratetype() - The type of the pageblock holding a frame.
+ * @zone: the frame's zone.
+ * @pfn: the frame.
+ *
+ * Return: an enum migratetype.
+ */
 static inline unsigned int pfn_migratetype(const struct zone *zone, unsigned long pfn)
 {
 	return __atomic_load_n(&zone->pageblock_type[pageblock_index(zone, pfn)], __ATOMIC_RELAXED);
@@ -41,22 +56,36 @@ static inline unsigned int pfn_migratetype(const struct zone *zone, unsigned lon
  */
 #define PAGEBLOCK_SPARSE_FREE 64
 
-/* zone's lock held (or a stale answer is harmless): is the pageblock holding pfn sparse? */
+/**
+ * pageblock_sparse() - Is the pageblock holding a frame sparse?
+ * @zone: the frame's zone; its lock held (or a stale answer is harmless).
+ * @pfn: the frame.
+ *
+ * Return: true when it has PAGEBLOCK_SPARSE_FREE frames or more in the buddy lists.
+ */
 static inline bool pageblock_sparse(const struct zone *zone, unsigned long pfn)
 {
 	return __atomic_load_n(&zone->pageblock_free[pageblock_index(zone, pfn)], __ATOMIC_RELAXED) >=
 	       PAGEBLOCK_SPARSE_FREE;
 }
 
-/* The type of the pageblock holding page (an enum migratetype). */
+/**
+ * get_pageblock_migratetype() - The type of the pageblock holding a page.
+ * @page: the page.
+ *
+ * Return: an enum migratetype.
+ */
 static inline unsigned int get_pageblock_migratetype(const struct page *page)
 {
 	return pfn_migratetype(&zones[page_zonenum(page)], page_to_pfn(page));
 }
 
-/*
- * zone's lock held: sets the type of the pageblock holding page, and nothing else (its free
- * blocks stay where they are: buddy_move_pageblock() moves them).
+/**
+ * set_pageblock_migratetype() - Set the type of the pageblock holding a page, and nothing else.
+ * @page: the page; its zone's lock held.
+ * @mt: the type.
+ *
+ * Its free blocks stay where they are: buddy_move_pageblock() moves them.
  */
 static inline void set_pageblock_migratetype(struct page *page, unsigned int mt)
 {
@@ -66,22 +95,50 @@ static inline void set_pageblock_migratetype(struct page *page, unsigned int mt)
 			 __ATOMIC_RELAXED);
 }
 
-/* "Unmovable", "Movable", "Reclaimable", "Isolate"; "?" for a value that is no type. */
+/**
+ * migratetype_name() - A mobility type's name.
+ * @mt: the type.
+ *
+ * Return: "Unmovable", "Movable", "Reclaimable", "Isolate"; "?" for a value that is no type.
+ */
 const char *migratetype_name(unsigned int mt);
 
-/* The pageblocks of zone of type mt (under the zone's lock). */
+/**
+ * zone_pageblocks_of_type() - Count a zone's pageblocks of a type (under the zone's lock).
+ * @zone: the zone.
+ * @mt: the type.
+ *
+ * Return: the count.
+ */
 unsigned long zone_pageblocks_of_type(struct zone *zone, unsigned int mt);
 
-/*
- * Prints /proc/pagetypeinfo's two tables: free blocks per zone, type and order, then pageblocks
+/**
+ * show_pagetypeinfo() - Print /proc/pagetypeinfo.
+ *
+ * Prints its two tables: free blocks per zone, type and order, then pageblocks
  * per zone and type; then the fallback counters in the /proc/vmstat form.
  */
 void show_pagetypeinfo(void);
 
-/* One row of the first table, "Node 0, zone   Normal, type      Movable      3 ..." (no newline). */
+/**
+ * pagetypeinfo_free_line() - One row of pagetypeinfo's first table.
+ * @zone: the zone.
+ * @mt: the type.
+ * @buf: where to write "Node 0, zone   Normal, type      Movable      3 ..." (no newline).
+ * @size: buf's size.
+ *
+ * Return: the length, as snprintf() returns it.
+ */
 int pagetypeinfo_free_line(struct zone *zone, unsigned int mt, char *buf, size_t size);
 
-/* One row of the second table, "Node 0, zone   Normal    3  500    0    0" (no newline). */
+/**
+ * pagetypeinfo_blocks_line() - One row of pagetypeinfo's second table.
+ * @zone: the zone.
+ * @buf: where to write "Node 0, zone   Normal    3  500    0    0" (no newline).
+ * @size: buf's size.
+ *
+ * Return: the length, as snprintf() returns it.
+ */
 int pagetypeinfo_blocks_line(struct zone *zone, char *buf, size_t size);
 
 #endif

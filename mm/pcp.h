@@ -18,20 +18,26 @@
 #include "mm/list.h"
 #include "mm/memmap.h"
 
-/*
- * Gives every block on every CPU's lists (recently freed blocks of order <= PCP_MAX_ORDER, kept
- * unmerged for speed) back to the buddy free lists, each CPU's under its lock, so that buddyinfo
- * shows all free memory in its merged form. alloc_pages() does this itself before it fails.
- * Returns the blocks moved.
+/**
+ * drain_pcp_lists() - Give every block on every CPU's lists back to the buddy free lists.
+ *
+ * The lists hold recently freed blocks of order <= PCP_MAX_ORDER, kept unmerged for speed; each
+ * CPU's are drained under its lock, so that buddyinfo shows all free memory in its merged form.
+ * alloc_pages() does this itself before it fails.
+ *
+ * Return: the blocks moved.
  */
 unsigned long drain_pcp_lists(void);
 
-/*
- * Turns the per-CPU lists off (false) or back on (true, the state after boot). Off, they are
- * drained and stay empty: every alloc_pages() takes a block from the buddy lists, splitting a
- * larger one when needed, and every __free_pages() gives it back and merges it with its free
- * buddies; the plain buddy allocator, which benchmarks and tests compare against. Returns the
- * previous state.
+/**
+ * set_pcp_lists() - Turn the per-CPU lists off or back on.
+ * @on: false: off; true: on, the state after boot.
+ *
+ * Off, they are drained and stay empty: every alloc_pages() takes a block from the buddy lists,
+ * splitting a larger one when needed, and every __free_pages() gives it back and merges it with
+ * its free buddies; the plain buddy allocator, which benchmarks and tests compare against.
+ *
+ * Return: the previous state.
  */
 bool set_pcp_lists(bool on);
 

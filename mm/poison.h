@@ -20,10 +20,18 @@ extern bool mm_debug_poison;
 extern unsigned long poison_errors;     /* poison mismatches found so far */
 extern unsigned long nr_poisoned_pages; /* free pages holding poison, checked when allocated */
 
-/* Fills each of the nr frames at page with PAGE_POISON and marks it PG_poisoned. */
+/**
+ * poison_pages() - Fill frames with PAGE_POISON and mark them PG_poisoned.
+ * @page: the first frame's page.
+ * @nr: how many frames.
+ */
 void poison_pages(struct page *page, unsigned long nr);
 
-/* Checks and unmarks each PG_poisoned frame of the nr at page, reporting any overwritten byte. */
+/**
+ * unpoison_pages() - Check and unmark poisoned frames.
+ * @page: the first frame's page.
+ * @nr: how many frames; each PG_poisoned one is checked, any overwritten byte reported.
+ */
 void unpoison_pages(struct page *page, unsigned long nr);
 
 #endif

@@ -48,23 +48,47 @@ struct meminfo {
 	unsigned long available; /* MemAvailable */
 };
 
-/* The figures now (counts read atomically: exact when no CPU is allocating). */
+/**
+ * meminfo_get() - The /proc/meminfo figures now.
+ *
+ * Return: them, counts read atomically: exact when no CPU is allocating.
+ */
 struct meminfo meminfo_get(void);
 
-/* Writes the /proc/meminfo lines (one per field, "MemTotal:         261628 kB") into buf. */
+/**
+ * meminfo_text() - The /proc/meminfo lines.
+ * @buf: where to write them, one per field ("MemTotal:         261628 kB").
+ * @size: buf's size.
+ *
+ * Return: the length, as snprintf() returns it.
+ */
 int meminfo_text(char *buf, size_t size);
 
-/* Writes CPU cpu's "cpu: N count: C high: H batch: B" line for zone (no newline) into buf. */
+/**
+ * zoneinfo_pcp_line() - A CPU's per-CPU list line of /proc/zoneinfo.
+ * @zone: the zone.
+ * @cpu: the CPU.
+ * @buf: where to write "cpu: N count: C high: H batch: B" (no newline).
+ * @size: buf's size.
+ *
+ * Return: the length, as snprintf() returns it.
+ */
 int zoneinfo_pcp_line(const struct zone *zone, unsigned int cpu, char *buf, size_t size);
 
-/* Prints the meminfo lines. */
+/**
+ * show_meminfo() - Print the meminfo lines.
+ */
 void show_meminfo(void);
 
-/* Prints the zoneinfo block of every zone. */
+/**
+ * show_zoneinfo() - Print the zoneinfo block of every zone.
+ */
 void show_zoneinfo(void);
 
-/*
- * Prints both, then /proc/pagetypeinfo's tables (free blocks per type and order, pageblocks per
+/**
+ * show_mem() - Print everything there is to know about memory, from a debugger too.
+ *
+ * Prints meminfo and zoneinfo, then /proc/pagetypeinfo's tables (free blocks per type and order, pageblocks per
  * type) and the mobility counters (show_pagetypeinfo(), mm/pageblock.h), then the event counters
  * of /proc/vmstat (compaction, migration, shrinkers ...), several to a line (vmstat_text(),
  * mm/vmstat.h). Kept out of line and global, so that a debugger can call it when the kernel

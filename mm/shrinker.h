@@ -62,28 +62,42 @@ struct shrinker {
 	struct list_head list;    /* internal: on the list of registered shrinkers */
 };
 
-/*
- * Adds s (whose calls and name are set) to the shrinkers mm_shrink() runs. Returns 0, or -EINVAL
- * (reported) when s or a call is missing, or s is already registered.
+/**
+ * register_shrinker() - Add a shrinker to those mm_shrink() runs.
+ * @s: the shrinker, its calls and name set.
+ *
+ * Return: 0, or -EINVAL (reported) when s or a call is missing, or s is already registered.
  */
 int register_shrinker(struct shrinker *s);
 
-/*
- * Removes s: when it returns, no call of s is running or will run. Reported (and nothing done)
- * when s is not registered. Never from one of s's own calls.
+/**
+ * unregister_shrinker() - Remove a shrinker.
+ * @s: a registered shrinker; never from one of s's own calls.
+ *
+ * When it returns, no call of s is running or will run. Reported (and nothing done) when s is
+ * not registered.
  */
 void unregister_shrinker(struct shrinker *s);
 
-/*
- * Runs every registered shrinker, in the order registered: count_objects(), then scan_objects()
- * in batches of s->batch until what it counted has been scanned, a call frees nothing, or
- * SHRINK_MAX_CALLS calls. Counted in SHRINKER_RUNS (mm/vmstat.h). Returns the objects freed, all
- * shrinkers together (0 also when gfp has __GFP_NORECLAIM, or when called from a shrinker). No mm
- * lock may be held by the caller (alloc_pages() calls it so).
+/**
+ * mm_shrink() - Run every registered shrinker, in the order registered.
+ * @gfp: the allocation that is about to fail (shrink_control.gfp_mask).
+ * @order: its order.
+ *
+ * Each: count_objects(), then scan_objects() in batches of s->batch until what it counted has
+ * been scanned, a call frees nothing, or SHRINK_MAX_CALLS calls. Counted in SHRINKER_RUNS
+ * (mm/vmstat.h). No mm lock may be held by the caller (alloc_pages() calls it so).
+ *
+ * Return: the objects freed, all shrinkers together (0 also when gfp has __GFP_NORECLAIM, or when
+ * called from a shrinker).
  */
 unsigned long mm_shrink(gfp_t gfp, unsigned int order);
 
-/* Boot (mm_init(), again after a rebuild): forgets every shrinker. */
+/**
+ * shrinker_reset() - Boot: forget every shrinker.
+ *
+ * Called by mm_init(), again after a rebuild.
+ */
 void shrinker_reset(void);
 
 #endif

@@ -43,87 +43,156 @@
 /* vmap()'s flags: VM_MAP (the only one, Linux's name for a plain mapping of given pages). */
 #define VM_MAP 0x4ul
 
-/*
- * Allocates size bytes (rounded up to whole pages), mapped read-write at consecutive addresses;
- * the contents are undefined. NULL (said why) for size 0, no room left in the range, or no
- * memory; nothing is then kept.
+/**
+ * vmalloc() - Allocate memory contiguous in virtual addresses.
+ * @size: bytes, rounded up to whole pages.
+ *
+ * The pages are mapped read-write at consecutive addresses; the contents are undefined.
+ *
+ * Return: the address; NULL (said why) for size 0, no room left in the range, or no memory;
+ * nothing is then kept.
  */
 void *vmalloc(size_t size);
 
-/* As vmalloc(), the contents zeroed. */
+/**
+ * vzalloc() - vmalloc() with the contents zeroed.
+ * @size: as vmalloc()'s.
+ *
+ * Return: as vmalloc().
+ */
 void *vzalloc(size_t size);
 
-/*
- * As vmalloc(), with the page allocator's gfp: only __GFP_ZERO, __GFP_NOWARN and __GFP_HIGH
- * (mm/gfp.h) mean something here; anything else (a zone, a mobility, __GFP_COMP) is refused
- * (NULL, reported). __GFP_NOWARN keeps a failure quiet.
+/**
+ * __vmalloc() - vmalloc() with the page allocator's gfp.
+ * @size: as vmalloc()'s.
+ * @gfp: only __GFP_ZERO, __GFP_NOWARN and __GFP_HIGH (mm/gfp.h) mean something here.
+ *
+ * Anything else in gfp (a zone, a mobility, __GFP_COMP) is refused. __GFP_NOWARN keeps a failure
+ * quiet.
+ *
+ * Return: as vmalloc(); NULL (reported) for a refused gfp.
  */
 void *__vmalloc(size_t size, gfp_t gfp);
 
-/*
- * Frees what vmalloc() returned: unmaps it (every CPU's TLB flushed), frees its pages and its
- * place. NULL: nothing. Any other address (not an area's start, a vmap()'d area, freed already)
- * is reported and changes nothing. A page of the area that a migration holds is waited for: the
- * migration ends (moved or put back) before the area goes.
+/**
+ * vfree() - Free what vmalloc() returned.
+ * @addr: the address vmalloc() returned; NULL: nothing.
+ *
+ * Unmaps it (every CPU's TLB flushed), frees its pages and its place. Any other address (not an
+ * area's start, a vmap()'d area, freed already) is reported and changes nothing. A page of the
+ * area that a migration holds is waited for: the migration ends (moved or put back) before the
+ * area goes.
  */
 void vfree(const void *addr);
 
-/*
- * Maps the count pages of pages[] (the caller's: any pages, in any order, the same page more than
- * once if wanted) read-write at consecutive addresses, with a guard page after them; flags is
- * VM_MAP (or 0). The area keeps its own copy of the array. Returns the address, or NULL (said
- * why) for count 0, a NULL page, flags other than VM_MAP, no room or no memory for the tables.
- * The pages stay the caller's: vmap() takes no reference, they never move while mapped, and the
- * caller frees them after vunmap().
+/**
+ * vmap() - Map pages of one's own at consecutive addresses.
+ * @pages: the caller's pages: any pages, in any order, the same page more than once if wanted.
+ * @count: how many entries of pages[] to map.
+ * @flags: VM_MAP (or 0).
+ *
+ * The pages are mapped read-write, with a guard page after them. The area keeps its own copy of
+ * the array. The pages stay the caller's: vmap() takes no reference, they never move while
+ * mapped, and the caller frees them after vunmap().
+ *
+ * Return: the address, or NULL (said why) for count 0, a NULL page, flags other than VM_MAP, no
+ * room or no memory for the tables.
  */
 void *vmap(struct page **pages, unsigned int count, unsigned long flags);
 
-/* Removes the mapping vmap() returned at addr; any other address is reported and ignored. */
+/**
+ * vunmap() - Remove a mapping vmap() made.
+ * @addr: the address vmap() returned; any other address is reported and ignored.
+ */
 void vunmap(const void *addr);
 
-/*
- * The page mapped at addr (any byte of an area); NULL when addr is in no area (a guard page, a
- * gap, outside the range). A page being moved is the old page until the move is over.
+/**
+ * vmalloc_to_page() - The page mapped at an address of an area.
+ * @addr: any byte of a vmalloc() or vmap() area.
+ *
+ * A page being moved is the old page until the move is over. May be called anywhere.
+ *
+ * Return: the page; NULL when addr is in no area (a guard page, a gap, outside the range).
  */
 struct page *vmalloc_to_page(const void *addr);
 
-/* Is addr inside the vmalloc range (mapped or not)? */
+/**
+ * is_vmalloc_addr() - Is an address inside the vmalloc range (mapped or not)?
+ * @addr: any address. May be called anywhere.
+ *
+ * Return: true when addr is between the range's start and end.
+ */
 bool is_vmalloc_addr(const void *addr);
 
-/*
- * For the environment's page-fault handler, on a fault at addr inside the vmalloc range, with
- * interrupts on: true when addr is a page being moved (a migration marker): it has waited until
- * the move is over, and the faulting access is to be retried. false: no move there, a real fault
- * to report (a guard page, freed memory, a wild pointer).
+/**
+ * vmalloc_fault() - For the environment's page-fault handler: wait for a page being moved.
+ * @addr: the faulting address, inside the vmalloc range; called with interrupts on.
+ *
+ * Return: true when addr is a page being moved (a migration marker): it has waited until the
+ * move is over, and the faulting access is to be retried. false: no move there, a real fault to
+ * report (a guard page, freed memory, a wild pointer).
  */
 bool vmalloc_fault(uintptr_t addr);
 
-/*
- * kmalloc() for up to KMALLOC_MAX_CACHE_SIZE bytes when it has memory, vmalloc() otherwise (a
- * large buffer from scattered pages needs no large free block). gfp as __vmalloc() allows;
- * kvmalloc(0) is kmalloc(0)'s ZERO_SIZE_PTR. kvzalloc() zeroes. Free with kvfree(), which tells the
- * two apart by the address (is_vmalloc_addr()).
+/**
+ * kvmalloc() - kmalloc() when small and it has memory, vmalloc() otherwise.
+ * @size: bytes; kvmalloc(0) is kmalloc(0)'s ZERO_SIZE_PTR.
+ * @gfp: as __vmalloc() allows.
+ *
+ * kmalloc() serves up to KMALLOC_MAX_CACHE_SIZE bytes when it has memory; above, or when it
+ * fails, vmalloc() (a large buffer from scattered pages needs no large free block).
+ *
+ * Return: the address, or NULL. Free it with kvfree().
  */
 void *kvmalloc(size_t size, gfp_t gfp);
+
+/**
+ * kvzalloc() - kvmalloc() with the contents zeroed.
+ * @size: as kvmalloc()'s.
+ * @gfp: as kvmalloc()'s.
+ *
+ * Return: as kvmalloc().
+ */
 void *kvzalloc(size_t size, gfp_t gfp);
+
+/**
+ * kvfree() - Free what kvmalloc() or kvzalloc() returned.
+ * @addr: the address; it tells the two kinds apart (is_vmalloc_addr()).
+ */
 void kvfree(const void *addr);
 
-/* Pages vmalloc() holds now (not vmap()'s, which are the callers'): meminfo's VmallocUsed. */
+/**
+ * vmalloc_nr_pages() - Pages vmalloc() holds now: meminfo's VmallocUsed.
+ *
+ * vmap()'s pages are the callers' and do not count.
+ *
+ * Return: that count.
+ */
 unsigned long vmalloc_nr_pages(void);
 
-/* Faults on a migration marker since boot: accesses that waited in vmalloc_fault() for a move. */
+/**
+ * vmalloc_marker_faults() - Faults on a migration marker since boot.
+ *
+ * Return: how many accesses waited in vmalloc_fault() for a move.
+ */
 unsigned long vmalloc_marker_faults(void);
 
-/*
- * Makes [start, end) (page aligned, inside the environment's range) the range areas are carved
- * from, for an environment that learns its range late or a test that needs a small one. Returns
- * 0; -EBUSY while any area exists; -EINVAL for a range outside mm_vmalloc_start..end.
+/**
+ * vmalloc_set_range() - Make a range the one areas are carved from.
+ * @start: its start, page aligned, inside the environment's range.
+ * @end: its end, page aligned, inside the environment's range.
+ *
+ * For an environment that learns its range late or a test that needs a small one.
+ *
+ * Return: 0; -EBUSY while any area exists; -EINVAL for a range outside mm_vmalloc_start..end.
  */
 int vmalloc_set_range(uintptr_t start, uintptr_t end);
 
-/*
- * Forgets every area: mm_init() calls it, as a new allocator knows of none. Allocates nothing;
- * the range becomes mm_vmalloc_start..end again.
+/**
+ * vmalloc_init() - Forget every area.
+ *
+ * mm_init() calls it, as a new allocator knows of none. Allocates nothing; the range becomes
+ * mm_vmalloc_start..end again.
  */
 void vmalloc_init(void);
 

@@ -30,31 +30,56 @@ enum vm_event_item {
 
 extern unsigned long vm_events[NR_VM_EVENT_ITEMS];
 
+/**
+ * count_vm_events() - Add to an event counter.
+ * @item: the counter.
+ * @n: how much (an atomic add).
+ */
 static inline void count_vm_events(enum vm_event_item item, unsigned long n)
 {
 	__atomic_fetch_add(&vm_events[item], n, __ATOMIC_RELAXED);
 }
 
+/**
+ * count_vm_event() - Count one event.
+ * @item: the counter.
+ */
 static inline void count_vm_event(enum vm_event_item item) { count_vm_events(item, 1); }
 
+/**
+ * vm_event_count() - An event counter's value.
+ * @item: the counter.
+ *
+ * Return: its value, read atomically.
+ */
 static inline unsigned long vm_event_count(enum vm_event_item item)
 {
 	return __atomic_load_n(&vm_events[item], __ATOMIC_RELAXED);
 }
 
-/* The counter's name as /proc/vmstat prints it ("pgmigrate_success"); "?" out of range. */
+/**
+ * vm_event_name() - A counter's name as /proc/vmstat prints it ("pgmigrate_success").
+ * @item: the counter.
+ *
+ * Return: the name; "?" out of range.
+ */
 const char *vm_event_name(unsigned int item);
 
-/* Prints every counter, one "name value" line each, as /proc/vmstat does. */
+/**
+ * show_vmstat() - Print every counter, one "name value" line each, as /proc/vmstat does.
+ */
 void show_vmstat(void);
 
 /* The width vmstat_text() keeps its lines within. */
 #define VMSTAT_TEXT_COLS 80
 
-/*
- * The same pairs, compactly: as many "name value" pairs on a line as fit in VMSTAT_TEXT_COLS
- * columns, separated by a space, each line ending in a newline (show_mem() prints them). Returns
- * the length snprintf() would write.
+/**
+ * vmstat_text() - The counters, compactly.
+ * @buf: where to write as many "name value" pairs on a line as fit in VMSTAT_TEXT_COLS columns,
+ *       separated by a space, each line ending in a newline (show_mem() prints them).
+ * @size: buf's size.
+ *
+ * Return: the length snprintf() would write.
  */
 int vmstat_text(char *buf, size_t size);
 

@@ -26,10 +26,21 @@
 /* What the last setup_zone_watermarks() chose, in KiB (Linux's min_free_kbytes). */
 extern unsigned long min_free_kbytes;
 
-/* Sets every zone's watermarks from the managed pages (after the hand-off). */
+/**
+ * setup_zone_watermarks() - Set every zone's watermarks from the managed pages.
+ *
+ * Called after the hand-off to the buddy allocator.
+ */
 void setup_zone_watermarks(void);
 
-/* zone's lock held: may gfp take a block of order from zone's buddy lists? */
+/**
+ * zone_watermark_ok() - May an allocation take a block from a zone's buddy lists?
+ * @zone: the zone; its lock held.
+ * @order: the block's order.
+ * @gfp: the allocation's flags: __GFP_HIGH may go down to 0, others stop at the min watermark.
+ *
+ * Return: true when the block may be taken.
+ */
 static inline bool zone_watermark_ok(const struct zone *zone, unsigned int order, gfp_t gfp)
 {
 	unsigned long mark = gfp & __GFP_HIGH ? 0 : zone->watermark[WMARK_MIN];

@@ -149,7 +149,12 @@ struct zone {
 
 extern struct zone zones[MAX_NR_ZONES];
 
-/* zone's lock held: bit o set while zone has a free block of order o, of any type. */
+/**
+ * zone_free_orders() - The orders a zone has free blocks of.
+ * @zone: the zone; its lock held.
+ *
+ * Return: bit o set while zone has a free block of order o, of any type.
+ */
 static inline unsigned int zone_free_orders(const struct zone *zone)
 {
 	unsigned int orders = 0;
@@ -159,28 +164,50 @@ static inline unsigned int zone_free_orders(const struct zone *zone)
 	return orders;
 }
 
-/* "DMA", "DMA32" or "Normal"; "?" for a zone number that cannot be (a corrupt page's). */
+/**
+ * zone_name() - A zone's name.
+ * @z: the zone number.
+ *
+ * Return: "DMA", "DMA32" or "Normal"; "?" for a zone number that cannot be (a corrupt page's).
+ */
 const char *zone_name(unsigned int z);
 
 /* The highest zone with memory: allocations start there when the caller allows it. */
 extern enum zone_type top_zone;
 
-/* The zone a frame belongs to, by address alone. */
+/**
+ * pfn_zone() - The zone a frame belongs to, by address alone.
+ * @pfn: the frame.
+ *
+ * Return: the zone.
+ */
 static inline enum zone_type pfn_zone(unsigned long pfn)
 {
 	return pfn < ZONE_DMA_END_PFN ? ZONE_DMA : pfn < ZONE_DMA32_END_PFN ? ZONE_DMA32 : ZONE_NORMAL;
 }
 
-/* First frame after pfn where the zone changes (or ~0UL in the last zone). */
+/**
+ * pfn_zone_end() - The first frame after a frame where the zone changes.
+ * @pfn: the frame.
+ *
+ * Return: that frame, or ~0UL in the last zone.
+ */
 static inline unsigned long pfn_zone_end(unsigned long pfn)
 {
 	return pfn < ZONE_DMA_END_PFN ? ZONE_DMA_END_PFN : pfn < ZONE_DMA32_END_PFN ? ZONE_DMA32_END_PFN : ~0UL;
 }
 
-/* Empties every zone (names set, no pages, empty free lists). */
+/**
+ * zones_reset() - Empty every zone (names set, no pages, empty free lists).
+ */
 void zones_reset(void);
 
-/* Takes zone's lock with interrupts off; returns what zone_unlock() needs to restore them. */
+/**
+ * zone_lock() - Take a zone's lock with interrupts off.
+ * @zone: the zone.
+ *
+ * Return: what zone_unlock() needs to restore them.
+ */
 static inline unsigned long zone_lock(struct zone *zone)
 {
 	unsigned long flags = arch_irq_save();
@@ -189,6 +216,11 @@ static inline unsigned long zone_lock(struct zone *zone)
 	return flags;
 }
 
+/**
+ * zone_unlock() - Drop a zone's lock and restore interrupts.
+ * @zone: the zone.
+ * @flags: what zone_lock() returned.
+ */
 static inline void zone_unlock(struct zone *zone, unsigned long flags)
 {
 	arch_spin_unlock(&zone->lock);

@@ -90,7 +90,8 @@ $(eval $(call fuzz_runs,cmdline,,$(FUZZ_CMDLINE_SEEDS)))
 
 # ---- mm/: a fuzzed memory map through the boot path, then fuzzed calls (host harness: tests/mm/) --
 # Seeded with the fixture maps, and with inputs whose operations reach the calls a map alone takes
-# long to find (tests/fuzz/seeds/mm/: a map, a NUL, then operations that migrate blocks).
+# long to find (tests/fuzz/seeds/mm/: a map, a NUL, then operations that migrate blocks or krealloc
+# objects).
 FUZZ_MM_SRCS := tests/fuzz/fuzz_mm.c $(wildcard mm/*.c) lib/printk.c tests/mm/host_arch.c tests/mm/mm_check.c \
                 tests/mm/map_text.c kernel/boot_memmap.c
 $(eval $(call fuzz_binary,mm,$(FUZZ_MM_SRCS),$(wildcard mm/*.h tests/mm/*.h tests/ktest/mm_shape.h tests/fuzz/*.h lib/*.h kernel/*.h),\

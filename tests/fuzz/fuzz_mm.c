@@ -14,10 +14,10 @@
  * made movable, moved one by one or in batches, pinned, refused, put back, let go), a shrinker
  * (registered, unregistered, its own blocks given back when an allocation is about to fail, or
  * nothing, or a claim of progress forever) and mm_shrink(), and misuse that must be reported once;
- * and the slab layer: kmalloc()/kzalloc()/kfree() of every size (large ones too), caches of
- * fuzzed sizes and alignments created, used, shrunk and destroyed, and slab misuse (double free
- * of the last freed object, the wrong cache, kfree of a held page or inside an object) that must
- * be reported once; vmalloc: vmalloc()/vzalloc()/kvmalloc()/kvzalloc() areas (a pattern checked
+ * and the slab layer: kmalloc()/kzalloc()/kfree() and krealloc() of every size (large ones too),
+ * caches of fuzzed sizes and alignments created, used, shrunk and destroyed, and slab misuse
+ * (double free of the last freed object, the wrong cache, kfree of a held page or inside an
+ * object) that must be reported once; vmalloc: vmalloc()/vzalloc()/kvmalloc()/kvzalloc() areas (a pattern checked
  * through vmalloc_to_page() and when freed), vfree()/kvfree(), vmap()/vunmap() of held pages, frees
  * of addresses that are no area's start (refused, nothing changes), and compact_memory(), which
  * moves vmalloc's pages and the fuzzer's movable blocks.
@@ -997,6 +997,59 @@ static void op_slab_misuse(uint8_t b)
 	slab_reports_expected++;
 }
 
+/* The byte obj_fill() left at offset i (0..256, or the last) of an object of size bytes. */
+static uint8_t obj_filled_byte(size_t size, uint8_t fill, size_t i)
+{
+	if (i == 0)
+		return fill;
+	return i == size - 1 ? (uint8_t)(0xff ^ fill) : (uint8_t)(fill ^ 0x33);
+}
+
+/*
+ * krealloc() of a held kmalloc object (b picks it and the new size, 0 included): the bytes both
+ * sizes cover keep their values, the object is kept when ksize() already holds the new size, and
+ * a failure leaves it as it was. The object is then held at its new size, filled again.
+ */
+static void op_krealloc(uint8_t b)
+{
+	struct obj *o;
+	size_t size = obj_size((uint8_t)(b * 37 + 11)), old_usable;
+	uint8_t *q;
+
+	if (!nobjs || objs[b % nobjs].cache >= 0)
+		return;
+	o = &objs[b % nobjs];
+	obj_check(o);
+	old_usable = ksize(o->p);
+	q = krealloc(o->p, size, GFP_KERNEL | __GFP_NOWARN);
+	if (!size) {
+		check(q == ZERO_SIZE_PTR, "krealloc(p, 0) is not ZERO_SIZE_PTR", NULL);
+		last_freed_obj = o->p, last_freed_obj_cache = -1, last_freed_obj_size = o->size;
+		*o = objs[--nobjs];
+		return;
+	}
+	if (!q) {
+		obj_check(o); /* untouched, still held */
+		return;
+	}
+	check(size > old_usable || q == o->p, "krealloc moved an object that was big enough", NULL);
+	check(ksize(q) >= size, "krealloc: ksize below the new size", NULL);
+	if (q == last_freed_obj)
+		last_freed_obj = NULL;
+	for (size_t i = 0; i < MIN(size, o->size) && i <= 256; i++)
+		check(q[i] == obj_filled_byte(o->size, o->fill, i), "krealloc lost the contents", NULL);
+	if (o->size <= size)
+		check(q[o->size - 1] == obj_filled_byte(o->size, o->fill, o->size - 1), "krealloc lost the last byte", NULL);
+	if (q != o->p) {
+		last_freed_obj = o->p, last_freed_obj_cache = -1, last_freed_obj_size = o->size;
+		for (unsigned int i = 0; i < nobjs; i++)
+			check(&objs[i] == o || q + size <= objs[i].p || objs[i].p + objs[i].size <= q,
+			      "krealloc: the new object overlaps a held one", NULL);
+	}
+	o->p = q, o->size = size;
+	obj_fill(o);
+}
+
 /* op bits 4..5 pick: kmalloc, a cache's allocation, a free, the rest (bits 6..7 again). */
 static void op_slab(uint8_t op, uint8_t b)
 {
@@ -1008,7 +1061,8 @@ static void op_slab(uint8_t op, uint8_t b)
 		switch ((op >> 6) & 3) {
 		case 0: op_cache_create(b); break;
 		case 1: op_cache_shrink(op, b); break;
-		default: op_slab_misuse(b);
+		case 2: op_slab_misuse(b); break;
+		default: op_krealloc(b);
 		}
 	}
 }

@@ -32,7 +32,7 @@ LAYERS=(
 	"slab_cache"
 	"slab_debug"
 	"slab"
-	"kmalloc slabinfo vmalloc"
+	"kmalloc kmalloc_util slabinfo vmalloc"
 	"init show_mem"
 )
 
