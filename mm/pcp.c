@@ -132,6 +132,17 @@ static void set_block_order(struct page *page, unsigned int order)
 	set_page_flags(page, (page_flags(page) & ~PAGE_ORDER_MASK) | order << PAGE_ORDER_SHIFT);
 }
 
+/* pcp's and its zone's locks held: gives the coldest block of one of pcp's lists of slot to the buddy lists. */
+static void pcp_give_coldest_locked(struct per_cpu_pages *pcp, unsigned int slot, struct list_head *list)
+{
+	struct page *coldest = lru_to_page(list->prev);
+
+	list_del(&coldest->lru);
+	pcp_set_count(pcp, slot, pcp->count[slot] - 1); /* before buddy_give() counts it */
+	set_block_order(coldest, 0);
+	buddy_give(coldest, pcp_slot_order(slot));
+}
+
 struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, unsigned int mt,
 			gfp_t gfp)
 {
@@ -144,6 +155,8 @@ struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned i
 	pcp_retune(pcp, slot);
 	if (pcp->count[slot] > pcp->high[slot])
 		pcp_flush(pcp, slot, pcp->count[slot] - pcp->high[slot]);
+	if (zone_busy(zone))
+		pcp_flush(pcp, PCP_PAGEBLOCK_SLOT, pcp->count[PCP_PAGEBLOCK_SLOT]); /* see pcp_give_slow_unlock() */
 	flags = zone_lock(zone);
 	/*
 	 * The first block is the one handed out; the others go on the list of their pageblock's
@@ -202,14 +215,8 @@ void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n)
 	if (!pcp->count[slot])
 		return;
 	flags = zone_lock(zone);
-	for (; n && pcp->count[slot]; n--) {
-		struct page *coldest = lru_to_page(next_flush_list(pcp, slot, &last)->prev);
-
-		list_del(&coldest->lru);
-		pcp_set_count(pcp, slot, pcp->count[slot] - 1); /* before buddy_give() counts it */
-		set_block_order(coldest, 0);
-		buddy_give(coldest, pcp_slot_order(slot));
-	}
+	for (; n && pcp->count[slot]; n--)
+		pcp_give_coldest_locked(pcp, slot, next_flush_list(pcp, slot, &last));
 	zone_unlock(zone, flags);
 }
 
@@ -237,8 +244,14 @@ void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned
 
 	MM_BUG_ON(!lock_held(&pcp->lock), page, "CPU %u's lists not locked", pcp->cpu);
 	pcp_retune(pcp, slot);
-	if (!pcp->high[slot] || (!pcp->fast_high[slot] && pageblock_sparse(pcp_zone(pcp), page_to_pfn(page)))) {
-		/* The lists are off, or the zone is busy and the block's pageblock sparse. */
+	if (!pcp->high[slot] || (!pcp->fast_high[slot] && (slot == PCP_PAGEBLOCK_SLOT ||
+							   pageblock_sparse(pcp_zone(pcp), page_to_pfn(page))))) {
+		/*
+		 * The lists are off, or the zone is busy and the block a whole pageblock or one of a
+		 * sparse pageblock. A busy zone's whole pageblocks go back to the buddy lists (and a
+		 * refill there takes back those a CPU keeps): kept on one CPU's list they would make
+		 * the other CPUs' allocations fall back into pageblocks of other types.
+		 */
 		set_block_order(page, 0);
 		buddy_give_locked(page, order);
 	} else {

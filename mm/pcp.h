@@ -127,15 +127,16 @@ void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n);
  * pcp's lock held (taken by pcp_lock(), which returned irq): what the fast path of
  * __free_pages() leaves to it, a list at its fast_high (order: one pcp_holds_order() says yes to): sets the list's high from its zone's
  * free memory; while the lists are off (high 0), or the zone is busy (fast_high 0) and the
- * block's pageblock sparse (mm/pageblock.h), gives the block straight to the buddy lists; else
+ * block a whole pageblock or of a sparse pageblock (mm/pageblock.h), gives the block straight to
+ * the buddy lists; else
  * puts it on the list and, at its high, gives the batch coldest back. Then unlocks pcp.
  */
 void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq);
 
 /*
- * Would a free of the block at page, on this CPU now, go straight to the buddy lists
- * (pcp_give_slow_unlock()): the lists off, or its zone busy and its pageblock sparse? For tests
- * that look for a freed block on a CPU's list.
+ * Would a free of the block at page (of an order below PAGEBLOCK_ORDER), on this CPU now, go
+ * straight to the buddy lists (pcp_give_slow_unlock()): the lists off, or its zone busy and its
+ * pageblock sparse? For tests that look for a freed block on a CPU's list.
  */
 bool pcp_free_bypasses(const struct page *page);
 
