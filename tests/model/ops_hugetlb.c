@@ -215,7 +215,7 @@ static void alloc_huge(void)
 {
 	bool from_pool = unreserved_free() > 0;
 	bool surplus = !from_pool && pm.surplus < pm.overcommit && buddy_hpages() > 0;
-	bool may_surplus = !from_pool && pm.surplus < pm.overcommit && free_hpages() > 0; /* free_hpages() */
+	bool may_surplus = !from_pool && pm.surplus < pm.overcommit && free_hpages() > 0; /* the most: free_hpages() */
 	struct page *page;
 
 	note("alloc_huge_page", 0, HPAGE_ORDER, pm.free);
@@ -258,7 +258,7 @@ static void reserve(unsigned long n)
 {
 	unsigned long need = n > unreserved_free() ? n - unreserved_free() : 0, joined, left;
 	bool ok = !need || (pm.surplus + need <= pm.overcommit && buddy_hpages() >= need);
-	bool may = !need || (pm.surplus + need <= pm.overcommit && free_hpages() >= need); /* free_hpages() */
+	bool may = !need || (pm.surplus + need <= pm.overcommit && free_hpages() >= need); /* the most: free_hpages() */
 	int got;
 
 	note("hugetlb_reserve_pages", 0, HPAGE_ORDER, n);
