@@ -166,16 +166,18 @@ static struct page *buddy_take_checked(struct zone *zone, unsigned int order, gf
 }
 
 /*
- * A block of order from zone: for orders the per-CPU lists hold, this CPU's list (refilled
- * from the buddy lists when empty), else the buddy lists; NULL when zone has none gfp may take.
+ * A block of order from zone: for orders the per-CPU lists hold (whole pageblocks included),
+ * this CPU's list (refilled from the buddy lists when empty), else the buddy lists; NULL when
+ * zone has none gfp may take.
  */
 static struct page *take_from_zone(struct zone *zone, unsigned int order, gfp_t gfp)
 {
+	unsigned int slot = pcp_order_slot(order);
 	struct per_cpu_pages *pcp;
 	struct page *page;
 	unsigned long flags;
 
-	if (order > PCP_MAX_ORDER) {
+	if (!pcp_holds_order(order)) {
 		flags = zone_lock(zone);
 		page = buddy_take_checked(zone, order, gfp);
 		zone_unlock(zone, flags);
@@ -184,8 +186,8 @@ static struct page *take_from_zone(struct zone *zone, unsigned int order, gfp_t 
 	flags = arch_irq_save(); /* first: the CPU number holds only while interrupts are off */
 	pcp = cpu_pcp(arch_cpu_id(), (unsigned long)(zone - zones));
 	arch_spin_lock(&pcp->lock);
-	page = pcp_take(pcp, order, gfp_migratetype(gfp));
-	if (!page && pcp->high[order]) {
+	page = pcp_take(pcp, slot, gfp_migratetype(gfp));
+	if (!page && pcp->high[slot]) {
 		page = pcp_refill(pcp, zone, order, gfp_migratetype(gfp), gfp);
 	} else if (!page) { /* the lists are off (high 0): the plain buddy allocator */
 		arch_spin_lock(&zone->lock);
@@ -385,15 +387,25 @@ static __attribute__((noinline, cold)) bool free_checks_fail(struct page *page, 
 	return PageHead(page) && !free_compound_prepare(page, order);
 }
 
+/* Gives a block to the buddy lists, its order field cleared (they keep the order elsewhere). */
+static void give_to_buddy(struct page *page, unsigned int order)
+{
+	set_page_flags(page, page_flags(page) & ~PAGE_ORDER_MASK);
+	buddy_give_locked(page, order);
+}
+
 /*
  * Gives back a block every check has passed (and whose compound metadata, if any, is cleared).
- * Orders the per-CPU lists hold go on this CPU's list for the block's zone and its pageblock's
- * type, whichever CPU allocated it; larger blocks, and blocks of isolated pageblocks, to the
- * buddy lists.
+ * Orders the per-CPU lists hold (whole pageblocks included) go on this CPU's list for the block's
+ * zone and its pageblock's type, whichever CPU allocated it; other orders, and blocks of isolated
+ * pageblocks, to the buddy lists. The type is read under the list's lock: isolation sets it, then
+ * drains every CPU's lists, each under its lock, so a free either comes before that drain (which
+ * takes the block to the buddy lists) or sees the pageblock isolated; an isolated pageblock's
+ * block never stays on a per-CPU list.
  */
 static void free_block(struct page *page, unsigned int order)
 {
-	unsigned int mt = MIGRATE_TYPES;
+	unsigned int slot = pcp_order_slot(order), mt;
 	struct per_cpu_pages *pcp;
 	unsigned long irq;
 
@@ -402,18 +414,23 @@ static void free_block(struct page *page, unsigned int order)
 		page_owner_free(page_to_pfn(page));
 	if (unlikely(__atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED)))
 		poison_pages(page, 1UL << order);
-	if (order > PCP_MAX_ORDER || (mt = get_pageblock_migratetype(page)) >= MIGRATE_PCPTYPES) {
-		set_page_flags(page, page_flags(page) & ~PAGE_ORDER_MASK);
-		buddy_give_locked(page, order);
+	if (!pcp_holds_order(order)) {
+		give_to_buddy(page, order);
+		return;
+	}
+	irq = arch_irq_save();
+	pcp = cpu_pcp(arch_cpu_id(), page_zonenum(page));
+	arch_spin_lock(&pcp->lock);
+	mt = get_pageblock_migratetype(page);
+	if (mt >= MIGRATE_PCPTYPES) {
+		give_to_buddy(page, order);
+		pcp_unlock(pcp, irq);
 		return;
 	}
 	/* A compound head's order field is 0: a block on a per-CPU list carries its order and type. */
 	set_block_order_type(page, order, mt);
-	irq = arch_irq_save();
-	pcp = cpu_pcp(arch_cpu_id(), page_zonenum(page));
-	arch_spin_lock(&pcp->lock);
-	if (pcp->count[order] < pcp->fast_high[order]) {
-		pcp_push(pcp, page, order, mt, pcp->count[order]);
+	if (pcp->count[slot] < pcp->fast_high[slot]) {
+		pcp_push(pcp, page, slot, mt, pcp->count[slot]);
 		pcp_unlock(pcp, irq);
 	} else {
 		pcp_give_slow_unlock(pcp, page, order, irq);

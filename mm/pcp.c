@@ -35,25 +35,35 @@ int pcp_init(unsigned int nr_cpus)
 
 			pcp->cpu = cpu;
 			lock_set_class(&pcp->lock, "per_cpu_pages->lock");
-			for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
+			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
 				for (unsigned int t = 0; t < MIGRATE_TYPES; t++)
-					list_init(&pcp->lists[o][t]);
+					list_init(&pcp->lists[slot][t]);
 		}
 	return 0;
 }
 
 /*
- * The high of a list of order in zone now: 2^-PCP_SPARE_SHARE_SHIFT of the zone's spare memory
- * (the frames in its buddy lists above 2^-PCP_RESERVE_SHIFT of the zone), in blocks of order,
- * shared among the CPUs, between PCP_MIN_HIGH_BLOCKS and PCP_HIGH_BLOCKS. A busy zone's lists
- * are short, so that its free memory stays in the buddy lists where it merges; an idle one's
- * are long, so that a burst of allocations and frees stays on them.
+ * The share of a zone's spare memory the lists of whole pageblocks may hold: 2^-1, where a
+ * smaller order's get 2^-PCP_SPARE_SHARE_SHIFT. A whole pageblock held unmerged keeps nothing
+ * from merging but a 4 MiB block, and a burst of 2 MiB allocations and frees (1024 of them in
+ * make bench-host's batches) stays on the lists only if they are long.
  */
-static unsigned int pcp_high_now(const struct zone *zone, unsigned int order)
+#define PCP_PAGEBLOCK_SHARE_SHIFT 1
+
+/*
+ * The high of a list of slot in zone now: 2^-PCP_SPARE_SHARE_SHIFT (whole pageblocks:
+ * 2^-PCP_PAGEBLOCK_SHARE_SHIFT) of the zone's spare memory (the frames in its buddy lists above
+ * 2^-PCP_RESERVE_SHIFT of the zone), in blocks of the slot's order, shared among the CPUs,
+ * between PCP_MIN_HIGH_BLOCKS and PCP_HIGH_BLOCKS. A busy zone's lists are short, so that its
+ * free memory stays in the buddy lists where it merges; an idle one's are long, so that a burst
+ * of allocations and frees stays on them.
+ */
+static unsigned int pcp_high_now(const struct zone *zone, unsigned int slot)
 {
+	unsigned int shift = slot == PCP_PAGEBLOCK_SLOT ? PCP_PAGEBLOCK_SHARE_SHIFT : PCP_SPARE_SHARE_SHIFT;
 	unsigned long free = __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED);
 	unsigned long reserve = zone->managed_pages >> PCP_RESERVE_SHIFT;
-	unsigned long blocks = free > reserve ? ((free - reserve) >> (PCP_SPARE_SHARE_SHIFT + order)) / pcp_nr_cpus : 0;
+	unsigned long blocks = free > reserve ? ((free - reserve) >> (shift + pcp_slot_order(slot))) / pcp_nr_cpus : 0;
 
 	return (unsigned int)MAX(PCP_MIN_HIGH_BLOCKS, MIN(PCP_HIGH_BLOCKS, blocks));
 }
@@ -71,15 +81,15 @@ static bool zone_busy(const struct zone *zone)
 }
 
 /*
- * pcp's lock held: sets the high and batch of its list of order (atomic stores: show_mem reads
+ * pcp's lock held: sets the high and batch of its lists of slot (atomic stores: show_mem reads
  * them), and the free fast path's limit: high, or 0 while busy (every free then takes the slow
  * path, pcp_give_slow_unlock()).
  */
-static void pcp_set_high(struct per_cpu_pages *pcp, unsigned int order, unsigned int high, bool busy)
+static void pcp_set_high(struct per_cpu_pages *pcp, unsigned int slot, unsigned int high, bool busy)
 {
-	__atomic_store_n(&pcp->high[order], (uint16_t)high, __ATOMIC_RELAXED);
-	__atomic_store_n(&pcp->batch[order], (uint16_t)pcp_batch_for(high), __ATOMIC_RELAXED);
-	pcp->fast_high[order] = (uint16_t)(busy ? 0 : high);
+	__atomic_store_n(&pcp->high[slot], (uint16_t)high, __ATOMIC_RELAXED);
+	__atomic_store_n(&pcp->batch[slot], (uint16_t)pcp_batch_for(high), __ATOMIC_RELAXED);
+	pcp->fast_high[slot] = (uint16_t)(busy ? 0 : high);
 }
 
 /* The zone pcp's lists are for. */
@@ -89,21 +99,21 @@ static struct zone *pcp_zone(const struct per_cpu_pages *pcp)
 }
 
 /*
- * pcp's lock held, its lists on: sets the high of its list of order from its zone's spare memory
+ * pcp's lock held, its lists on: sets the high of its lists of slot from its zone's spare memory
  * now (pcp_high_now()). The caller flushes what is over it.
  */
-static void pcp_retune(struct per_cpu_pages *pcp, unsigned int order)
+static void pcp_retune(struct per_cpu_pages *pcp, unsigned int slot)
 {
-	if (pcp->high[order])
-		pcp_set_high(pcp, order, pcp_high_now(pcp_zone(pcp), order), zone_busy(pcp_zone(pcp)));
+	if (pcp->high[slot])
+		pcp_set_high(pcp, slot, pcp_high_now(pcp_zone(pcp), slot), zone_busy(pcp_zone(pcp)));
 }
 
 void pcp_set_limits(void)
 {
 	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
-			for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
-				pcp_set_high(cpu_pcp(cpu, z), o, pcp_lists_on ? pcp_high_now(&zones[z], o) : 0,
+			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
+				pcp_set_high(cpu_pcp(cpu, z), slot, pcp_lists_on ? pcp_high_now(&zones[z], slot) : 0,
 					     zone_busy(&zones[z]));
 }
 
@@ -111,8 +121,8 @@ unsigned long pcp_free_pages(const struct per_cpu_pages *pcp)
 {
 	unsigned long pages = 0;
 
-	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
-		pages += (unsigned long)__atomic_load_n(&pcp->count[o], __ATOMIC_RELAXED) << o;
+	for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
+		pages += (unsigned long)__atomic_load_n(&pcp->count[slot], __ATOMIC_RELAXED) << pcp_slot_order(slot);
 	return pages;
 }
 
@@ -122,16 +132,31 @@ static void set_block_order(struct page *page, unsigned int order)
 	set_page_flags(page, (page_flags(page) & ~PAGE_ORDER_MASK) | order << PAGE_ORDER_SHIFT);
 }
 
+/* pcp's and its zone's locks held: gives the coldest block of one of pcp's lists of slot to the buddy lists. */
+static void pcp_give_coldest_locked(struct per_cpu_pages *pcp, unsigned int slot, struct list_head *list)
+{
+	struct page *coldest = lru_to_page(list->prev);
+
+	list_del(&coldest->lru);
+	pcp_set_count(pcp, slot, pcp->count[slot] - 1); /* before buddy_give() counts it */
+	set_block_order(coldest, 0);
+	buddy_give(coldest, pcp_slot_order(slot));
+}
+
 struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, unsigned int mt,
 			gfp_t gfp)
 {
+	unsigned int slot = pcp_order_slot(order);
 	unsigned long flags;
 	struct page *page = NULL;
 
 	MM_BUG_ON(!lock_held(&pcp->lock), NULL, "CPU %u's lists not locked", pcp->cpu);
-	pcp_retune(pcp, order);
-	if (pcp->count[order] > pcp->high[order])
-		pcp_flush(pcp, order, pcp->count[order] - pcp->high[order]);
+	MM_BUG_ON(!pcp_holds_order(order), NULL, "refilling a per-CPU list of order %u", order);
+	pcp_retune(pcp, slot);
+	if (pcp->count[slot] > pcp->high[slot])
+		pcp_flush(pcp, slot, pcp->count[slot] - pcp->high[slot]);
+	if (zone_busy(zone))
+		pcp_flush(pcp, PCP_PAGEBLOCK_SLOT, pcp->count[PCP_PAGEBLOCK_SLOT]); /* see pcp_give_slow_unlock() */
 	flags = zone_lock(zone);
 	/*
 	 * The first block is the one handed out; the others go on the list of their pageblock's
@@ -139,7 +164,7 @@ struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned i
 	 * another type's pageblock (a fallback) ends the batch: the allocations after it should
 	 * find their own type's blocks first.
 	 */
-	for (unsigned int n = 0; n < pcp->batch[order] && (!page || pcp->count[order] < pcp->high[order]) &&
+	for (unsigned int n = 0; n < pcp->batch[slot] && (!page || pcp->count[slot] < pcp->high[slot]) &&
 				 zone_watermark_ok(zone, order, gfp);
 	     n++) {
 		struct page *block = buddy_take(zone, order, mt);
@@ -152,8 +177,8 @@ struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned i
 			page = block;
 		} else {
 			set_block_order_type(block, order, bt);
-			list_add(&block->lru, pcp->lists[order][bt].prev); /* at the tail: colder than what is there */
-			pcp_set_count(pcp, order, pcp->count[order] + 1);
+			list_add(&block->lru, pcp->lists[slot][bt].prev); /* at the tail: colder than what is there */
+			pcp_set_count(pcp, slot, pcp->count[slot] + 1);
 		}
 		if (bt != mt)
 			break;
@@ -163,41 +188,35 @@ struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned i
 }
 
 /*
- * The list of order the next block to flush comes from: the types in turn, starting after
- * *last, skipping empty lists. One of them holds a block (count[order] is not 0).
+ * The list of slot the next block to flush comes from: the types in turn, starting after
+ * *last, skipping empty lists. One of them holds a block (count[slot] is not 0).
  */
-static struct list_head *next_flush_list(struct per_cpu_pages *pcp, unsigned int order, unsigned int *last)
+static struct list_head *next_flush_list(struct per_cpu_pages *pcp, unsigned int slot, unsigned int *last)
 {
 	for (unsigned int i = 1; i <= MIGRATE_TYPES; i++) {
 		unsigned int t = (*last + i) % MIGRATE_TYPES;
 
-		if (!list_empty(&pcp->lists[order][t])) {
+		if (!list_empty(&pcp->lists[slot][t])) {
 			*last = t;
-			return &pcp->lists[order][t];
+			return &pcp->lists[slot][t];
 		}
 	}
-	MM_BUG_ON(true, NULL, "per-CPU lists of order %u: count %u but every list empty", order, pcp->count[order]);
+	MM_BUG_ON(true, NULL, "per-CPU lists of slot %u: count %u but every list empty", slot, pcp->count[slot]);
 	return NULL;
 }
 
-void pcp_flush(struct per_cpu_pages *pcp, unsigned int order, unsigned int n)
+void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n)
 {
 	struct zone *zone = pcp_zone(pcp);
 	unsigned int last = MIGRATE_TYPES - 1;
 	unsigned long flags;
 
 	MM_BUG_ON(!lock_held(&pcp->lock), NULL, "CPU %u's lists not locked", pcp->cpu);
-	if (!pcp->count[order])
+	if (!pcp->count[slot])
 		return;
 	flags = zone_lock(zone);
-	for (; n && pcp->count[order]; n--) {
-		struct page *coldest = lru_to_page(next_flush_list(pcp, order, &last)->prev);
-
-		list_del(&coldest->lru);
-		pcp_set_count(pcp, order, pcp->count[order] - 1); /* before buddy_give() counts it */
-		set_block_order(coldest, 0);
-		buddy_give(coldest, order);
-	}
+	for (; n && pcp->count[slot]; n--)
+		pcp_give_coldest_locked(pcp, slot, next_flush_list(pcp, slot, &last));
 	zone_unlock(zone, flags);
 }
 
@@ -205,11 +224,11 @@ void pcp_flush(struct per_cpu_pages *pcp, unsigned int order, unsigned int n)
  * The blocks a list at or over its high gives back: its batch when one over (the fast path's
  * case), more when its high has come down since.
  */
-static unsigned int pcp_over_high(const struct per_cpu_pages *pcp, unsigned int order)
+static unsigned int pcp_over_high(const struct per_cpu_pages *pcp, unsigned int slot)
 {
-	unsigned int keep = pcp->high[order] + 1u - pcp->batch[order];
+	unsigned int keep = pcp->high[slot] + 1u - pcp->batch[slot];
 
-	return pcp->count[order] > keep ? pcp->count[order] - keep : 0;
+	return pcp->count[slot] > keep ? pcp->count[slot] - keep : 0;
 }
 
 bool pcp_free_bypasses(const struct page *page)
@@ -221,15 +240,23 @@ bool pcp_free_bypasses(const struct page *page)
 
 void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq)
 {
+	unsigned int slot = pcp_order_slot(order);
+
 	MM_BUG_ON(!lock_held(&pcp->lock), page, "CPU %u's lists not locked", pcp->cpu);
-	pcp_retune(pcp, order);
-	if (!pcp->high[order] || (!pcp->fast_high[order] && pageblock_sparse(pcp_zone(pcp), page_to_pfn(page)))) {
-		/* The lists are off, or the zone is busy and the block's pageblock sparse. */
+	pcp_retune(pcp, slot);
+	if (!pcp->high[slot] || (!pcp->fast_high[slot] && (slot == PCP_PAGEBLOCK_SLOT ||
+							   pageblock_sparse(pcp_zone(pcp), page_to_pfn(page))))) {
+		/*
+		 * The lists are off, or the zone is busy and the block a whole pageblock or one of a
+		 * sparse pageblock. A busy zone's whole pageblocks go back to the buddy lists (and a
+		 * refill there takes back those a CPU keeps): kept on one CPU's list they would make
+		 * the other CPUs' allocations fall back into pageblocks of other types.
+		 */
 		set_block_order(page, 0);
 		buddy_give_locked(page, order);
 	} else {
-		pcp_push(pcp, page, order, page_pcptype(page), pcp->count[order]);
-		pcp_flush(pcp, order, pcp_over_high(pcp, order));
+		pcp_push(pcp, page, slot, page_pcptype(page), pcp->count[slot]);
+		pcp_flush(pcp, slot, pcp_over_high(pcp, slot));
 	}
 	pcp_unlock(pcp, irq);
 }
@@ -243,11 +270,11 @@ static unsigned long drain_pcp(struct per_cpu_pages *pcp, int on)
 	unsigned long flags = pcp_lock(pcp), blocks = 0;
 	unsigned int z = (unsigned int)(pcp - pcp_area) % MAX_NR_ZONES;
 
-	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++) {
+	for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++) {
 		if (on >= 0)
-			pcp_set_high(pcp, o, on ? pcp_high_now(&zones[z], o) : 0, zone_busy(&zones[z]));
-		blocks += pcp->count[o];
-		pcp_flush(pcp, o, pcp->count[o]);
+			pcp_set_high(pcp, slot, on ? pcp_high_now(&zones[z], slot) : 0, zone_busy(&zones[z]));
+		blocks += pcp->count[slot];
+		pcp_flush(pcp, slot, pcp->count[slot]);
 	}
 	pcp_unlock(pcp, flags);
 	return blocks;

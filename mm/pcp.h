@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Per-CPU page lists ("pcp lists"): the fast path of alloc_pages() and __free_pages() for orders
- * 0..PCP_MAX_ORDER (see struct per_cpu_pages in mm/zone.h). drain_pcp_lists() and
- * set_pcp_lists() are for everyone; the rest is mm/'s own.
+ * 0..PCP_MAX_ORDER, and the lists of whole pageblocks that the slow paths keep the same way (see
+ * struct per_cpu_pages in mm/zone.h). drain_pcp_lists() and set_pcp_lists() are for everyone; the
+ * rest is mm/'s own.
  *
  * Locking: a CPU's lists for a zone are behind that per_cpu_pages' lock, taken with interrupts
  * off by pcp_lock(). The functions below that take a per_cpu_pages are called with its lock held;
@@ -21,9 +22,9 @@
 /**
  * drain_pcp_lists() - Give every block on every CPU's lists back to the buddy free lists.
  *
- * The lists hold recently freed blocks of order <= PCP_MAX_ORDER, kept unmerged for speed; each
- * CPU's are drained under its lock, so that buddyinfo shows all free memory in its merged form.
- * alloc_pages() does this itself before it fails.
+ * The lists hold recently freed blocks of order <= PCP_MAX_ORDER and whole pageblocks, kept
+ * unmerged for speed; each CPU's are drained under its lock, so that buddyinfo shows all free
+ * memory in its merged form. alloc_pages() does this itself before it fails.
  *
  * Return: the blocks moved.
  */
@@ -70,6 +71,18 @@ static inline struct per_cpu_pages *cpu_pcp_at(unsigned int cpu, unsigned int of
 	return (struct per_cpu_pages *)((char *)pcp_area + bytes);
 }
 
+/* Do the per-CPU lists hold blocks of order: 0..PCP_MAX_ORDER, and PAGEBLOCK_ORDER? */
+static inline bool pcp_holds_order(unsigned int order)
+{
+	return order <= PCP_MAX_ORDER || order == PAGEBLOCK_ORDER;
+}
+
+/* The slot of the per-CPU lists (mm/zone.h) for blocks of order, one pcp_holds_order() says yes to. */
+static inline unsigned int pcp_order_slot(unsigned int order)
+{
+	return order <= PCP_MAX_ORDER ? order : PCP_PAGEBLOCK_SLOT;
+}
+
 /* Takes pcp's lock with interrupts off; returns what pcp_unlock() needs to restore them. */
 static inline unsigned long pcp_lock(struct per_cpu_pages *pcp)
 {
@@ -101,40 +114,42 @@ void pcp_set_limits(void);
 unsigned long pcp_free_pages(const struct per_cpu_pages *pcp);
 
 /*
- * pcp's lock held: takes up to batch blocks of order for mobility type mt from zone's buddy lists
- * (buddy_take(), one hold of the zone lock) while the zone stays at or above the watermark gfp
- * may go down to, and hands out one of them, the others on pcp's lists of order, each on its
- * pageblock's type's (a fallback block ends the batch); NULL when none could be had.
+ * pcp's lock held: takes up to batch blocks of order (one pcp_holds_order() says yes to) for
+ * mobility type mt from zone's buddy lists (buddy_take(), one hold of the zone lock) while the
+ * zone stays at or above the watermark gfp may go down to, and hands out one of them, the others
+ * on pcp's lists of order, each on its pageblock's type's (a fallback block ends the batch); NULL
+ * when none could be had.
  */
 struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, unsigned int mt,
 			gfp_t gfp);
 
 /*
- * pcp's lock held: gives the n coldest blocks of pcp's lists of order to the buddy lists, taking
- * from the types' lists in turn.
+ * pcp's lock held: gives the n coldest blocks of pcp's lists of slot (mm/zone.h: the order, or
+ * PCP_PAGEBLOCK_SLOT) to the buddy lists, taking from the types' lists in turn.
  */
-void pcp_flush(struct per_cpu_pages *pcp, unsigned int order, unsigned int n);
+void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n);
 
 /*
  * pcp's lock held (taken by pcp_lock(), which returned irq): what the fast path of
- * __free_pages() leaves to it, a list at its fast_high: sets the list's high from its zone's
+ * __free_pages() leaves to it, a list at its fast_high (order: one pcp_holds_order() says yes to): sets the list's high from its zone's
  * free memory; while the lists are off (high 0), or the zone is busy (fast_high 0) and the
- * block's pageblock sparse (mm/pageblock.h), gives the block straight to the buddy lists; else
+ * block a whole pageblock or of a sparse pageblock (mm/pageblock.h), gives the block straight to
+ * the buddy lists; else
  * puts it on the list and, at its high, gives the batch coldest back. Then unlocks pcp.
  */
 void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq);
 
 /*
- * Would a free of the block at page, on this CPU now, go straight to the buddy lists
- * (pcp_give_slow_unlock()): the lists off, or its zone busy and its pageblock sparse? For tests
- * that look for a freed block on a CPU's list.
+ * Would a free of the block at page (of an order below PAGEBLOCK_ORDER), on this CPU now, go
+ * straight to the buddy lists (pcp_give_slow_unlock()): the lists off, or its zone busy and its
+ * pageblock sparse? For tests that look for a freed block on a CPU's list.
  */
 bool pcp_free_bypasses(const struct page *page);
 
-/* Atomic store of a list's count (other CPUs read it without the lock to sum free pages). */
-static inline void pcp_set_count(struct per_cpu_pages *pcp, unsigned int order, unsigned int n)
+/* Atomic store of a slot's count (other CPUs read it without the lock to sum free pages). */
+static inline void pcp_set_count(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n)
 {
-	__atomic_store_n(&pcp->count[order], n, __ATOMIC_RELAXED);
+	__atomic_store_n(&pcp->count[slot], n, __ATOMIC_RELAXED);
 }
 
 /* The mobility type of the per-CPU list a block is on or came from (its flags' PAGE_PCPTYPE_MASK). */
@@ -151,14 +166,16 @@ static inline void set_block_order_type(struct page *page, unsigned int order, u
 }
 
 /*
- * pcp's lock held: the most recently freed block of order on the list of mobility type mt
- * (count 0), or NULL when there is none (always for mt 3, whose list stays empty).
+ * pcp's lock held: the most recently freed block of slot (mm/zone.h: the order, or
+ * PCP_PAGEBLOCK_SLOT) on the list of mobility type mt (count 0), or NULL when there is none
+ * (always for mt 3, whose list stays empty).
  */
-static inline __attribute__((always_inline)) struct page *pcp_take(struct per_cpu_pages *pcp, unsigned int order,
+static inline __attribute__((always_inline)) struct page *pcp_take(struct per_cpu_pages *pcp, unsigned int slot,
 								    unsigned int mt)
 {
-	struct list_head *head = &pcp->lists[order][mt], *first = head->next;
-	unsigned int count = pcp->count[order];
+	struct list_head *head = &pcp->lists[slot][mt], *first = head->next;
+	unsigned int count = pcp->count[slot];
+	unsigned int order __attribute__((unused)) = pcp_slot_order(slot); /* for the checks */
 
 	if (first == head)
 		return NULL;
@@ -169,17 +186,20 @@ static inline __attribute__((always_inline)) struct page *pcp_take(struct per_cp
 	MM_BUG_ON(page_pcptype(lru_to_page(first)) != mt, lru_to_page(first), "a block on list %u marked type %u", mt,
 		  page_pcptype(lru_to_page(first)));
 	list_del(first);
-	pcp_set_count(pcp, order, count - 1);
+	pcp_set_count(pcp, slot, count - 1);
 	return lru_to_page(first);
 }
 
 /*
  * pcp's lock held: puts a checked block, its order and mobility type mt (0..2) in its flags, on
- * pcp's list of order and mt; the lists of order hold count blocks, fewer than their high.
+ * pcp's list of slot (mm/zone.h: the order, or PCP_PAGEBLOCK_SLOT) and mt; the lists of slot hold
+ * count blocks, fewer than their high.
  */
-static inline __attribute__((always_inline)) void pcp_push(struct per_cpu_pages *pcp, struct page *page, unsigned int order,
+static inline __attribute__((always_inline)) void pcp_push(struct per_cpu_pages *pcp, struct page *page, unsigned int slot,
 						    unsigned int mt, unsigned int count)
 {
+	unsigned int order __attribute__((unused)) = pcp_slot_order(slot); /* for the checks */
+
 	MM_BUG_ON(page_to_pfn(page) & ((1UL << order) - 1), page, "block not aligned to its order %u", order);
 	MM_BUG_ON(alloc_order_of(page) != order, page, "a block of order %u marked order %u", order, alloc_order_of(page));
 	MM_BUG_ON(pcp->cpu != arch_cpu_id(), page, "freeing to CPU %u's list on CPU %u", pcp->cpu, arch_cpu_id());
@@ -187,8 +207,8 @@ static inline __attribute__((always_inline)) void pcp_push(struct per_cpu_pages 
 	MM_BUG_ON(!lock_held(&pcp->lock), page, "CPU %u's lists not locked", pcp->cpu);
 	MM_BUG_ON(mt >= MIGRATE_PCPTYPES || page_pcptype(page) != mt, page, "a block of type %u pushed on list %u",
 		  page_pcptype(page), mt);
-	list_add(&page->lru, &pcp->lists[order][mt]);
-	pcp_set_count(pcp, order, count + 1);
+	list_add(&page->lru, &pcp->lists[slot][mt]);
+	pcp_set_count(pcp, slot, count + 1);
 }
 
 #endif

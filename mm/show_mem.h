@@ -31,9 +31,9 @@
  *   present          usable frames in the zone (the firmware map)
  *   managed          frames of the zone handed to the buddy allocator
  *   cpu: N count: C high: H batch: B
- *                    CPU N's lists for the zone: C frames on them (all orders); H and B are the
- *                    order-0 list's limit and batch (orders 1..3 have their own, in blocks:
- *                    struct per_cpu_pages, mm/zone.h)
+ *                    CPU N's lists for the zone: C frames on them (all orders, whole pageblocks
+ *                    too); H and B are the order-0 list's limit and batch (orders 1..3 and
+ *                    whole pageblocks have their own, in blocks: struct per_cpu_pages, mm/zone.h)
  *   start_pfn        the zone's lowest usable frame
  */
 #ifndef MM_SHOW_MEM_H

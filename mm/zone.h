@@ -61,6 +61,19 @@ struct free_area {
  * (mm/pcp.h) turns them off, leaving the plain buddy allocator.
  */
 #define PCP_MAX_ORDER 3
+/*
+ * And whole pageblocks (PAGEBLOCK_ORDER, 2 MiB): one more slot of lists, after the orders'
+ * (slot PCP_PAGEBLOCK_SLOT; a slot of order <= PCP_MAX_ORDER is its order). Without it every
+ * 2 MiB allocation and free took the zone lock, and two CPUs together got less than one alone.
+ * A pageblock-order block is a whole pageblock, so holding it unmerged splits nothing: the lists
+ * cost only its merge into a 4 MiB block. It goes on the list of its pageblock's type, as the
+ * smaller blocks do, so the grouping by mobility holds. Only the slow paths handle this slot
+ * (alloc_pages_slow(), free_block()); it follows the same high and batch rules, with a larger
+ * share of spare memory (PCP_PAGEBLOCK_SHARE_SHIFT, mm/pcp.c), and a busy zone keeps none
+ * (pcp_give_slow_unlock(), mm/pcp.h).
+ */
+#define PCP_PAGEBLOCK_SLOT (PCP_MAX_ORDER + 1)
+#define PCP_NR_SLOTS (PCP_MAX_ORDER + 2)
 #define PCP_HIGH_BLOCKS 1024u /* a list holds at most this many blocks */
 /*
  * And may always hold this many, however little memory is free: a busy zone's lists. Every block
@@ -89,24 +102,31 @@ struct free_area {
 #define CACHE_LINE_BYTES 64
 
 /*
- * One CPU's lists for one zone, one per order and type. lock protects everything here; its CPU takes it
- * on the fast path and any CPU may take it to drain the lists (so no interrupt between CPUs is
- * needed), always with interrupts off. Aligned to cache lines: two CPUs' lists never share one.
- * Aligned to its size, a power of two (PCP_SHIFT).
- * The counts and limits are arrays of their own (not a structure per order) so that the fast path
+ * One CPU's lists for one zone, one per slot (order, or whole pageblocks) and type. lock protects
+ * everything here; its CPU takes it on the fast path and any CPU may take it to drain the lists
+ * (so no interrupt between CPUs is needed), always with interrupts off. Aligned to cache lines:
+ * two CPUs' lists never share one. Aligned to its size, a power of two (PCP_SHIFT).
+ * The counts and limits are arrays of their own (not a structure per slot) so that the fast path
  * reaches count[order] and fast_high[order] by a scaled index, with no multiply; the lists start
  * at offset 40 (not a multiple of 16: at 48 the compilers' address arithmetic for lists[o][t]
- * took two instructions more on each fast path), high, which only the slow paths read, after them.
+ * took two instructions more on each fast path), batch and high, which only the slow paths read,
+ * after them.
  */
 struct per_cpu_pages {
 	mm_spinlock_t lock;
 	unsigned int cpu;                          /* the CPU these are (checked by MM_BUG_ON) */
-	unsigned int count[PCP_MAX_ORDER + 1];     /* blocks on lists[order][*] */
-	uint16_t fast_high[PCP_MAX_ORDER + 1];     /* the free fast path pushes below this: high, or 0 (busy) */
-	uint16_t batch[PCP_MAX_ORDER + 1];         /* blocks moved at once to or from the buddy lists */
-	struct list_head lists[PCP_MAX_ORDER + 1][MIGRATE_TYPES]; /* most recently freed first */
-	uint16_t high[PCP_MAX_ORDER + 1];          /* at this many, batch blocks go back; 0: lists off */
+	unsigned int count[PCP_NR_SLOTS];          /* blocks on lists[slot][*] */
+	uint16_t fast_high[PCP_NR_SLOTS];          /* the free fast path pushes below this: high, or 0 (busy) */
+	struct list_head lists[PCP_NR_SLOTS][MIGRATE_TYPES]; /* most recently freed first */
+	uint16_t batch[PCP_NR_SLOTS];              /* blocks moved at once to or from the buddy lists */
+	uint16_t high[PCP_NR_SLOTS];               /* at this many, batch blocks go back; 0: lists off */
 } __attribute__((aligned(8 * CACHE_LINE_BYTES)));
+
+/* The order of the blocks in a slot of the per-CPU lists. */
+static inline unsigned int pcp_slot_order(unsigned int slot)
+{
+	return slot == PCP_PAGEBLOCK_SLOT ? PAGEBLOCK_ORDER : slot;
+}
 
 /* A power of two, so that the fast path finds a zone's lists with a shift. */
 #define PCP_SHIFT 9

@@ -5,7 +5,8 @@
  * runs of each figure, and prints the memmap initialisation cost per page and per GiB; then
  * slab_bench() (kmalloc and slab caches, tests/bench/slab_bench.h) the same way.
  *
- * Then smp_bench(): the same pairs from threads pinned to two cores (tests/bench/smp_bench.h).
+ * Then smp_bench(): the same pairs from threads pinned to two cores (tests/bench/smp_bench.h);
+ * `bench --smp` runs that part alone.
  *
  * Instructions come from perf_event_open() where the CPU's counters are available. Where they are
  * not (many virtual machines), `bench --single-step` (make bench-count) runs the benchmark with
@@ -135,6 +136,7 @@ static void run_single_stepped(void)
 int main(int argc, char **argv)
 {
 	bool single_step = argc > 1 && !strcmp(argv[1], "--single-step");
+	bool smp_only = argc > 1 && !strcmp(argv[1], "--smp"); /* the threaded part alone */
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (setup())
@@ -142,6 +144,8 @@ int main(int argc, char **argv)
 	if (single_step) {
 		printf("bench: instructions counted by single-stepping a run with fewer rounds:\n");
 		run_single_stepped();
+	} else if (smp_only) {
+		smp_bench();
 	} else {
 		if (open_perf_counter())
 			bench_instructions = perf_instructions;

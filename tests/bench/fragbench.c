@@ -273,10 +273,16 @@ static unsigned long frag_take_huge(struct frag_state *st)
 	return n;
 }
 
+/*
+ * Frees the order-9 blocks taken, then drains: a freed whole pageblock may stay on CPU 0's list
+ * (mm/zone.h), and the workload after a count should find the buddy lists as it left them, not
+ * CPU 0 keeping pageblocks the other CPUs' allocations cannot see.
+ */
 static void frag_give_back_huge(struct frag_state *st, unsigned long n)
 {
 	while (n)
 		__free_pages(st->huge[--n], FRAG_HUGE_ORDER);
+	drain_pcp_lists();
 }
 
 /* The regions that were free 2 MiB blocks at boot: the only ones that could ever be one. */

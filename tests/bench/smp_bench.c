@@ -2,9 +2,10 @@
 /*
  * The threaded part of the host benchmark (tests/bench/smp_bench.h): real threads, each pinned to
  * its own host core and playing its own CPU of mm/, measure alloc_pages() + __free_pages() pairs
- * per second at orders 0 and 9 with one thread and with two (and the ratio: 2 means perfect
- * scaling), the TSC cycles of one order-0 pair, and pairs whose block is allocated on one CPU
- * and freed on the other, handed over through a queue. An empty loop on the same threads gives
+ * per second at orders 0 and 9, one block at a time and in batches (BATCH_BLOCKS allocated, then
+ * all freed), with one thread and with two (and the ratio: 2 means perfect scaling), the TSC
+ * cycles of a pair on one thread, and blocks allocated on one CPU and freed on the other, handed
+ * over through a queue, at orders 0 and 9. An empty loop on the same threads gives
  * the host's own ratio, which the allocator's cannot beat. Figures only; nothing is asserted.
  * Poisoning is off while it runs.
  */
@@ -24,6 +25,7 @@
 #define RUN_SECONDS 0.25
 #define RUNS 5          /* each figure is the best of this many runs (other processes share the cores) */
 #define QUEUE_SLOTS 256 /* the cross-CPU queue */
+#define BATCH_BLOCKS 1024 /* a batch: this many blocks allocated, then all freed */
 
 static int cores[2];       /* the host cores the two threads are pinned to */
 static unsigned int stop;  /* set by the timer: the threads finish their round and return */
@@ -35,6 +37,7 @@ static unsigned int stop;  /* set by the timer: the threads finish their round a
  */
 struct job {
 	unsigned int cpu, order;
+	bool batch; /* pairs in batches of BATCH_BLOCKS, not one at a time */
 	unsigned long pairs;
 	uint64_t cycles;
 } __attribute__((aligned(64)));
@@ -59,27 +62,47 @@ static void pin(unsigned int cpu)
 
 static bool stopped(void) { return __atomic_load_n(&stop, __ATOMIC_RELAXED); }
 
-/* Alloc + free pairs in rounds of 256 until stopped. */
+/* One round of 256 alloc + free pairs, one block at a time; false when an allocation failed. */
+static bool one_at_a_time_round(unsigned int order)
+{
+	for (int i = 0; i < 256; i++) {
+		struct page *p = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order);
+
+		if (!p)
+			return false;
+		__free_pages(p, order);
+	}
+	return true;
+}
+
+/* One round of BATCH_BLOCKS allocations, then their frees; false when an allocation failed. */
+static bool batch_round(unsigned int order, struct page **held)
+{
+	int n = 0;
+
+	while (n < BATCH_BLOCKS && (held[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order)))
+		n++;
+	for (int i = 0; i < n; i++)
+		__free_pages(held[i], order);
+	return n == BATCH_BLOCKS;
+}
+
+/* Alloc + free pairs in rounds (one_at_a_time_round() or batch_round()) until stopped. */
 static void *pairs_thread(void *arg)
 {
 	struct job *j = arg;
 	unsigned int order = j->order;
 	unsigned long pairs = 0;
+	struct page *held[BATCH_BLOCKS];
 	uint64_t c0;
 
 	pin(j->cpu);
 	c0 = bench_cycles();
 	while (!stopped()) {
-		for (int i = 0; i < 256; i++) {
-			struct page *p = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order);
-
-			if (!p)
-				goto out;
-			__free_pages(p, order);
-		}
-		pairs += 256;
+		if (j->batch ? !batch_round(order, held) : !one_at_a_time_round(order))
+			break;
+		pairs += j->batch ? BATCH_BLOCKS : 256;
 	}
-out:
 	j->pairs = pairs;
 	j->cycles = bench_cycles() - c0;
 	return NULL;
@@ -101,7 +124,7 @@ static void *empty_loop_thread(void *arg)
 	return NULL;
 }
 
-/* CPU 0's side of the cross-CPU pairs: allocates order-0 pages into the queue. */
+/* CPU 0's side of the cross-CPU pairs: allocates blocks of the job's order into the queue. */
 static void *producer_thread(void *arg)
 {
 	struct job *j = arg;
@@ -115,7 +138,7 @@ static void *producer_thread(void *arg)
 			__builtin_ia32_pause();
 			continue;
 		}
-		if (!(p = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0)))
+		if (!(p = alloc_pages(GFP_KERNEL | __GFP_NOWARN, j->order)))
 			break;
 		queue.slot[tail % QUEUE_SLOTS] = p;
 		__atomic_store_n(&queue.tail, tail + 1, __ATOMIC_RELEASE);
@@ -139,7 +162,7 @@ static void *consumer_thread(void *arg)
 			__builtin_ia32_pause();
 			continue;
 		}
-		__free_pages(queue.slot[head % QUEUE_SLOTS], 0);
+		__free_pages(queue.slot[head % QUEUE_SLOTS], j->order);
 		__atomic_store_n(&queue.head, head + 1, __ATOMIC_RELEASE);
 		pairs++;
 	}
@@ -148,7 +171,7 @@ static void *consumer_thread(void *arg)
 }
 
 /* Runs fn on n threads for RUN_SECONDS; returns pairs per second, all threads together. */
-static double timed_run(void *(*fn[])(void *), unsigned int n, unsigned int order, struct job *jobs)
+static double timed_run(void *(*fn[])(void *), unsigned int n, unsigned int order, bool batch, struct job *jobs)
 {
 	pthread_t tid[2];
 	unsigned long pairs = 0;
@@ -158,7 +181,7 @@ static double timed_run(void *(*fn[])(void *), unsigned int n, unsigned int orde
 	queue.head = queue.tail = 0;
 	t = host_seconds();
 	for (unsigned int i = 0; i < n; i++) {
-		jobs[i] = (struct job){ .cpu = i, .order = order };
+		jobs[i] = (struct job){ .cpu = i, .order = order, .batch = batch };
 		pthread_create(&tid[i], NULL, fn[i], &jobs[i]);
 	}
 	usleep((useconds_t)(RUN_SECONDS * 1e6));
@@ -170,14 +193,14 @@ static double timed_run(void *(*fn[])(void *), unsigned int n, unsigned int orde
 	return (double)pairs / (host_seconds() - t);
 }
 
-static double best_of_runs(void *(*fn[])(void *), unsigned int n, unsigned int order,
+static double best_of_runs(void *(*fn[])(void *), unsigned int n, unsigned int order, bool batch,
 			   uint64_t *cycles_per_pair)
 {
 	double best = 0;
 	struct job jobs[2];
 
 	for (int r = 0; r < RUNS; r++) {
-		double rate = timed_run(fn, n, order, jobs);
+		double rate = timed_run(fn, n, order, batch, jobs);
 
 		if (rate > best) {
 			best = rate;
@@ -202,13 +225,23 @@ static bool find_cores(void)
 	return found == 2;
 }
 
-void smp_bench(void)
+/* One row of the scaling table: pairs/s with one thread and two, their ratio, a pair's cycles. */
+static void scaling_row(unsigned int order, bool batch)
 {
 	void *(*pairs[])(void *) = { pairs_thread, pairs_thread };
+	uint64_t cycles = 0;
+	double one = best_of_runs(pairs, 1, order, batch, &cycles);
+	double two = best_of_runs(pairs, 2, order, batch, NULL);
+
+	printf("bench: %5u %-8s %11.0f %11.0f   %.2f   %6llu\n", order, batch ? "batch" : "single", one, two,
+	       one > 0 ? two / one : 0, (unsigned long long)cycles);
+}
+
+void smp_bench(void)
+{
 	void *(*cross[])(void *) = { producer_thread, consumer_thread };
 	void *(*empty[])(void *) = { empty_loop_thread, empty_loop_thread };
 	static const unsigned int orders[] = { 0, 9 };
-	uint64_t cycles = 0;
 	bool poison = mm_debug_poison;
 
 	if (!find_cores()) {
@@ -216,24 +249,23 @@ void smp_bench(void)
 		return;
 	}
 	printf("bench: SMP: threads pinned to host cores %d and %d, each playing one CPU; alloc_pages +\n"
-	       "bench:   __free_pages pairs per second, all threads together, best of %d runs of %.2f s\n",
-	       cores[0], cores[1], RUNS, RUN_SECONDS);
+	       "bench:   __free_pages pairs per second, all threads together, best of %d runs of %.2f s;\n"
+	       "bench:   single: one block at a time; batch: %d blocks allocated, then freed\n",
+	       cores[0], cores[1], RUNS, RUN_SECONDS, BATCH_BLOCKS);
 	mm_debug_poison = false; /* as in page_alloc_bench(): the allocator's cost alone */
-	printf("bench: order    1 thread   2 threads   ratio (2 = perfect scaling)\n");
+	printf("bench: order mode        1 thread   2 threads   ratio   cycles/pair (1 thread, rdtsc)\n");
 	for (size_t i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
-		double one = best_of_runs(pairs, 1, orders[i], orders[i] ? NULL : &cycles);
-		double two = best_of_runs(pairs, 2, orders[i], NULL);
-
-		printf("bench: %5u %11.0f %11.0f   %.2f\n", orders[i], one, two, one > 0 ? two / one : 0);
+		scaling_row(orders[i], false);
+		scaling_row(orders[i], true);
 	}
 	{
-		double one = best_of_runs(empty, 1, 0, NULL), two = best_of_runs(empty, 2, 0, NULL);
+		double one = best_of_runs(empty, 1, 0, false, NULL), two = best_of_runs(empty, 2, 0, false, NULL);
 
 		printf("bench: the host's own ratio (an empty loop, same threads): %.2f; below 2 when other\n"
 		       "bench:   processes keep the cores busy\n", one > 0 ? two / one : 0);
 	}
-	printf("bench: one thread, order 0: %llu cycles per pair (rdtsc)\n", (unsigned long long)cycles);
-	printf("bench: cross-CPU frees (order 0 allocated on CPU 0, freed on CPU 1 through a queue): %.0f "
-	       "pairs/s\n", best_of_runs(cross, 2, 0, NULL));
+	for (size_t i = 0; i < sizeof(orders) / sizeof(orders[0]); i++)
+		printf("bench: cross-CPU frees (order %u allocated on CPU 0, freed on CPU 1 through a queue): "
+		       "%.0f blocks/s\n", orders[i], best_of_runs(cross, 2, orders[i], false, NULL));
 	mm_debug_poison = poison;
 }

@@ -113,8 +113,8 @@ static inline unsigned long mm_pcp_blocks(void)
 
 	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
-			for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
-				n += __atomic_load_n(&cpu_pcp(cpu, z)->count[o], __ATOMIC_RELAXED);
+			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
+				n += __atomic_load_n(&cpu_pcp(cpu, z)->count[slot], __ATOMIC_RELAXED);
 	return n;
 }
 

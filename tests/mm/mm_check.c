@@ -216,14 +216,15 @@ static const char *check_list(const struct fw_map *map, int z, int o, struct fra
 }
 
 /*
- * Walks one CPU's list of zone z, order o, type mt (whose blocks carry mt as their list type);
- * adds its blocks to *count. NULL or the problem.
+ * Walks one CPU's list of zone z, slot o (mm/zone.h), type mt (whose blocks carry mt as their list
+ * type); adds its blocks to *count. NULL or the problem.
  */
 static const char *check_pcp_type_list(const struct fw_map *map, unsigned int cpu, int z, int o, unsigned int mt,
 				       struct frame_set *bm, unsigned long *count)
 {
 	const struct per_cpu_pages *pcp = cpu_pcp(cpu, (unsigned int)z);
 	const struct list_head *list = &pcp->lists[o][mt];
+	int order = (int)pcp_slot_order((unsigned int)o);
 
 	for (const struct list_head *l = list->next; l != list; l = l->next) {
 		const struct page *page = lru_to_page(l);
@@ -232,7 +233,7 @@ static const char *check_pcp_type_list(const struct fw_map *map, unsigned int cp
 		if (l->next->prev != l || ++*count > pcp->count[o])
 			return FAIL("zone %s CPU %u pcp list %d: broken links or more than %u blocks",
 				    zones[z].name, cpu, o, pcp->count[o]);
-		if ((p = check_block(map, page, z, o, bm, true)))
+		if ((p = check_block(map, page, z, order, bm, true)))
 			return p;
 		if (mt >= MIGRATE_PCPTYPES || page_pcptype(page) != mt)
 			return FAIL("zone %s CPU %u pcp list %d %s: a block at pfn %#lx marked type %u",
@@ -241,7 +242,7 @@ static const char *check_pcp_type_list(const struct fw_map *map, unsigned int cp
 	return NULL;
 }
 
-/* Walks one CPU's lists of zone z, order o; adds their pages to *pages. NULL or the problem. */
+/* Walks one CPU's lists of zone z, slot o (mm/zone.h); adds their pages to *pages. NULL or the problem. */
 static const char *check_pcp_list(const struct fw_map *map, unsigned int cpu, int z, int o,
 				  struct frame_set *bm, unsigned long *pages)
 {
@@ -261,7 +262,7 @@ static const char *check_pcp_list(const struct fw_map *map, unsigned int cpu, in
 	if (count > pcp->high[o])
 		return FAIL("zone %s CPU %u pcp list %d: %lu blocks, over its high %u", zones[z].name, cpu, o,
 			    count, pcp->high[o]);
-	*pages += count << o;
+	*pages += count << pcp_slot_order((unsigned int)o);
 	return NULL;
 }
 
@@ -279,7 +280,7 @@ static const char *check_free_lists(const struct fw_map *map, struct frame_set *
 			return FAIL("zone %s: buddy lists hold %lu pages, buddy_free_pages says %lu",
 				    zones[z].name, pages, zones[z].buddy_free_pages);
 		for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
-			for (int o = 0; o <= PCP_MAX_ORDER; o++)
+			for (int o = 0; o < PCP_NR_SLOTS; o++)
 				if ((p = check_pcp_list(map, cpu, z, o, free_set, &pages)))
 					return p;
 		if (pages != zone_free_pages(&zones[z]))

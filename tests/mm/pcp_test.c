@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Host tests of the per-CPU page lists with threads playing CPUs (host_mm_set_cpu()): a block
- * freed on another CPU goes to that CPU's list; memory stranded on another CPU's list is found
- * before an allocation fails, merged when a larger block is asked for; and when two CPUs drop
- * the last two references to a page at once, exactly one of them frees it.
+ * freed on another CPU goes to that CPU's list (a 2 MiB block too); memory stranded on another
+ * CPU's list is found before an allocation fails, merged when a larger block is asked for; and
+ * when two CPUs drop the last two references to a page at once, exactly one of them frees it.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -38,6 +38,31 @@ static void a_block_freed_on_another_cpu_goes_to_that_cpus_list(struct ktest *t)
 		  "the block is not first on CPU 1's order-1 list (%u blocks there)", pcp_of(1, page)->count[1]);
 	KT_EXPECT(t, pcp_of(0, page)->count[1] == 0 || lru_to_page(pcp_of(0, page)->lists[1][MIGRATE_UNMOVABLE].next) != page,
 		  "the block went to CPU 0's list");
+	drain_pcp_lists();
+}
+
+/*
+ * A 2 MiB block allocated on CPU 0 and freed on CPU 1 goes to CPU 1's list of whole pageblocks,
+ * and the next 2 MiB allocation on CPU 1 gets it back from there.
+ */
+static void a_pageblock_freed_on_another_cpu_goes_to_that_cpus_list(struct ktest *t)
+{
+	struct page *page, *again;
+
+	host_mm_set_cpu(0);
+	page = alloc_pages(GFP_KERNEL, PAGEBLOCK_ORDER);
+	KT_ASSERT(t, page != NULL, "alloc_pages(%d) failed", PAGEBLOCK_ORDER);
+	host_mm_set_cpu(1);
+	__free_pages(page, PAGEBLOCK_ORDER);
+	KT_EXPECT(t, lru_to_page(pcp_of(1, page)->lists[PCP_PAGEBLOCK_SLOT][page_pcptype(page)].next) == page,
+		  "the block is not first on CPU 1's list of whole pageblocks (%u blocks there)",
+		  pcp_of(1, page)->count[PCP_PAGEBLOCK_SLOT]);
+	again = alloc_pages(GFP_KERNEL, PAGEBLOCK_ORDER);
+	KT_EXPECT(t, again == page, "CPU 1's next 2 MiB allocation got pfn %#lx, not the block it freed (%#lx)",
+		  again ? page_to_pfn(again) : 0, page_to_pfn(page));
+	if (again)
+		__free_pages(again, PAGEBLOCK_ORDER);
+	host_mm_set_cpu(0);
 	drain_pcp_lists();
 }
 
@@ -370,6 +395,7 @@ static void last_two_references_dropped_at_once_free_the_page_once(struct ktest 
 
 KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(a_block_freed_on_another_cpu_goes_to_that_cpus_list),
+	    KTEST_CASE(a_pageblock_freed_on_another_cpu_goes_to_that_cpus_list),
 	    KTEST_CASE(memory_on_another_cpus_list_is_found_before_an_allocation_fails),
 	    KTEST_CASE(an_idle_zones_list_keeps_a_burst_of_1024_frees),
 	    KTEST_CASE(a_busy_zone_gives_a_sparse_pageblocks_page_to_the_buddy_lists),

@@ -199,9 +199,10 @@ static const char *collect_free_frames(unsigned long *bm)
 			for (unsigned int t = 0; t < MIGRATE_TYPES && !p; t++)
 				p = collect_list(bm, &zones[z].free_area[o].free_list[t], o);
 		for (unsigned int cpu = 0; cpu < pcp_nr_cpus && !p; cpu++)
-			for (unsigned int o = 0; o <= PCP_MAX_ORDER && !p; o++)
+			for (unsigned int slot = 0; slot < PCP_NR_SLOTS && !p; slot++)
 				for (unsigned int t = 0; t < MIGRATE_TYPES && !p; t++)
-					p = collect_list(bm, &cpu_pcp(cpu, (unsigned int)z)->lists[o][t], o);
+					p = collect_list(bm, &cpu_pcp(cpu, (unsigned int)z)->lists[slot][t],
+							 pcp_slot_order(slot));
 	}
 	return p;
 }

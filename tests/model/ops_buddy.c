@@ -307,15 +307,15 @@ void op_split(void)
 		expect_count("refused split_huge_page", b);
 }
 
-/* Blocks on the pcp lists, all zones and orders. */
+/* Blocks on the pcp lists, all zones and slots (orders, whole pageblocks). */
 static unsigned long pcp_blocks(void)
 {
 	unsigned long n = 0;
 
 	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
-			for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
-				n += cpu_pcp(cpu, z)->count[o];
+			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
+				n += cpu_pcp(cpu, z)->count[slot];
 	return n;
 }
 

@@ -30,6 +30,21 @@ static unsigned long unreserved_free(void) { return pm.free - pm.reserved; }
 /* 2 MiB blocks the buddy allocator can still give the pool (GFP_KERNEL: down to each zone's min). */
 static unsigned long buddy_hpages(void) { return model_blocks_for(GFP_KERNEL, HPAGE_ORDER); }
 
+/*
+ * 2 MiB blocks free in the zones GFP_KERNEL allows, watermarks aside: the most the pool may get.
+ * A block on a CPU's list of whole pageblocks is handed out without a watermark check (mm/zone.h),
+ * as the smaller orders' are, so a grow may take more than buddy_hpages(), up to this.
+ */
+static unsigned long free_hpages(void)
+{
+	unsigned long n = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		if (gfp_zones(GFP_KERNEL) & (1u << z))
+			n += model.full[z][HPAGE_ORDER];
+	return n;
+}
+
 void hugetlb_model_init(void)
 {
 	struct hugetlb_counters c = hugetlb_counters(HPAGE_ORDER);
@@ -141,7 +156,8 @@ static int accept_made_pages(unsigned long *joined, unsigned long need)
 
 static void resize(unsigned long n)
 {
-	unsigned long joined = 0, left = 0, need = 0, floor, p, moved = external_moved_pages();
+	unsigned long joined = 0, left = 0, need = 0, most = 0, floor, p, moved = external_moved_pages();
+	bool synced;
 	int want = 0, got;
 
 	note("hugetlb_set_pool_size", 0, HPAGE_ORDER, n);
@@ -151,6 +167,7 @@ static void resize(unsigned long n)
 		pm.surplus -= convert;
 		need = n - persistent();
 		joined = MIN(need, buddy_hpages());
+		most = MIN(need, free_hpages());
 		want = joined < need ? -ENOMEM : 0;
 	} else { /* free pages no reservation needs go back; what is still out becomes surplus */
 		floor = MAX(n, pm.reserved + pm.in_use);
@@ -165,14 +182,16 @@ static void resize(unsigned long n)
 	external_moves_may_be_contig(true);
 	got = hugetlb_set_pool_size(n);
 	external_moves_may_be_contig(false);
-	if (external_moved_pages() != moved)
+	/* Blocks moved, or some may come from a CPU's list below the marks: more may have joined. */
+	synced = external_moved_pages() != moved || most > joined;
+	if (synced)
 		want = accept_made_pages(&joined, need);
 	stats.pool_grow_failures += got != 0;
 	if (got != want)
 		model_fail("hugetlb_set_pool_size(%lu) returned %d, expected %d (%lu pages needed, %lu free 2 MiB "
 			   "blocks it could take, %lu pages moved meanwhile)", n, got, want, need, joined,
 			   external_moved_pages() - moved);
-	if (external_moved_pages() != moved)
+	if (synced)
 		expect_pool("hugetlb_set_pool_size"); /* the pages that joined are in the model already */
 	else
 		expect_pool_pages("hugetlb_set_pool_size", joined, left);
@@ -196,11 +215,12 @@ static void alloc_huge(void)
 {
 	bool from_pool = unreserved_free() > 0;
 	bool surplus = !from_pool && pm.surplus < pm.overcommit && buddy_hpages() > 0;
+	bool may_surplus = !from_pool && pm.surplus < pm.overcommit && free_hpages() > 0; /* the most: free_hpages() */
 	struct page *page;
 
 	note("alloc_huge_page", 0, HPAGE_ORDER, pm.free);
 	page = alloc_huge_page();
-	if (!page != !(from_pool || surplus))
+	if (page ? !(from_pool || may_surplus) : (from_pool || surplus))
 		model_fail("alloc_huge_page() returned %s; the model expected %s (free %lu, reserved %lu, "
 			   "surplus %lu of %lu, %lu 2 MiB blocks in the buddy allocator)",
 			   page ? "a page" : "NULL", page ? "NULL" : "a page", pm.free, pm.reserved,
@@ -238,10 +258,12 @@ static void reserve(unsigned long n)
 {
 	unsigned long need = n > unreserved_free() ? n - unreserved_free() : 0, joined, left;
 	bool ok = !need || (pm.surplus + need <= pm.overcommit && buddy_hpages() >= need);
+	bool may = !need || (pm.surplus + need <= pm.overcommit && free_hpages() >= need); /* the most: free_hpages() */
 	int got;
 
 	note("hugetlb_reserve_pages", 0, HPAGE_ORDER, n);
 	got = hugetlb_reserve_pages(n);
+	ok |= may && got == 0;
 	if (got != (ok ? 0 : -ENOMEM))
 		model_fail("hugetlb_reserve_pages(%lu) returned %d; the model expected %d (free %lu, reserved "
 			   "%lu, surplus %lu of %lu, %lu 2 MiB blocks in the buddy allocator)", n, got,
