@@ -122,7 +122,12 @@ struct per_cpu_pages {
 	uint16_t high[PCP_NR_SLOTS];               /* at this many, batch blocks go back; 0: lists off */
 } __attribute__((aligned(8 * CACHE_LINE_BYTES)));
 
-/* The order of the blocks in a slot of the per-CPU lists. */
+/**
+ * pcp_slot_order() - The order of the blocks in a slot of the per-CPU lists.
+ * @slot: 0..PCP_MAX_ORDER (that order), or PCP_PAGEBLOCK_SLOT (whole pageblocks).
+ *
+ * Return: the order.
+ */
 static inline unsigned int pcp_slot_order(unsigned int slot)
 {
 	return slot == PCP_PAGEBLOCK_SLOT ? PAGEBLOCK_ORDER : slot;
