@@ -118,6 +118,13 @@ unsigned long nr_slab_pages(void);
 struct kmem_cache *kmalloc_cache(size_t size);
 
 /*
+ * Boot, before memblock retires (mm_init()): the slab's per-CPU memory for nr_cpus CPUs (0 means
+ * 1) from memblock: kmalloc's caches' slots and its kept large pages. Returns 0, or -ENOMEM
+ * saying how much it needed.
+ */
+int slab_cpu_init(unsigned int nr_cpus);
+
+/*
  * Boot, from mm_init() once the page allocator works (again, after a rebuild: every cache is
  * forgotten): sets up the kmalloc caches. Allocates nothing until the first kmalloc().
  */
