@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ACPI_MAX_CPUS     256          /* APIC ids recorded; more are counted in `more` */
+#define ACPI_MAX_CPUS     1024         /* APIC ids recorded (NR_CPUS_MAX); more are counted in `more` */
 #define ACPI_LAPIC_DEFAULT 0xfee00000u /* the architectural local APIC address */
 
 /* Returns a pointer to the len bytes at physical address phys, or NULL when they are not mapped. */

@@ -72,7 +72,7 @@ static const void *acpi_map_direct(void *ctx, uint64_t phys, uint32_t len)
 static const struct acpi_cpus *find_cpus(void)
 {
 	static struct acpi_cpus cpus;
-	static char line[3072];
+	static char line[12 * ACPI_MAX_CPUS]; /* up to 1024 ids of up to 10 digits */
 	const char *err = NULL;
 	uint32_t r[4];
 

@@ -11,8 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The most CPUs the kernel runs; more that the firmware lists are left halted. */
-#define NR_CPUS_MAX 64
+/*
+ * The most CPUs the kernel runs: a sanity ceiling, not a size. Every per-CPU array (the areas
+ * below, mm/'s per-CPU lists and slab slots) is sized at boot for the CPUs actually found; CPUs
+ * the firmware lists past this are left halted, and the boot says so (kernel/smp.h).
+ */
+#define NR_CPUS_MAX 1024
 
 struct cpu_local {
 	struct cpu_local *self; /* gs:0: this structure's own address */
@@ -20,6 +24,8 @@ struct cpu_local {
 	unsigned int apic_id;   /* its local APIC ID */
 	uintptr_t stack_lo, stack_hi; /* its kernel stack, [lo, hi): where backtraces may read */
 	unsigned int irq_depth; /* interrupt handlers running (nested), kept by kernel/traps.c */
+	uint64_t ticks;         /* timer interrupts taken (kernel/timer.c); only this CPU writes it */
+	unsigned long tlb_received; /* TLB shootdowns flushed here (kernel/tlb.c); only this CPU writes it */
 };
 
 /* The boot CPU's area (CPU 0). */

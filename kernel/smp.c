@@ -31,13 +31,12 @@
 #include "lib/string.h"
 #include "mm/memmap.h"
 #include "mm/page_alloc.h"
+#include "mm/slab.h"
 
 #define AP_TIMEOUT_MS  1000               /* emulated CPUs can be slow to start: be generous */
 #define STACK_ORDER    3                  /* 32 KiB */
 #define STACK_SIZE     (PAGE_SIZE << STACK_ORDER)
 #define DF_STACK_ORDER 1                  /* 8 KiB for the double-fault report */
-#define NR_SLOTS       ACPI_MAX_CPUS      /* one start-up attempt each, at most one per MADT id */
-#define TEST_SLOT      NR_SLOTS           /* never started: smp_prepare_test_slot()'s */
 #define GATE_SHUT      0xffffffffu        /* the gate's value when no CPU may check in */
 #define GATE_READY     0x80000000u        /* or-ed with a slot: that slot's CPU checked in */
 
@@ -51,6 +50,16 @@ struct ap_boot_params {
 	uint64_t cpu_local;
 };
 
+/*
+ * One start-up attempt: the per-CPU area (first, so an area's address is its slot's) and what the
+ * CPU loads before it has one. Never reused nor freed: a CPU that checks in late still points at it.
+ */
+struct ap_slot {
+	struct cpu_local local;
+	struct cpu_tables *tables;
+	void *df_stack_top;
+};
+
 /* Work posted to one CPU: it runs the call numbered posted once done has caught up to it. */
 struct call {
 	void (*fn)(void *);
@@ -62,16 +71,23 @@ extern const char ap_trampoline[], ap_trampoline_end[], ap_trampoline_params[];
 extern const char ap_entry64[];
 extern char boot_pdpt_low[]; /* boot/page_tables.asm: the low 4 GiB, 2 MiB pages (physical) */
 
+_Static_assert(ACPI_MAX_CPUS >= NR_CPUS_MAX, "the MADT's ids must cover every CPU the kernel may run");
+
 static const struct acpi_cpus *madt;
 static unsigned int planned = 1, online = 1;
-static struct cpu_local *cpu_area[NR_CPUS_MAX] = { &boot_cpu_local };
-static struct cpu_local ap_local[NR_SLOTS + 1]; /* by slot; cpu_area[] points at those online */
-static struct cpu_tables *ap_tables[NR_SLOTS + 1];
-static void *ap_df_stack_top[NR_SLOTS + 1];
+/*
+ * Sized at boot (alloc_cpu_arrays()) for the planned CPUs and the MADT's ids; until then, and
+ * when that memory is missing, the boot CPU's alone. cpu_area[] points at the areas of those online.
+ */
+static struct cpu_local *boot_area[1] = { &boot_cpu_local };
+static struct cpu_local **cpu_area = boot_area;
+static struct call boot_call[1];
+static struct call *calls = boot_call;
+static struct ap_slot *slots;                  /* by slot: one per MADT id, then the test slot */
+static unsigned int nr_slots;
 static phys_addr_t trampoline_phys;            /* the start-up code's page below 1 MiB; 0: none */
 static uint32_t gate = GATE_SHUT;
 static unsigned int late_checkins;             /* CPUs that found the gate shut, and parked */
-static struct call calls[NR_CPUS_MAX];
 static uint64_t ap_pml4[512] __attribute__((aligned(4096)));
 
 unsigned int smp_num_cpus(void)
@@ -96,9 +112,12 @@ unsigned int smp_plan(const struct acpi_cpus *cpus, const char *cmdline)
 		planned = cpus->count;
 	if (!planned)
 		planned = 1;
-	if (planned < listed)
-		printk("smp: running %u of the %u CPUs listed (%s)\n", planned, listed,
-		       limit < listed ? "nosmp or nr_cpus= on the command line" : "the most this kernel runs");
+	if (planned < listed && limit < listed)
+		printk("smp: running %u of the %u CPUs listed (nosmp or nr_cpus= on the command line)\n",
+		       planned, listed);
+	else if (planned < listed)
+		printk("smp: running %u of the %u CPUs listed (the most this kernel runs: %u)\n", planned,
+		       listed, NR_CPUS_MAX);
 	return planned;
 }
 
@@ -161,10 +180,11 @@ static void wait_gate_closed(uint32_t slot)
 void __attribute__((noreturn)) ap_start(struct cpu_local *me);
 void ap_start(struct cpu_local *me)
 {
-	uint32_t slot = (uint32_t)(me - ap_local);
+	struct ap_slot *mine = (struct ap_slot *)me; /* the area is its slot's first member */
+	uint32_t slot = (uint32_t)(mine - slots);
 	enum smp_fault fault = smp_fault_at_start(me->apic_id);
 
-	gdt_install(ap_tables[slot], ap_df_stack_top[slot]);
+	gdt_install(mine->tables, mine->df_stack_top);
 	idt_load();
 	percpu_install(me);
 	apic_init_cpu();
@@ -237,9 +257,9 @@ static bool prepare(unsigned int cpu, unsigned int slot, uint32_t apic, struct a
 		free_pages_at(tables, 0);
 		return false;
 	}
-	ap_tables[slot] = tables;
-	ap_df_stack_top[slot] = (char *)df + (PAGE_SIZE << DF_STACK_ORDER);
-	ap_local[slot] = (struct cpu_local){
+	slots[slot].tables = tables;
+	slots[slot].df_stack_top = (char *)df + (PAGE_SIZE << DF_STACK_ORDER);
+	slots[slot].local = (struct cpu_local){
 		.cpu = cpu, .apic_id = apic,
 		.stack_lo = (uintptr_t)top - STACK_SIZE, .stack_hi = (uintptr_t)top,
 	};
@@ -248,7 +268,7 @@ static bool prepare(unsigned int cpu, unsigned int slot, uint32_t apic, struct a
 		.entry = (uintptr_t)ap_entry64,
 		.kernel_cr3 = read_cr3(),
 		.stack_top = (uintptr_t)top,
-		.cpu_local = (uintptr_t)&ap_local[slot],
+		.cpu_local = (uintptr_t)&slots[slot].local,
 	};
 	return true;
 }
@@ -257,7 +277,8 @@ bool smp_prepare_test_slot(void)
 {
 	struct ap_boot_params params;
 
-	return prepare(0, TEST_SLOT, 0, &params);
+	/* The last slot, which no CPU starts in. */
+	return slots && prepare(0, nr_slots - 1, 0, &params);
 }
 
 /*
@@ -351,23 +372,56 @@ static void install_trampoline(void)
 	ap_pml4[511] = pml4[511];
 }
 
+/*
+ * The per-CPU arrays, sized for what this machine has: an area pointer and a call for each planned
+ * CPU, a slot for each MADT id and one for the self-test. False, saying so, when memory is short:
+ * the boot CPU then runs alone.
+ */
+static bool alloc_cpu_arrays(void)
+{
+	unsigned int ids = madt ? madt->count : 0;
+	struct cpu_local **area = kmalloc(planned * sizeof(*area), GFP_KERNEL | __GFP_ZERO);
+	struct call *call = kmalloc(planned * sizeof(*call), GFP_KERNEL | __GFP_ZERO);
+	struct ap_slot *slot = kmalloc((ids + 1) * sizeof(*slot), GFP_KERNEL | __GFP_ZERO);
+
+	if (!area || !call || !slot) {
+		printk("smp: no memory for the per-CPU areas of %u CPUs: the boot CPU runs alone\n", planned);
+		kfree(area);
+		kfree(call);
+		kfree(slot);
+		planned = 1;
+		return false;
+	}
+	area[0] = &boot_cpu_local;
+	cpu_area = area;
+	calls = call;
+	slots = slot;
+	nr_slots = ids + 1;
+	return true;
+}
+
 /* Starts the planned CPUs, from the MADT's startable ones in order; returns how many failed. */
 static unsigned int start_others(uint32_t boot_apic, char *failed, size_t len)
 {
-	static uint32_t ids[NR_SLOTS];
-	unsigned int n = acpi_cpus_to_start(madt, boot_apic, apic_is_x2apic(), ids, NR_SLOTS, printk);
-	unsigned int nfailed = 0;
+	uint32_t *ids = kmalloc((nr_slots - 1) * sizeof(*ids), GFP_KERNEL);
+	unsigned int n, nfailed = 0;
 	size_t used = 0;
 
+	if (!ids) {
+		printk("smp: no memory to list the CPUs to start: the boot CPU runs alone\n");
+		return 0;
+	}
+	n = acpi_cpus_to_start(madt, boot_apic, apic_is_x2apic(), ids, nr_slots - 1, printk);
 	for (unsigned int slot = 0; slot < n && online < planned; slot++) {
 		if (start_cpu(online, slot, ids[slot])) {
-			cpu_area[online] = &ap_local[slot];
+			cpu_area[online] = &slots[slot].local;
 			__atomic_store_n(&online, online + 1, __ATOMIC_RELEASE);
 		} else {
 			used = snprintf_append(failed, len, used, " %u", ids[slot]);
 			nfailed++;
 		}
 	}
+	kfree(ids);
 	return nfailed;
 }
 
@@ -376,6 +430,7 @@ void smp_init(void)
 	char failed[128] = "";
 	unsigned int nfailed = 0;
 
+	alloc_cpu_arrays();
 	if (!apic_enabled()) {
 		printk("smp: Brought up 1 node, 1 CPU (no local APIC: no tick, no other CPU)\n");
 		return;

@@ -4,6 +4,7 @@
 
 #include "kernel/apic.h"
 #include "kernel/percpu.h"
+#include "kernel/smp.h"
 #include "kernel/tsc.h"
 #include "kernel/traps.h"
 #include "lib/printk.h"
@@ -13,15 +14,15 @@
 
 static uint32_t period;                   /* initial count: one tick, at divide by 16 */
 static void (*hook)(unsigned int cpu);
-static uint64_t ticks[NR_CPUS_MAX];
 
 static void tick(unsigned int vector)
 {
-	unsigned int cpu = this_cpu_id();
+	struct cpu_local *me = this_cpu_local();
+	unsigned int cpu = me->cpu;
 	void (*fn)(unsigned int) = __atomic_load_n(&hook, __ATOMIC_ACQUIRE);
 
 	(void)vector;
-	__atomic_store_n(&ticks[cpu], ticks[cpu] + 1, __ATOMIC_RELAXED); /* only this CPU writes it */
+	__atomic_store_n(&me->ticks, me->ticks + 1, __ATOMIC_RELAXED); /* only this CPU writes it */
 	if (fn)
 		fn(cpu);
 	apic_eoi();
@@ -61,5 +62,7 @@ void timer_set_hook(void (*fn)(unsigned int cpu))
 
 uint64_t timer_ticks(unsigned int cpu)
 {
-	return cpu < NR_CPUS_MAX ? __atomic_load_n(&ticks[cpu], __ATOMIC_RELAXED) : 0;
+	struct cpu_local *area = smp_cpu_local(cpu);
+
+	return area ? __atomic_load_n(&area->ticks, __ATOMIC_RELAXED) : 0;
 }

@@ -22,7 +22,6 @@ static struct {
 	uintptr_t start, end;
 	unsigned int pending; /* CPUs that have not flushed yet */
 } request;
-static unsigned long received[NR_CPUS_MAX];
 
 void flush_tlb_local_range(uintptr_t start, uintptr_t end)
 {
@@ -39,10 +38,12 @@ void flush_tlb_local_range(uintptr_t start, uintptr_t end)
 
 static void shootdown_ipi(unsigned int vector)
 {
+	struct cpu_local *me = this_cpu_local();
+
 	(void)vector;
 	flush_tlb_local_range(__atomic_load_n(&request.start, __ATOMIC_RELAXED),
 			      __atomic_load_n(&request.end, __ATOMIC_RELAXED));
-	__atomic_fetch_add(&received[this_cpu_id()], 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&me->tlb_received, me->tlb_received + 1, __ATOMIC_RELAXED); /* only this CPU writes it */
 	/* Release: the flush is done before the sender may free or reuse what was unmapped. */
 	__atomic_fetch_sub(&request.pending, 1, __ATOMIC_RELEASE);
 	apic_eoi();
@@ -77,5 +78,7 @@ void flush_tlb_kernel_range(uintptr_t start, uintptr_t end)
 
 unsigned long tlb_shootdowns_received(unsigned int cpu)
 {
-	return cpu < NR_CPUS_MAX ? __atomic_load_n(&received[cpu], __ATOMIC_RELAXED) : 0;
+	struct cpu_local *area = smp_cpu_local(cpu);
+
+	return area ? __atomic_load_n(&area->tlb_received, __ATOMIC_RELAXED) : 0;
 }

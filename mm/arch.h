@@ -137,7 +137,7 @@ void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)))
  * The lock operations must be functions (static inline), not macros: in MM_DEBUG builds
  * mm/lock_check.h wraps them in macros of the same name that check the lock order (the order
  * itself is written there) and then call them. The check keeps each CPU's held locks by
- * arch_cpu_id() (up to 64 CPUs), so it needs nothing more from the lock.
+ * arch_cpu_id() (below mm_init_params.nr_cpus), so it needs nothing more from the lock.
  */
 #ifndef MM_ENV_H
 #ifdef __has_include

@@ -183,12 +183,30 @@ static int check_environment(const struct mm_init_params *p)
 	return 0;
 }
 
+/* The lock checker's records of the CPUs past its own 64, from memblock (MM_DEBUG builds). */
+static int lock_check_cpus_init(unsigned int nr_cpus)
+{
+	size_t bytes = lock_check_cpu_bytes(nr_cpus);
+	phys_addr_t phys;
+
+	if (!bytes)
+		return 0;
+	phys = memblock_alloc_named(ALIGN_UP(bytes, PAGE_SIZE), PAGE_SIZE, UINT64_MAX, "lock_check CPUs");
+	if (!phys) {
+		printk("mm: no memory for the lock checker's records of %u CPUs (%zu bytes)\n", nr_cpus, bytes);
+		return -ENOMEM;
+	}
+	lock_check_set_cpus(phys_to_virt(phys), nr_cpus);
+	return 0;
+}
+
 int mm_init(const struct mm_init_params *p)
 {
 	uint64_t t0, t1;
 	int err;
 
 	nr_poisoned_pages = 0;
+	lock_check_set_cpus(NULL, 0); /* a previous build's records are in memory about to be reused */
 	shrinker_reset(); /* those of a previous build are gone; slab_init() registers the slab's */
 	/* The destructors compound pages may carry; the first is the default. */
 	if (register_compound_dtor(free_compound_page, "free_compound_page") ||
@@ -220,6 +238,10 @@ int mm_init(const struct mm_init_params *p)
 	memblock_set_current_limit(UINT64_MAX);
 	zones_from_memblock();
 	err = pcp_init(p->nr_cpus);
+	if (!err)
+		err = slab_cpu_init(p->nr_cpus);
+	if (!err)
+		err = lock_check_cpus_init(p->nr_cpus);
 	if (!err)
 		err = pageblock_init();
 	if (err)

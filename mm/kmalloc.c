@@ -8,6 +8,7 @@
 #include "mm/slab.h"
 
 #include "mm/compound.h"
+#include "mm/memblock.h"
 #include "mm/page_alloc.h"
 #include "mm/page_owner.h"
 #include "mm/poison.h"
@@ -63,11 +64,13 @@ struct large_cpu {
 	unsigned int nr[LARGE_MAX_ORDER + 1];
 	struct page *page[LARGE_MAX_ORDER + 1][LARGE_KEEP];
 };
-static struct large_cpu large_cpu[SLAB_CPU_SLOTS];
+static struct large_cpu *large_cpu;           /* slab_nr_cpus of them, from slab_cpu_init() */
+static struct slab_cpu *kmalloc_cpu;          /* NR_KMALLOC * slab_nr_cpus slots, cache-major */
+unsigned int slab_nr_cpus = 1;
 
 static struct large_cpu *large_slot(void)
 {
-	return &large_cpu[arch_cpu_id() % SLAB_CPU_SLOTS];
+	return &large_cpu[arch_cpu_id()];
 }
 
 /*
@@ -155,7 +158,7 @@ static unsigned long large_drain(void)
 {
 	unsigned long freed = 0;
 
-	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++) {
+	for (unsigned int i = 0; i < slab_nr_cpus; i++) {
 		for (unsigned int o = 1; o <= LARGE_MAX_ORDER; o++) {
 			for (struct page *page; (page = large_pop(&large_cpu[i], o));) {
 				free_compound_page(page);
@@ -263,7 +266,7 @@ static unsigned long large_kept_pages(void)
 {
 	unsigned long pages = 0;
 
-	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++) {
+	for (unsigned int i = 0; i < slab_nr_cpus; i++) {
 		unsigned long irq = arch_irq_save();
 
 		arch_spin_lock(&large_cpu[i].lock);
@@ -303,11 +306,28 @@ static struct shrinker slab_shrinker = {
 	.name = "slab",
 };
 
+int slab_cpu_init(unsigned int nr_cpus)
+{
+	size_t large = (size_t)(nr_cpus ? nr_cpus : 1) * sizeof(struct large_cpu);
+	size_t slots = (size_t)(nr_cpus ? nr_cpus : 1) * NR_KMALLOC * sizeof(struct slab_cpu);
+	phys_addr_t phys = memblock_alloc_named(ALIGN_UP(large + slots, PAGE_SIZE), PAGE_SIZE, UINT64_MAX,
+						"slab per-CPU slots");
+
+	if (!phys) {
+		printk("mm: no memory for the slab's per-CPU slots of %u CPUs (%zu bytes)\n", nr_cpus, large + slots);
+		return -ENOMEM;
+	}
+	slab_nr_cpus = nr_cpus ? nr_cpus : 1;
+	large_cpu = phys_to_virt(phys);
+	kmalloc_cpu = (struct slab_cpu *)((char *)large_cpu + large);
+	return 0;
+}
+
 void slab_init(void)
 {
 	slab_caches_reset();
-	memset(large_cpu, 0, sizeof(large_cpu));
-	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++)
+	memset(large_cpu, 0, slab_nr_cpus * sizeof(*large_cpu));
+	for (unsigned int i = 0; i < slab_nr_cpus; i++)
 		lock_set_class(&large_cpu[i].lock, "large_cpu->lock");
 	register_compound_dtor(kmalloc_large_dtor, "kmalloc_large");
 	register_shrinker(&slab_shrinker); /* mm_init() forgot the shrinkers of a previous build */
@@ -320,7 +340,8 @@ void slab_init(void)
 		size_t size = kmalloc_sizes[i];
 		size_t align = (size & (size - 1)) ? 8 : MIN(size, (size_t)PAGE_SIZE);
 
-		slab_cache_setup(&kmalloc_caches[i], kmalloc_names[i], size, align, SLAB_KMALLOC);
+		slab_cache_setup(&kmalloc_caches[i], kmalloc_cpu + (size_t)i * slab_nr_cpus, kmalloc_names[i], size,
+				 align, SLAB_KMALLOC);
 		slab_add_cache(&kmalloc_caches[i]);
 	}
 }

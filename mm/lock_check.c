@@ -12,7 +12,7 @@
 
 #if defined(MM_DEBUG) && MM_DEBUG
 
-#define LOCK_CHECK_CPUS 64 /* CPUs checked; a CPU above is reported once and not checked */
+#define LOCK_CHECK_CPUS 64 /* CPUs kept here; more in memory mm_init() hands over (lock_check_set_cpus()) */
 #define LOCK_DEPTH 8       /* locks one CPU may hold at once */
 #define LOCK_CLASSES 32    /* classes numbered 1..LOCK_CLASSES-1 */
 
@@ -39,6 +39,8 @@ struct lock_order {
 unsigned long lock_check_reports;
 
 static struct lock_cpu lock_cpus[LOCK_CHECK_CPUS];
+static struct lock_cpu *more_cpus;     /* CPUs LOCK_CHECK_CPUS.. below nr_cpus_checked */
+static unsigned int nr_cpus_checked = LOCK_CHECK_CPUS;
 static arch_spinlock_t table_lock;                          /* everything below */
 static struct lock_class *classes[LOCK_CLASSES];
 static unsigned int nr_classes;
@@ -249,6 +251,30 @@ static void check_irq_usage(struct lock_class *class, const void *ip, bool irqs_
 	table_unlock_irqrestore(irq);
 }
 
+size_t lock_check_cpu_bytes(unsigned int nr_cpus)
+{
+	return nr_cpus > LOCK_CHECK_CPUS ? (nr_cpus - LOCK_CHECK_CPUS) * sizeof(struct lock_cpu) : 0;
+}
+
+void lock_check_set_cpus(void *mem, unsigned int nr_cpus)
+{
+	unsigned long irq = table_lock_irqsave();
+
+	if (mem)
+		memset(mem, 0, lock_check_cpu_bytes(nr_cpus));
+	more_cpus = mem;
+	nr_cpus_checked = mem ? nr_cpus : LOCK_CHECK_CPUS;
+	table_unlock_irqrestore(irq);
+}
+
+/* The held locks of cpu, NULL when the checker keeps none for it. */
+static struct lock_cpu *lock_cpu_of(unsigned int cpu)
+{
+	if (cpu < LOCK_CHECK_CPUS)
+		return &lock_cpus[cpu];
+	return cpu < nr_cpus_checked ? &more_cpus[cpu - LOCK_CHECK_CPUS] : NULL;
+}
+
 /* Interrupts off: checks lock, about to be taken at ip on cpu, against what cpu holds; records it. */
 static void acquire(mm_spinlock_t *lock, const void *ip, bool irqs_on)
 {
@@ -262,12 +288,12 @@ static void acquire(mm_spinlock_t *lock, const void *ip, bool irqs_on)
 	b = class_index(lock->class);
 	if (!b)
 		return;
-	if (cpu >= LOCK_CHECK_CPUS) {
-		report_once(&cpu_too_high, "a CPU number above the checker's 64", lock, ip);
+	lc = lock_cpu_of(cpu);
+	if (!lc) {
+		report_once(&cpu_too_high, "a CPU number past mm_init()'s nr_cpus", lock, ip);
 		return;
 	}
 	check_irq_usage(lock->class, ip, irqs_on);
-	lc = &lock_cpus[cpu];
 	for (unsigned int i = 0; i < lc->depth; i++)
 		check_order(lc, i, b, ip, cpu);
 	if (lc->depth == LOCK_DEPTH) {
@@ -284,9 +310,9 @@ static void release(mm_spinlock_t *lock, const void *ip)
 	unsigned int cpu = arch_cpu_id();
 	struct lock_cpu *lc;
 
-	if (!lock->class || !lock->class->index || cpu >= LOCK_CHECK_CPUS)
+	lc = lock_cpu_of(cpu);
+	if (!lock->class || !lock->class->index || !lc)
 		return; /* never recorded (reported when taken) */
-	lc = &lock_cpus[cpu];
 	for (unsigned int i = lc->depth; i-- > 0;)
 		if (lc->held[i].lock == lock) {
 			memmove(&lc->held[i], &lc->held[i + 1], (lc->depth - 1 - i) * sizeof(lc->held[0]));
@@ -319,11 +345,11 @@ void lock_check_release(mm_spinlock_t *lock)
 bool lock_held(const mm_spinlock_t *lock)
 {
 	unsigned long irq = arch_irq_save();
-	unsigned int cpu = arch_cpu_id();
-	bool held = !lock->class || cpu >= LOCK_CHECK_CPUS || lock_cpus[cpu].lost; /* not kept: trust */
+	struct lock_cpu *lc = lock_cpu_of(arch_cpu_id());
+	bool held = !lock->class || !lc || lc->lost; /* not kept: trust */
 
-	for (unsigned int i = 0; !held && i < lock_cpus[cpu].depth; i++)
-		held = lock_cpus[cpu].held[i].lock == lock;
+	for (unsigned int i = 0; !held && i < lc->depth; i++)
+		held = lc->held[i].lock == lock;
 	arch_irq_restore(irq);
 	return held;
 }
@@ -331,8 +357,8 @@ bool lock_held(const mm_spinlock_t *lock)
 unsigned int lock_held_count(void)
 {
 	unsigned long irq = arch_irq_save();
-	unsigned int cpu = arch_cpu_id();
-	unsigned int n = cpu < LOCK_CHECK_CPUS ? lock_cpus[cpu].depth + lock_cpus[cpu].lost : 0;
+	struct lock_cpu *lc = lock_cpu_of(arch_cpu_id());
+	unsigned int n = lc ? lc->depth + lc->lost : 0;
 
 	arch_irq_restore(irq);
 	return n;

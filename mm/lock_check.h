@@ -128,6 +128,15 @@ unsigned int lock_held_count(void);
  */
 void lock_check_show(void);
 
+/*
+ * The checker keeps the held locks of 64 CPUs itself; a machine of more hands it memory for the
+ * rest. lock_check_cpu_bytes() is how much nr_cpus CPUs need (0 up to 64); lock_check_set_cpus()
+ * takes mem, that much (zeroed here), for CPUs 64..nr_cpus-1, or with NULL goes back to 64
+ * (mm_init() does so before its memory is reused). A lock taken on a CPU past them is reported.
+ */
+size_t lock_check_cpu_bytes(unsigned int nr_cpus);
+void lock_check_set_cpus(void *mem, unsigned int nr_cpus);
+
 static inline __attribute__((always_inline)) void lock_check_spin_lock(mm_spinlock_t *lock)
 {
 	lock_check_acquire(lock);
@@ -152,6 +161,8 @@ static inline unsigned long lock_check_report_count(void) { return 0; }
 static inline bool lock_held(const mm_spinlock_t *lock) { return (void)lock, true; }
 static inline unsigned int lock_held_count(void) { return 0; }
 static inline void lock_check_show(void) {}
+static inline size_t lock_check_cpu_bytes(unsigned int nr_cpus) { return (void)nr_cpus, 0; }
+static inline void lock_check_set_cpus(void *mem, unsigned int nr_cpus) { (void)mem, (void)nr_cpus; }
 
 #endif
 

@@ -104,23 +104,25 @@ static uintptr_t link_secret(const struct kmem_cache *cache)
 	return (uintptr_t)mix64(arch_random_seed() ^ mix64((uintptr_t)cache)) | 1;
 }
 
-int slab_cache_setup(struct kmem_cache *cache, const char *name, size_t size, size_t align,
-		     unsigned int flags)
+int slab_cache_setup(struct kmem_cache *cache, struct slab_cpu *cpu, const char *name, size_t size,
+		     size_t align, unsigned int flags)
 {
 	memset(cache, 0, sizeof(*cache));
+	memset(cpu, 0, slab_nr_cpus * sizeof(*cpu));
+	cache->cpu = cpu;
 	cache->name = name;
 	cache->size = (unsigned int)size;
 	cache->align = (unsigned int)(align ? align : 8);
 	cache->flags = flags | (__atomic_load_n(&debug_default, __ATOMIC_RELAXED) ? SLAB_DEBUG : 0);
 	lock_set_class(&cache->lock, "kmem_cache->lock");
-	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++)
+	for (unsigned int i = 0; i < slab_nr_cpus; i++)
 		lock_set_class(&cache->cpu[i].lock, "slab_cpu->lock");
 	cache->partial.first = cache->empty.first = SLAB_NIL;
 	/* The slab lists hold 32-bit frame numbers: on a huge machine, slabs stay below 4 GiB. */
 	cache->gfp = max_pfn > SLAB_PFN_MAX ? __GFP_DMA32 : 0;
 	cache->random = link_secret(cache);
 	cache->link_check = link_check_bits();
-	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++)
+	for (unsigned int i = 0; i < slab_nr_cpus; i++)
 		cache->cpu[i].freelist = slab_list_end();
 	return slab_cache_layout(cache);
 }
@@ -641,7 +643,7 @@ int kmem_cache_shrink(struct kmem_cache *cache)
 	const void *caller = __builtin_return_address(0);
 	unsigned long freed = 0;
 
-	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++) {
+	for (unsigned int i = 0; i < slab_nr_cpus; i++) {
 		struct slab_cpu *slot = &cache->cpu[i];
 		void *broken_at = NULL;
 		unsigned long irq;
@@ -679,7 +681,7 @@ unsigned long slab_active_objects(struct kmem_cache *cache)
 	unsigned long total = __atomic_load_n(&cache->nr_slabs, __ATOMIC_RELAXED) * cache->objects, idle;
 
 	idle = __atomic_load_n(&cache->free_in_slabs, __ATOMIC_RELAXED);
-	for (unsigned int i = 0; i < SLAB_CPU_SLOTS; i++)
+	for (unsigned int i = 0; i < slab_nr_cpus; i++)
 		idle += __atomic_load_n(&cache->cpu[i].count, __ATOMIC_RELAXED);
 	return total > idle ? total - idle : 0;
 }
@@ -735,10 +737,11 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 		slab_report(name ? name : "?", what, NULL, NULL);
 		return NULL;
 	}
-	cache = kmalloc(sizeof(*cache), GFP_KERNEL); /* the descriptor: a kmalloc object */
+	/* The descriptor and its CPUs' slots after it: one kmalloc object (a large one on big machines). */
+	cache = kmalloc(sizeof(*cache) + slab_nr_cpus * sizeof(struct slab_cpu), GFP_KERNEL);
 	if (!cache)
 		return NULL;
-	if (slab_cache_setup(cache, name, size, align, flags & ~SLAB_KMALLOC)) {
+	if (slab_cache_setup(cache, (struct slab_cpu *)(cache + 1), name, size, align, flags & ~SLAB_KMALLOC)) {
 		kfree(cache);
 		return NULL;
 	}

@@ -276,6 +276,16 @@ unsigned long nr_slab_pages(void);
 struct kmem_cache *kmalloc_cache(size_t size);
 
 /**
+ * slab_cpu_init() - Boot: the slab's per-CPU memory, from memblock.
+ * @nr_cpus: the CPUs to serve (0 means 1).
+ *
+ * Called before memblock retires (mm_init()): kmalloc's caches' slots and its kept large pages.
+ *
+ * Return: 0, or -ENOMEM saying how much it needed.
+ */
+int slab_cpu_init(unsigned int nr_cpus);
+
+/**
  * slab_init() - Boot: set up the kmalloc caches.
  *
  * Called by mm_init() once the page allocator works (again, after a rebuild: every cache is

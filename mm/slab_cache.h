@@ -38,10 +38,11 @@
 #include "mm/page.h"
 
 /*
- * Per-CPU slots per cache: CPU n uses slot n % SLAB_CPU_SLOTS (the kernel has at most 64 CPUs).
- * Two CPUs sharing a slot stay correct, the slot has a lock: they only contend for it.
+ * Per-CPU slots: each cache has one for each CPU (slab_nr_cpus, mm_init_params.nr_cpus), which
+ * CPU n finds at cpu[n]. slab_cpu_init() sizes them at boot: a kmalloc cache's from memblock, a
+ * created cache's right after its descriptor (kmem_cache_create()).
  */
-#define SLAB_CPU_SLOTS 64
+extern unsigned int slab_nr_cpus;
 
 /* Ends a slab list or a slab's free list (struct page's slab fields, mm/page.h). */
 #define SLAB_NIL 0xffffffffu
@@ -108,7 +109,7 @@ struct kmem_cache {
 	unsigned long nr_slabs;    /* atomic stores: nr_slab_pages() and slabinfo read them */
 	unsigned long free_in_slabs; /* objects on the slabs' own free lists */
 
-	struct slab_cpu cpu[SLAB_CPU_SLOTS];
+	struct slab_cpu *cpu;      /* slab_nr_cpus slots, one per CPU */
 };
 
 /* The cache whose caches link is l. */
@@ -124,7 +125,7 @@ static inline struct kmem_cache *cache_of_list(struct list_head *l)
  */
 static inline struct slab_cpu *slab_cpu_slot(struct kmem_cache *c)
 {
-	struct slab_cpu *slot = &c->cpu[arch_cpu_id() % SLAB_CPU_SLOTS];
+	struct slab_cpu *slot = &c->cpu[arch_cpu_id()];
 
 	__asm__("" : "+r"(slot));
 	return slot;
@@ -186,10 +187,13 @@ static inline bool slab_obj_starts_at(const struct kmem_cache *c, uintptr_t phys
 int slab_cache_layout(struct kmem_cache *c);
 
 /*
- * Sets up c (zeroed by the caller or not) with no slabs, debug when flags has SLAB_DEBUG or the
- * default is on (slab_set_debug()); the cache list is the caller's (slab_add_cache()).
+ * Sets up c (zeroed by the caller or not) with no slabs and its CPUs' slots at cpu (slab_nr_cpus
+ * of them, initialized here), debug when flags has SLAB_DEBUG or the default is on
+ * (slab_set_debug()); the cache list is the caller's (slab_add_cache()).
  */
-int slab_cache_setup(struct kmem_cache *c, const char *name, size_t size, size_t align, unsigned int flags);
+int slab_cache_setup(struct kmem_cache *c, struct slab_cpu *cpu, const char *name, size_t size, size_t align,
+		     unsigned int flags);
+
 
 /* Boot (slab_init()): every cache forgotten, and slab_set_debug() may switch kmalloc's again. */
 void slab_caches_reset(void);

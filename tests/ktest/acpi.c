@@ -74,13 +74,28 @@ static void acpi_counts_cpus_past_the_cap(struct ktest *t)
 	for (uint32_t i = 0; i < ACPI_MAX_CPUS + 4; i++)
 		many[i] = (struct acpi_sample_cpu){ 0, i & 0xff, 1 };
 	acpi_img_build(&img, true, many, ACPI_MAX_CPUS + 4);
-	KT_ASSERT(t, find() == 0, "260 CPUs refused");
+	KT_ASSERT(t, find() == 0, "1028 CPUs refused");
 	KT_EXPECT_EQ(t, cpus.count, ACPI_MAX_CPUS);
 	KT_EXPECT_EQ(t, cpus.more, 4);
 	acpi_format_cpus(line, sizeof(line), &cpus);
-	KT_EXPECT(t, strstr(line, "ACPI: MADT lists 260 CPUs (APIC ids 0 1 ") == line &&
+	KT_EXPECT(t, strstr(line, "ACPI: MADT lists 1028 CPUs (APIC ids 0 1 ") == line &&
 			     strstr(line, " 255; 4 more not recorded), local APIC at 0xfee00000"),
 		  "got \"%s\"", line);
+}
+
+/* A machine of 300 CPUs with x2APIC ids above 255 (MADT type 9): every one recorded, none only counted. */
+static void acpi_records_300_x2apic_cpus(struct ktest *t)
+{
+	static struct acpi_sample_cpu many[300];
+
+	for (uint32_t i = 0; i < 300; i++)
+		many[i] = (struct acpi_sample_cpu){ 9, 0x100 + 3 * i, 1 };
+	acpi_img_build(&img, true, many, 300);
+	KT_ASSERT(t, find() == 0, "300 x2APIC CPUs refused");
+	KT_EXPECT_EQ(t, cpus.count, 300);
+	KT_EXPECT_EQ(t, cpus.more, 0);
+	KT_EXPECT_EQ(t, cpus.apic_ids[0], 0x100);
+	KT_EXPECT_EQ(t, cpus.apic_ids[299], 0x100 + 3 * 299);
 }
 
 static void acpi_rejects_bad_checksums(struct ktest *t)
@@ -110,7 +125,7 @@ static void acpi_rejects_truncated_tables(struct ktest *t)
 	EXPECT_ACPI_ERROR(t, "acpi: XSDT at 0xe0040 has length 0x1e, less than its 36-byte header");
 	acpi_img_build(&img, true, two_cpus, 3);
 	acpi_img_put32(&img, ACPI_IMG_MADT + 4, ACPI_IMG_SIZE);
-	EXPECT_ACPI_ERROR(t, "acpi: MADT at 0xe0200 (length 0x1000) is not mapped");
+	EXPECT_ACPI_ERROR(t, "acpi: MADT at 0xe0200 (length 0x5000) is not mapped");
 	const char *err;
 	KT_EXPECT(t, acpi_find_cpus(img.mem, 12, acpi_img_map, &img, BOOT_ID, &cpus, &err) < 0 &&
 			     !strcmp(err, "acpi: RSDP copy of 12 bytes is shorter than 20"),
@@ -225,6 +240,7 @@ KTEST_SUITE(acpi,
 	    KTEST_CASE(acpi_rsdt_lists_usable_cpus),
 	    KTEST_CASE(acpi_xsdt_lists_usable_cpus),
 	    KTEST_CASE(acpi_counts_cpus_past_the_cap),
+	    KTEST_CASE(acpi_records_300_x2apic_cpus),
 	    KTEST_CASE(acpi_rejects_bad_checksums),
 	    KTEST_CASE(acpi_rejects_truncated_tables),
 	    KTEST_CASE(acpi_rejects_bad_entry_lengths),

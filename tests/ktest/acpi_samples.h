@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #define ACPI_IMG_BASE 0xe0000u
-#define ACPI_IMG_SIZE 4096u
+#define ACPI_IMG_SIZE 20480u 
 #define ACPI_IMG_ROOT 0x40u   /* image offsets of the tables the samples build */
 #define ACPI_IMG_FACP 0x100u
 #define ACPI_IMG_MADT 0x200u

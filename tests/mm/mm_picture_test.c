@@ -106,8 +106,9 @@ static void picture_lines_describe_the_small_map(struct ktest *t)
 		"mm: map 0x1800000 0x2000000 usable\n"
 		"mm: reserved 0x0 0x100000 first 1 MiB\n"
 		"mm: reserved 0x200000 0x600000 kernel image (simulated)\n"
-		"mm: reserved 0x1fc3000 0x1ffc000 memmap\n" /* 56 pages for 28 MiB, 1 for the chunk map */
-		"mm: reserved 0x1ffc000 0x1ffd000 pageblock types\n"
+		"mm: reserved 0x1fc2000 0x1ffb000 memmap\n" /* 56 pages for 28 MiB, 1 for the chunk map */
+		"mm: reserved 0x1ffb000 0x1ffc000 pageblock types\n"
+		"mm: reserved 0x1ffc000 0x1ffd000 slab per-CPU slots\n"
 		"mm: reserved 0x1ffd000 0x1fff000 per-CPU lists\n"
 		"mm: reserved 0x1fff000 0x2000000 firmware memory map\n"
 		"mm: zone 0x0 0x1000000 DMA\n"
@@ -123,7 +124,6 @@ static void picture_lines_describe_the_small_map(struct ktest *t)
 		"mm: free 0x1f00000 0x1f80000 order 7\n"
 		"mm: free 0x1f80000 0x1fc0000 order 6\n"
 		"mm: free 0x1fc0000 0x1fc2000 order 1\n"
-		"mm: free 0x1fc2000 0x1fc3000 order 0\n"
 		"mm: pageblock 0x1000000 0x2000000 Movable\n"
 		"mm: picture end\n";
 	const char *begin, *end;

@@ -4,12 +4,14 @@
  * another (host_mm_set_cpu()): objects allocated on one CPU and freed on another, a shrink run on
  * a third that empties both CPUs' lists, and the slabs all back to the page allocator at the end;
  * then threads playing every CPU at once, trading objects through a shared table
- * (tests/ktest/slab_trade.h, which the kernel's slab_irq suite runs on real CPUs).
+ * (tests/ktest/slab_trade.h, which the kernel's slab_irq suite runs on real CPUs); and a machine
+ * of more CPUs than the slab once had slots for (64), where each still has its own.
  */
 #include <pthread.h>
 
 #include "tests/ktest/slab_trade.h"
 #include "tests/mm/host_mm.h"
+#include "tests/mm/mm_rebuild.h"
 
 #define N 2000
 
@@ -99,5 +101,55 @@ static void threads_playing_every_cpu_trade_objects(struct ktest *t)
 	KT_EXPECT_EQ(t, slab_test_free_pages(), free);
 }
 
+#define MANY_CPUS 130 /* past 64 and 128: CPUs 64 and 128 once shared CPU 0's slot */
+
+/* The CPU that allocates next from c after cpu freed obj: the same object only on the same list. */
+static bool freed_object_stays_on_its_cpu(struct kmem_cache *c, unsigned int cpu, unsigned int other)
+{
+	void *obj, *next;
+
+	host_mm_set_cpu(cpu);
+	obj = kmem_cache_alloc(c, GFP_KERNEL);
+	kmem_cache_free(c, obj);
+	host_mm_set_cpu(other);
+	next = kmem_cache_alloc(c, GFP_KERNEL);
+	kmem_cache_free(c, next);
+	host_mm_set_cpu(cpu);
+	return next != obj;
+}
+
+static void each_of_many_cpus_has_its_own_slot(struct ktest *t)
+{
+	static struct fw_map map;
+	unsigned long reports = slab_reports;
+	struct kmem_cache *c;
+	void *kept[MANY_CPUS];
+
+	if (hugetlb_pools_in_use())
+		return ktest_skip(t, hugetlb_pools_in_use());
+	host_mm_nr_cpus = MANY_CPUS;
+	KT_ASSERT(t, rebuild_default(&map) == 0, "mm_init with %u CPUs", MANY_CPUS);
+	c = slab_test_cache("many-cpus", 64, 0, 0, false);
+	KT_ASSERT(t, c != NULL, "kmem_cache_create");
+	for (unsigned int cpu = 64; cpu < MANY_CPUS; cpu += 64)
+		KT_EXPECT(t, freed_object_stays_on_its_cpu(c, cpu, 0),
+			  "an object CPU %u freed went next to CPU 0: they share a slot", cpu);
+	KT_EXPECT(t, freed_object_stays_on_its_cpu(c, MANY_CPUS - 1, MANY_CPUS - 2),
+		  "CPUs %u and %u share a slot", MANY_CPUS - 1, MANY_CPUS - 2);
+	for (unsigned int cpu = 0; cpu < MANY_CPUS; cpu++) { /* every CPU's list holds one */
+		host_mm_set_cpu(cpu);
+		kept[cpu] = kmalloc(100, GFP_KERNEL);
+		KT_EXPECT(t, kept[cpu] != NULL, "kmalloc on CPU %u", cpu);
+		kfree(kept[cpu]);
+	}
+	host_mm_set_cpu(0);
+	kmem_cache_destroy(c);
+	KT_EXPECT(t, kmem_cache_shrink_all() > 0, "shrinking gave nothing back from the CPUs' lists");
+	KT_EXPECT_EQ(t, slab_reports, reports);
+	host_mm_nr_cpus = HOST_MM_CPUS;
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
+}
+
 KTEST_SUITE(slab_cpus_host, KTEST_CASE(objects_freed_on_another_cpu_come_back),
-	    KTEST_CASE(kmalloc_freed_on_another_cpu), KTEST_CASE(threads_playing_every_cpu_trade_objects));
+	    KTEST_CASE(kmalloc_freed_on_another_cpu), KTEST_CASE(threads_playing_every_cpu_trade_objects),
+	    KTEST_CASE(each_of_many_cpus_has_its_own_slot));

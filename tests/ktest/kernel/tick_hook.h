@@ -16,7 +16,7 @@
  */
 static inline void timer_unhook_and_wait(unsigned int ncpus)
 {
-	uint64_t seen[NR_CPUS_MAX];
+	static uint64_t seen[NR_CPUS_MAX]; /* static: too big for a stack; the boot CPU's caller only */
 
 	if (ncpus > NR_CPUS_MAX)
 		ncpus = NR_CPUS_MAX;

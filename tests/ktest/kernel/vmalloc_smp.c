@@ -306,7 +306,7 @@ static void free_writer_areas(unsigned int n)
 /* One compact_memory(); returns how many writer pages it moved. */
 static unsigned long compact_under_writers(unsigned int n)
 {
-	struct page *before[NR_CPUS_MAX][AREA_PAGES];
+	static struct page *before[NR_CPUS_MAX][AREA_PAGES]; /* static: too big for a stack */
 	unsigned long moved = 0;
 
 	for (unsigned int cpu = 1; cpu < n; cpu++)
