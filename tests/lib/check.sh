@@ -84,6 +84,13 @@ done
 hdr=$out/prefixed/include/mm/prefix.h
 [ "$(grep -c '^#define [A-Za-z_]' "$hdr")" -eq $((n + 2)) ] && ok "mm/prefix.h renames each of the $n symbols" || bad "mm/prefix.h does not have one #define per symbol"
 
+# Every header the library ships compiles after mm/prefix.h: no macro of theirs meets a renamed name.
+all_h=$out/prefixed/all_headers.c
+{ for h in "$out"/prefixed/include/mm/*.h; do echo "#include \"mm/$(basename "$h")\""; done; } >"$all_h"
+if "$CC" "${hostflags[@]}" -I "$out/prefixed/include" -include mm/prefix.h -c "$all_h" -o "$all_h.o"; then
+	ok "all $(ls "$out"/prefixed/include/mm/*.h | wc -l) headers it ships compile after mm/prefix.h, warning-free"
+else bad "the shipped headers do not compile after mm/prefix.h"; fi
+
 # ---- a kernel with its own heap ------------------------------------------------------------------
 # heap.c is the kernel's (its own kmalloc, kfree, alloc_pages); user.c and the example's env.c
 # call mm/ through mm/prefix.h.
