@@ -69,17 +69,17 @@ apply_prefix() {
 
 # The public headers, and every mm/ header they include, into OUT/include/mm/.
 install_headers() {
-	local todo="" h dep
+	local queue=() h dep i=0
 	rm -rf "$out/include"
 	mkdir -p "$out/include/mm"
-	for h in $PUBLIC_HEADERS; do todo="$todo mm/$h.h"; done
-	while [ -n "${todo// /}" ]; do
-		set -- $todo
-		h=$1; shift; todo="$*"
+	for h in $PUBLIC_HEADERS; do queue+=("mm/$h.h"); done
+	while [ "$i" -lt "${#queue[@]}" ]; do
+		h=${queue[$i]}
+		i=$((i + 1))
 		[ -f "$out/include/$h" ] && continue
 		[ -f "$h" ] || die "$h: no such header"
 		cp "$h" "$out/include/$h"
-		for dep in $(sed -nE 's/^#include "(mm\/[a-z_0-9]+\.h)".*/\1/p' "$h"); do todo="$todo $dep"; done
+		while read -r dep; do queue+=("$dep"); done < <(sed -nE 's/^#include "(mm\/[a-z_0-9]+\.h)".*/\1/p' "$h")
 	done
 	cp "$env_h" "$out/include/mm_env.h"
 }

@@ -72,7 +72,7 @@ lib=$out/prefixed/libmm.a
 globals=$(nm -g --defined-only "$lib" | awk 'NF == 3 && $2 != "U" { print $3 }' | sort -u)
 plain=$(echo "$globals" | grep -v "^$prefix" || true)
 n=$(echo "$globals" | wc -l)
-[ -z "$plain" ] && ok "all $n global symbols of the prefixed libmm.a start with $prefix" || bad "symbols without the prefix: $(echo $plain)"
+[ -z "$plain" ] && ok "all $n global symbols of the prefixed libmm.a start with $prefix" || bad "symbols without the prefix: $(tr '\n' ' ' <<<"$plain")"
 [ "$n" -eq "$(nm -g --defined-only "$out/plain/libmm.a" | awk 'NF == 3 && $2 != "U"' | sort -u | wc -l)" ] &&
 	ok "as many global symbols as the plain library" || bad "the prefixed library does not have the plain one's global symbols"
 strays=""
