@@ -192,7 +192,7 @@ host-test: $(HOST_KTEST)
 # install_missing PKGS[,APT-OPTIONS]: the recipe line that does it, for deps and for steps with
 # needs of their own.
 DEB_PKGS := qemu-system-x86 nasm grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools gnu-efi ovmf \
-            clang libclang-rt-dev gcc make gdb console-setup-linux dosfstools
+            clang libclang-rt-dev gcc make gdb console-setup-linux dosfstools pkgconf
 install_missing = @missing=""; for p in $(1); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
