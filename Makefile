@@ -192,7 +192,7 @@ host-test: $(HOST_KTEST)
 # install_missing PKGS[,APT-OPTIONS]: the recipe line that does it, for deps and for steps with
 # needs of their own.
 DEB_PKGS := qemu-system-x86 nasm grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools gnu-efi ovmf \
-            clang libclang-rt-dev gcc make gdb console-setup-linux dosfstools
+            clang libclang-rt-dev gcc make gdb console-setup-linux dosfstools pkgconf
 install_missing = @missing=""; for p in $(1); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
@@ -252,6 +252,7 @@ help:
 	'  usb            build/usb.img, the USB stick image for BIOS and UEFI' \
 	'  flash          write build/usb.img to the stick DEV= (after checking it is one)' \
 	'  size           text, data and bss of mm/ and of the kernel, test and release builds' \
+	'  lib            build/lib/libmm.a, its public headers and mm.pc (mm/lib.sh; MM_PREFIX, MM_ENV_H)' \
 	'  api            mm/API.md, the API reference, from the public headers'"'"' kernel-doc comments' \
 	'  report         tests/report/REPORT.md, every measured figure (SECTIONS= some of them)' \
 	'  bench          the page-allocator benchmark on the host, then in the bench kernel' \
@@ -289,6 +290,9 @@ help:
 	'  COMPOUND_FLAGS=64|32    the compound-page flag scheme (default 64)' \
 	'  MAP=FILE                the memory map make replay and make picture read' \
 	'  PICTURE_LOG=FILE        the boot log make picture draws without MAP= (default build/logs/run.log)' \
+	'  MM_PREFIX=NAME_         make lib prefixes every global symbol of mm/ (and writes mm/prefix.h)' \
+	'  MM_ENV_H=FILE           the environment header make lib builds with (default tests/port/mm_env.h)' \
+	'  LIB_CC=CC               the compiler make lib uses (default clang, HOSTCC)' \
 	'  FILTER=SUITES           the suites host-test runs (name,prefix*)' \
 	'  SEED=N OPS=N ASAN_OPS=N the model test'"'"'s seed and operations (test-model)' \
 	'  STRESS_SEED=N STRESS_OPS=N STRESS_ASAN_OPS=N STRESS_TSAN_OPS=N' \

@@ -13,7 +13,7 @@ root=${1:-.}
 cd "$root" || exit 2
 
 LAYERS=(
-	"types"
+	"types version"
 	"list page gfp arch pageblock_types"
 	"lock_check vmstat"
 	"zone fw_map memblock shrinker"
