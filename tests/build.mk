@@ -108,32 +108,25 @@ test-qemu-smp-fault: $(SMP_FAULT_DIR)/os.iso
 	$(call require_line,$(B)/logs/qemu-smp-fault.log,smp: ignored the late check-in of the CPU with APIC id 2; it is parked)
 	$(call require_line,$(B)/logs/qemu-smp-fault.log,smp: the CPU with APIC id 3 did not come up within 1000 ms; going on without it)
 QEMU_STEPS += test-qemu-smp-fault
+# many_cpus_step NAME,CPUS,MEM,CMDLINE: a q35 machine (qemu64) of CPUS CPUs running the suites of
+# CMDLINE; every CPU must come up.
+define many_cpus_step
+$(B)/$(1)/os.iso: $(KERNEL) boot/grub.cfg.in boot/mkgrubcfg.sh boot/mkiso.sh | deps
+	$(Q)boot/mkiso.sh $(KERNEL) '$(4)' $$@
+.PHONY: test-qemu-$(1)
+test-qemu-$(1): $(B)/$(1)/os.iso
+	$(QEMU_RUN) --firmware bios --medium cdrom --mem $(3) --machine q35 --smp $(2) --cpu qemu64 \
+		--image $$< --cmdline-note "$(4)" --log $(B)/logs/qemu-$(1).log
+	$(call require_line,$(B)/logs/qemu-$(1).log,$(call smp_line,$(2)))
+QEMU_STEPS += test-qemu-$(1)
+endef
 # 128 CPUs (q35, the old model, xAPIC ids 0-127), past the 64 the kernel once stopped at: every
 # per-CPU array is sized at boot. Only the suites that use every CPU, and the slab's (a slot per
 # CPU and cache): under TCG on a 2-core host every cross-CPU hand-over waits for the other
 # virtual CPU to get a host core, and the whole run would take far too long.
-SMP128_DIR := $(B)/smp128
-SMP128_CMDLINE := ktest=smp,smp_stress,slab,slab_misuse,slab_random
-$(SMP128_DIR)/os.iso: $(KERNEL) boot/grub.cfg.in boot/mkgrubcfg.sh boot/mkiso.sh | deps
-	$(Q)boot/mkiso.sh $(KERNEL) '$(SMP128_CMDLINE)' $@
-.PHONY: test-qemu-smp128
-test-qemu-smp128: $(SMP128_DIR)/os.iso
-	$(QEMU_RUN) --firmware bios --medium cdrom --mem 512M --machine q35 --smp 128 --cpu qemu64 \
-		--image $< --cmdline-note "$(SMP128_CMDLINE)" --log $(B)/logs/qemu-smp128.log
-	$(call require_line,$(B)/logs/qemu-smp128.log,$(call smp_line,128))
-QEMU_STEPS += test-qemu-smp128
-
+$(eval $(call many_cpus_step,smp128,128,512M,ktest=smp$(comma)smp_stress$(comma)slab$(comma)slab_misuse$(comma)slab_random))
 # 65 CPUs: one past the old limit of 64, all of them run (nothing but the smp suite).
-SMP65_DIR := $(B)/smp65
-SMP65_CMDLINE := ktest=smp
-$(SMP65_DIR)/os.iso: $(KERNEL) boot/grub.cfg.in boot/mkgrubcfg.sh boot/mkiso.sh | deps
-	$(Q)boot/mkiso.sh $(KERNEL) '$(SMP65_CMDLINE)' $@
-.PHONY: test-qemu-smp65
-test-qemu-smp65: $(SMP65_DIR)/os.iso
-	$(QEMU_RUN) --firmware bios --medium cdrom --mem 256M --machine q35 --smp 65 --cpu qemu64 \
-		--image $< --cmdline-note "$(SMP65_CMDLINE)" --log $(B)/logs/qemu-smp65.log
-	$(call require_line,$(B)/logs/qemu-smp65.log,$(call smp_line,65))
-QEMU_STEPS += test-qemu-smp65
+$(eval $(call many_cpus_step,smp65,65,256M,ktest=smp))
 TEST_STEPS += $(QEMU_STEPS)
 
 # `make test` builds first (so a build error is one clear failure), then runs every step.

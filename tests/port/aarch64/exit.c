@@ -60,27 +60,6 @@ void port_exit(bool passed)
 	leave(passed);
 }
 
-static unsigned long read_esr(void)
-{
-	unsigned long v;
-	__asm__ volatile("mrs %0, esr_el1" : "=r"(v));
-	return v;
-}
-
-static unsigned long read_elr(void)
-{
-	unsigned long v;
-	__asm__ volatile("mrs %0, elr_el1" : "=r"(v));
-	return v;
-}
-
-static unsigned long read_far(void)
-{
-	unsigned long v;
-	__asm__ volatile("mrs %0, far_el1" : "=r"(v));
-	return v;
-}
-
 void port_exception(unsigned long kind)
 {
 	static const char *const kinds[4] = { "synchronous", "IRQ", "FIQ", "SError" };

@@ -62,6 +62,18 @@ struct port_boot {
 };
 extern struct port_boot port_boot;
 
+/* The exception syndrome, return address and fault address registers of EL1. */
+#define PORT_READ_SYSREG(name)                                   \
+	static inline unsigned long read_##name(void)            \
+	{                                                        \
+		unsigned long v;                                 \
+		__asm__ volatile("mrs %0, " #name "_el1" : "=r"(v)); \
+		return v;                                        \
+	}
+PORT_READ_SYSREG(esr)
+PORT_READ_SYSREG(elr)
+PORT_READ_SYSREG(far)
+
 /* Called by every exception vector (vectors.S): prints the syndrome and fails the run. */
 void port_exception(unsigned long kind) __attribute__((noreturn));
 

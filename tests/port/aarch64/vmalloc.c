@@ -81,20 +81,6 @@ void arch_vmalloc_clear_marker(uintptr_t va, phys_addr_t phys)
 	set_new(pte_of(va), phys | DATA_ATTRS | DESC_PAGE);
 }
 
-static unsigned long read_esr(void)
-{
-	unsigned long v;
-	__asm__ volatile("mrs %0, esr_el1" : "=r"(v));
-	return v;
-}
-
-static unsigned long read_far(void)
-{
-	unsigned long v;
-	__asm__ volatile("mrs %0, far_el1" : "=r"(v));
-	return v;
-}
-
 #define ESR_EC_DATA_ABORT_SAME_EL 0x25
 
 /* A data abort on a migration marker waits for the move and is retried; anything else fails. */
