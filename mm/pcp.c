@@ -231,11 +231,24 @@ static unsigned int pcp_over_high(const struct per_cpu_pages *pcp, unsigned int 
 	return pcp->count[slot] > keep ? pcp->count[slot] - keep : 0;
 }
 
+/*
+ * Does a free of the block at page, for a list of slot, go straight to the buddy lists? When the
+ * lists are off (not on), or the zone is busy and the block a whole pageblock or one of a sparse
+ * pageblock. A busy zone's whole pageblocks go back to the buddy lists (and a refill there takes
+ * back those a CPU keeps): kept on one CPU's list they would make the other CPUs' allocations
+ * fall back into pageblocks of other types.
+ */
+static bool pcp_free_goes_to_buddy(const struct zone *zone, const struct page *page, unsigned int slot, bool on,
+				   bool busy)
+{
+	return !on || (busy && (slot == PCP_PAGEBLOCK_SLOT || pageblock_sparse(zone, page_to_pfn(page))));
+}
+
 bool pcp_free_bypasses(const struct page *page)
 {
 	const struct zone *zone = &zones[page_zonenum(page)];
 
-	return !pcp_lists_on || (zone_busy(zone) && pageblock_sparse(zone, page_to_pfn(page)));
+	return pcp_free_goes_to_buddy(zone, page, 0, pcp_lists_on, zone_busy(zone));
 }
 
 void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq)
@@ -244,14 +257,8 @@ void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned
 
 	MM_BUG_ON(!lock_held(&pcp->lock), page, "CPU %u's lists not locked", pcp->cpu);
 	pcp_retune(pcp, slot);
-	if (!pcp->high[slot] || (!pcp->fast_high[slot] && (slot == PCP_PAGEBLOCK_SLOT ||
-							   pageblock_sparse(pcp_zone(pcp), page_to_pfn(page))))) {
-		/*
-		 * The lists are off, or the zone is busy and the block a whole pageblock or one of a
-		 * sparse pageblock. A busy zone's whole pageblocks go back to the buddy lists (and a
-		 * refill there takes back those a CPU keeps): kept on one CPU's list they would make
-		 * the other CPUs' allocations fall back into pageblocks of other types.
-		 */
+	/* pcp_retune() just set high (0: lists off) and fast_high (0: busy) from the zone. */
+	if (pcp_free_goes_to_buddy(pcp_zone(pcp), page, slot, pcp->high[slot], !pcp->fast_high[slot])) {
 		set_block_order(page, 0);
 		buddy_give_locked(page, order);
 	} else {
