@@ -11,6 +11,7 @@
 #include "mm/pcp.h"
 #include "mm/hugetlb.h"
 #include "mm/memblock.h"
+#include "mm/memory_add.h"
 #include "mm/mm_picture.h"
 #include "mm/mm_stats.h"
 #include "mm/page_alloc.h"
@@ -75,6 +76,9 @@ static int memblock_from_map(const struct mm_init_params *p)
 	memblock_set_current_limit(p->early_limit ? p->early_limit : UINT64_MAX);
 	for (unsigned int i = 0; i < p->nreserve; i++)
 		if (memblock_reserve(p->reserve[i].base, p->reserve[i].size, p->reserve[i].what))
+			return -ENOMEM;
+	for (unsigned int i = 0; i < p->nreleasable; i++)
+		if (memblock_reserve(p->releasable[i].base, p->releasable[i].size, p->releasable[i].what))
 			return -ENOMEM;
 	memblock_allow_resize();
 	mm_unused_ram_bytes = 0;
@@ -151,7 +155,8 @@ static void report(const struct fw_map *map)
 	show_zone_pictures();
 	if (page_owner_on)
 		printk("page_owner: on, %lu KiB of records for %lu frames\n",
-		       (unsigned long)(ALIGN_UP(max_pfn * sizeof(struct page_owner), PAGE_SIZE) >> 10), max_pfn);
+		       (unsigned long)(ALIGN_UP(page_owner_frames() * sizeof(struct page_owner), PAGE_SIZE) >> 10),
+		       page_owner_frames());
 }
 
 /*
@@ -243,15 +248,17 @@ int mm_init(const struct mm_init_params *p)
 	if (!err)
 		err = lock_check_cpus_init(p->nr_cpus);
 	if (!err)
-		err = pageblock_init();
+		err = pageblock_init(PFN_DOWN(memory_add_limit(p)));
 	if (err)
 		return err;
 	t0 = now(p);
-	err = memmap_init(p->memmap ? p->memmap_size : 0);
+	err = memmap_init(p->memmap ? p->memmap_size : 0, PFN_DOWN(memory_add_limit(p)));
 	if (err)
 		return err;
 	t1 = now(p);
-	page_owner_init(p->page_owner ? max_pfn : 0); /* without its records, it stays off */
+	/* Without its records, it stays off; with them, they cover memory added later too. */
+	page_owner_init(p->page_owner ? MAX(max_pfn, memmap_limit_pfn) : 0);
+	memory_add_boot(p);
 	memblock_for_each_free(hand_off_range, NULL);
 	if (p->picture) /* while memblock still knows who reserved what */
 		show_memory_picture(p->map);

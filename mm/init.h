@@ -25,6 +25,14 @@ struct mm_init_params {
 	const struct mm_reservation *reserve;
 	unsigned int nreserve;
 	/*
+	 * Optional: ranges reserved like those, that the caller will give back once done with them
+	 * (boot modules): mm_free_reserved_range() (mm/memory_add.h) accepts their frames, and no
+	 * others. Each must be usable RAM and overlap no other reservation, or it stays reserved for
+	 * good (reported); at most MM_MAX_RELEASABLE.
+	 */
+	const struct mm_reservation *releasable;
+	unsigned int nreleasable;
+	/*
 	 * The ends of ZONE_DMA and ZONE_DMA32 (mm/zone.h), multiples of the largest block
 	 * (PAGE_SIZE << MAX_ORDER), dma_end <= dma32_end; a zone whose range is empty stays empty.
 	 */
@@ -61,6 +69,20 @@ struct mm_init_params {
 	 */
 	void *memmap;
 	size_t memmap_size;
+	/*
+	 * Optional: memory may be added after boot (mm_add_memory(), mm/memory_add.h) up to this
+	 * physical address. The map of backed memmap chunks, the pageblock arrays and the page_owner
+	 * records are sized for it at boot (they cannot grow): a few bytes per MiB. 0: only into holes
+	 * below the end of usable RAM. With a memmap array, the array must reach it too.
+	 */
+	phys_addr_t hotplug_end;
+	/*
+	 * Optional: RAM the caller kept out of the map (mem= on a kernel's command line) so as to add
+	 * it later with mm_add_memory(): mm/ lists it for the caller (mm_offline_ram()), at most
+	 * MM_MAX_OFFLINE ranges, and sizes its structures up to its end as for hotplug_end.
+	 */
+	const struct mm_reservation *offline;
+	unsigned int noffline;
 };
 
 /* What the last mm_init() measured with params->cycles (zero without it). */

@@ -366,6 +366,27 @@ phys_addr_t memblock_free_bytes(void)
 	return sum;
 }
 
+const char *memblock_reserved_by(phys_addr_t base, phys_addr_t end)
+{
+	const struct memblock_type *t = &memblock.reserved;
+
+	for (unsigned int i = 0; i < t->cnt; i++)
+		if (t->regions[i].base < end && base < t->regions[i].base + t->regions[i].size)
+			return t->regions[i].what ? t->regions[i].what : "memblock";
+	return NULL;
+}
+
+bool memblock_is_memory(phys_addr_t base, phys_addr_t end)
+{
+	const struct memblock_type *t = &memblock.memory;
+
+	check_alive("memblock_is_memory");
+	for (unsigned int i = 0; i < t->cnt; i++)
+		if (t->regions[i].base <= base && end <= t->regions[i].base + t->regions[i].size)
+			return true;
+	return false;
+}
+
 void memblock_retire(void)
 {
 	memblock.retired = true;

@@ -138,6 +138,27 @@ void memblock_for_each_free(void (*fn)(phys_addr_t base, phys_addr_t end, void *
 phys_addr_t memblock_free_bytes(void);
 
 /**
+ * memblock_reserved_by() - Who reserved memory in a range, for a message.
+ * @base: the range's first byte.
+ * @end: one past its last byte.
+ *
+ * Answers after memblock_retire() too: the lists stay where they were, in memory that stays
+ * reserved. Touching reservations are merged, so the name is that of the first of them.
+ *
+ * Return: the name of the first reserved region overlapping [@base, @end), or NULL if none does.
+ */
+const char *memblock_reserved_by(phys_addr_t base, phys_addr_t end);
+
+/**
+ * memblock_is_memory() - Is a range all usable RAM?
+ * @base: the range's first byte.
+ * @end: one past its last byte.
+ *
+ * Return: true when one memory region holds all of [@base, @end).
+ */
+bool memblock_is_memory(phys_addr_t base, phys_addr_t end);
+
+/**
  * memblock_retire() - End the early allocator's life: any later call panics.
  */
 void memblock_retire(void);

@@ -16,7 +16,9 @@ unsigned long max_pfn;
 unsigned long memmap_bytes;
 unsigned long memmap_end_pfn;
 unsigned long *memmap_chunk_map;
+unsigned long memmap_limit_pfn;
 static bool memmap_prebacked; /* the caller backed the whole array (mm_init_params.memmap) */
+static size_t memmap_prebacked_bytes;
 
 extern inline struct page *pfn_to_page(unsigned long pfn);
 extern inline unsigned long page_to_pfn(const struct page *page);
@@ -102,10 +104,10 @@ static int back_chunks(unsigned long c, unsigned long end)
 	return 0;
 }
 
-/* Allocates and clears the bitmap of backed chunks. */
+/* Allocates and clears the bitmap of backed chunks, for every chunk below memmap_limit_pfn. */
 static int alloc_chunk_map(void)
 {
-	unsigned long nchunks = memmap_end_pfn >> MEMMAP_CHUNK_SHIFT;
+	unsigned long nchunks = memmap_limit_pfn >> MEMMAP_CHUNK_SHIFT;
 	size_t bytes = ALIGN_UP((nchunks + BITS_PER_LONG - 1) / BITS_PER_LONG * sizeof(long), PAGE_SIZE);
 	phys_addr_t phys = memblock_alloc_named(bytes, PAGE_SIZE, UINT64_MAX, "memmap");
 
@@ -124,6 +126,7 @@ static int check_prebacked(size_t prebacked_bytes)
 	size_t needed = memmap_end_pfn * sizeof(struct page);
 
 	memmap_prebacked = prebacked_bytes != 0;
+	memmap_prebacked_bytes = prebacked_bytes;
 	if (!memmap_prebacked || prebacked_bytes >= needed)
 		return 0;
 	printk("memmap: the memmap array given to mm_init() has %zu bytes; this map needs %zu "
@@ -131,7 +134,7 @@ static int check_prebacked(size_t prebacked_bytes)
 	return -EINVAL;
 }
 
-int memmap_init(size_t prebacked_bytes)
+int memmap_init(size_t prebacked_bytes, unsigned long limit_pfn)
 {
 	const struct memblock_type *mem = &memblock.memory;
 	unsigned long start = 0, done = 0; /* chunks [start, done) are still to be backed */
@@ -140,6 +143,7 @@ int memmap_init(size_t prebacked_bytes)
 	memmap_bytes = 0;
 	max_pfn = mem->cnt ? PFN_DOWN(mem->regions[mem->cnt - 1].base + mem->regions[mem->cnt - 1].size) : 0;
 	memmap_end_pfn = ALIGN_UP(max_pfn, MEMMAP_CHUNK_PAGES);
+	memmap_limit_pfn = MAX(memmap_end_pfn, ALIGN_DOWN(limit_pfn, MEMMAP_CHUNK_PAGES));
 	err = check_prebacked(prebacked_bytes);
 	if (!err)
 		err = alloc_chunk_map();
@@ -158,4 +162,39 @@ int memmap_init(size_t prebacked_bytes)
 	if (!err)
 		err = back_chunks(start, done);
 	return err;
+}
+
+bool memmap_prebacked_array(void)
+{
+	return memmap_prebacked;
+}
+
+bool memmap_chunk_backed(unsigned long c)
+{
+	return c < memmap_end_pfn >> MEMMAP_CHUNK_SHIFT && pfn_valid(c << MEMMAP_CHUNK_SHIFT);
+}
+
+int memmap_add_chunk(unsigned long c, phys_addr_t phys)
+{
+	unsigned long end_pfn = (c + 1) << MEMMAP_CHUNK_SHIFT;
+
+	if (end_pfn > memmap_limit_pfn || memmap_chunk_backed(c))
+		return -EINVAL;
+	if (memmap_prebacked && end_pfn * sizeof(struct page) > memmap_prebacked_bytes) {
+		printk("memmap: the memmap array given to mm_init() (%zu bytes) ends before frame %#lx\n",
+		       memmap_prebacked_bytes, end_pfn - 1);
+		return -ERANGE;
+	}
+	if (!memmap_prebacked && arch_map_memmap(mm_vmemmap_base + c * PAGE_SIZE, phys, PAGE_SIZE)) {
+		printk("memmap: cannot map the struct pages of frames %#lx-%#lx\n", c << MEMMAP_CHUNK_SHIFT,
+		       end_pfn - 1);
+		return -ENOMEM;
+	}
+	init_range(c << MEMMAP_CHUNK_SHIFT, end_pfn);
+	memmap_bytes += PAGE_SIZE;
+	/* The struct pages are written before pfn_valid() can say they exist. */
+	__atomic_or_fetch(&memmap_chunk_map[c / BITS_PER_LONG], 1UL << (c % BITS_PER_LONG), __ATOMIC_RELEASE);
+	if (end_pfn > memmap_end_pfn)
+		__atomic_store_n(&memmap_end_pfn, end_pfn, __ATOMIC_RELEASE);
+	return 0;
 }

@@ -34,6 +34,8 @@ extern unsigned long max_pfn;           /* one past the highest usable frame */
 extern unsigned long memmap_bytes;      /* memory backing the memmap */
 extern unsigned long memmap_end_pfn;    /* max_pfn rounded up to a whole chunk */
 extern unsigned long *memmap_chunk_map; /* bit c set: chunk c (frames c*128..) is backed */
+/* One past the last frame the chunk map has room for: memmap_add_chunk() stays below it. */
+extern unsigned long memmap_limit_pfn;
 
 /*
  * The four conversions are C99 inline definitions (memmap.c holds their external copies), so a
@@ -99,6 +101,8 @@ static inline bool pfn_valid(unsigned long pfn)
 /**
  * memmap_init() - Boot: build the memmap for memblock's memory.
  * @prebacked_bytes: 0, or how many bytes the caller has backed at mm_vmemmap_base already.
+ * @limit_pfn: room to keep in the map of backed chunks for memory added later (memmap_add_chunk()),
+ *             up to this frame; below max_pfn it changes nothing.
  *
  * Allocates the backing of every chunk that holds RAM
  * from memblock (in pieces of up to 2 MiB, 2 MiB aligned when whole, so they can be mapped with
@@ -110,6 +114,36 @@ static inline bool pfn_valid(unsigned long pfn)
  * Return: 0, -ENOMEM (reported) when backing or page tables cannot be had, or -EINVAL (reported)
  * when the pre-backed array is too small.
  */
-int memmap_init(size_t prebacked_bytes);
+int memmap_init(size_t prebacked_bytes, unsigned long limit_pfn);
+
+/**
+ * memmap_prebacked_array() - Did the caller back the whole memmap array (mm_init_params.memmap)?
+ *
+ * Return: true if so: chunks added later need no page of their own.
+ */
+bool memmap_prebacked_array(void);
+
+/**
+ * memmap_chunk_backed() - Does a memmap chunk have its struct pages?
+ * @c: the chunk number (frames c * MEMMAP_CHUNK_PAGES onwards).
+ *
+ * Return: true when it is backed.
+ */
+bool memmap_chunk_backed(unsigned long c);
+
+/**
+ * memmap_add_chunk() - After boot: back one more chunk of the memmap (memory added to mm/).
+ * @c: the chunk number; not backed yet, and its frames below memmap_limit_pfn.
+ * @phys: a free page for its struct pages (unused when the caller backed the whole array at
+ *        mm_init(): the array must then reach the chunk's end).
+ *
+ * Maps @phys with arch_map_memmap() at the chunk's place, initializes its struct pages as
+ * reserved, in their zones, count 0, then marks it backed (pfn_valid() becomes true) and moves
+ * memmap_end_pfn past it. Serialized by the caller (mm/memory_add.c holds its lock).
+ *
+ * Return: 0; -EINVAL when @c is backed or beyond the limit; -ERANGE (reported) past the caller's
+ * array; -ENOMEM (reported) when it cannot be mapped.
+ */
+int memmap_add_chunk(unsigned long c, phys_addr_t phys);
 
 #endif

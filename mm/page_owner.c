@@ -90,6 +90,11 @@ void page_owner_split(unsigned long pfn, unsigned int order)
 		record_store(&r[i], &rec);
 }
 
+unsigned long page_owner_frames(void)
+{
+	return nr_records;
+}
+
 unsigned long page_owner_seq(void)
 {
 	return __atomic_load_n(&last_seq, __ATOMIC_RELAXED);

@@ -72,6 +72,13 @@ void page_owner_free(unsigned long pfn);
 void page_owner_split(unsigned long pfn, unsigned int order);
 
 /**
+ * page_owner_frames() - How many frames have records (from frame 0).
+ *
+ * Return: the count; 0 while page_owner is off.
+ */
+unsigned long page_owner_frames(void);
+
+/**
  * page_owner_seq() - The last sequence number handed out.
  *
  * Return: it; 0 before the first allocation.

@@ -8,6 +8,15 @@
 #include "mm/arch.h"
 #include "mm/memblock.h"
 
+/*
+ * Each zone's arrays have room for the pageblocks [cap_first, cap_first + cap_nr): its span at
+ * boot, and from the zone's lowest frame up to the limit memory may be added to later (mm_init()'s
+ * hotplug_end). The zone's pageblock_type and pageblock_free point into them at first_pageblock.
+ */
+static unsigned long cap_first[MAX_NR_ZONES], cap_nr[MAX_NR_ZONES];
+static uint8_t *cap_types[MAX_NR_ZONES];
+static uint16_t *cap_free[MAX_NR_ZONES];
+
 /* Sets zone's pageblock numbers: the first, and how many its span touches. */
 static void zone_pageblock_span(struct zone *zone)
 {
@@ -17,11 +26,42 @@ static void zone_pageblock_span(struct zone *zone)
 				      : 0;
 }
 
+/* The lowest frame of zone z by address (mm/zone.h). */
+static unsigned long zone_floor_pfn(int z)
+{
+	return z == ZONE_DMA ? 0 : z == ZONE_DMA32 ? ZONE_DMA_END_PFN : ZONE_DMA32_END_PFN;
+}
+
+/* Room for zone z's pageblocks: its span, and what it may gain below limit_pfn. */
+static void zone_capacity(int z, unsigned long limit_pfn)
+{
+	const struct zone *zone = &zones[z];
+	unsigned long lo = zone_floor_pfn(z), hi = MIN(limit_pfn, z == ZONE_NORMAL ? ~0UL : zone_floor_pfn(z + 1));
+	unsigned long first = zone->first_pageblock, end = first + zone->nr_pageblocks;
+
+	if (lo < hi) { /* a zone with memory keeps its first pageblock (pageblock_grow_zone()) */
+		first = zone->nr_pageblocks ? first : lo >> PAGEBLOCK_ORDER;
+		end = MAX(end, ((hi - 1) >> PAGEBLOCK_ORDER) + 1);
+	}
+	cap_first[z] = first;
+	cap_nr[z] = end - first;
+}
+
+/* Points zone z's arrays at its first pageblock inside the room allocated for it. */
+static void zone_point_arrays(int z)
+{
+	struct zone *zone = &zones[z];
+	unsigned long off = zone->first_pageblock - cap_first[z];
+
+	zone->pageblock_free = zone->nr_pageblocks ? cap_free[z] + off : NULL;
+	zone->pageblock_type = zone->nr_pageblocks ? cap_types[z] + off : NULL;
+}
+
 /*
  * One allocation for every zone's arrays (a page or a few: three bytes per 2 MiB): the types,
  * then the free-frame counts (which start at 0: the hand-off adds the free blocks).
  */
-int pageblock_init(void)
+int pageblock_init(unsigned long limit_pfn)
 {
 	unsigned long n = 0, bytes;
 	phys_addr_t phys;
@@ -30,7 +70,8 @@ int pageblock_init(void)
 
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		zone_pageblock_span(&zones[z]);
-		n += zones[z].nr_pageblocks;
+		zone_capacity(z, limit_pfn);
+		n += cap_nr[z];
 	}
 	bytes = n * (sizeof(*free) + sizeof(*types));
 	phys = memblock_alloc_named(ALIGN_UP(bytes, PAGE_SIZE), PAGE_SIZE, UINT64_MAX, "pageblock types");
@@ -43,11 +84,33 @@ int pageblock_init(void)
 	types = (uint8_t *)(free + n);
 	memset(types, MIGRATE_MOVABLE, n);
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		zones[z].pageblock_free = zones[z].nr_pageblocks ? free : NULL;
-		zones[z].pageblock_type = zones[z].nr_pageblocks ? types : NULL;
-		free += zones[z].nr_pageblocks;
-		types += zones[z].nr_pageblocks;
+		cap_free[z] = free;
+		cap_types[z] = types;
+		zone_point_arrays(z);
+		free += cap_nr[z];
+		types += cap_nr[z];
 	}
+	return 0;
+}
+
+int pageblock_grow_zone(struct zone *zone, unsigned long start_pfn, unsigned long end_pfn)
+{
+	int z = (int)(zone - zones);
+	unsigned long first = start_pfn >> PAGEBLOCK_ORDER, last = (end_pfn - 1) >> PAGEBLOCK_ORDER;
+
+	if (zone->nr_pageblocks)
+		first = MIN(first, zone->first_pageblock);
+	if (zone->nr_pageblocks && first != zone->first_pageblock)
+		return -ERANGE; /* the index of every pageblock in use would move */
+	if (first < cap_first[z] || last >= cap_first[z] + cap_nr[z])
+		return -ERANGE;
+	if (!zone->nr_pageblocks) {
+		zone->first_pageblock = first;
+		zone->nr_pageblocks = last - first + 1;
+		zone_point_arrays(z);
+		return 0;
+	}
+	zone->nr_pageblocks = MAX(zone->nr_pageblocks, last - first + 1);
 	return 0;
 }
 

@@ -17,12 +17,28 @@
 
 /**
  * pageblock_init() - Boot: allocate each zone's pageblock arrays, every pageblock movable.
+ * @limit_pfn: memory may be added up to this frame later (mm_init_params.hotplug_end): the
+ *             arrays keep room for the pageblocks of each zone below it. 0: none.
  *
  * Called after the zones' spans are known and before memblock retires.
  *
  * Return: 0, or -ENOMEM (reported).
  */
-int pageblock_init(void);
+int pageblock_init(unsigned long limit_pfn);
+
+/**
+ * pageblock_grow_zone() - After boot: let a zone's pageblock arrays cover frames added to it.
+ * @zone: the zone.
+ * @start_pfn: the first frame added.
+ * @end_pfn: one past the last (@start_pfn < @end_pfn, all in @zone).
+ *
+ * Sets first_pageblock and nr_pageblocks to cover the zone's span and the new frames, inside the
+ * room pageblock_init() kept. A zone with memory keeps its first pageblock (the index of every
+ * pageblock in use would move). Serialized by the caller.
+ *
+ * Return: 0, or -ERANGE when the frames are outside the room, or below a zone's first pageblock.
+ */
+int pageblock_grow_zone(struct zone *zone, unsigned long start_pfn, unsigned long end_pfn);
 
 /**
  * pageblock_index() - The index of the pageblock holding a frame in its zone's array.

@@ -106,6 +106,8 @@ typedef unsigned int gfp_t;
 #define ENOMEM 12
 #define EBUSY 16
 #define EAGAIN 11
+#define ERANGE 34
+#define EPERM 1
 
 /* A doubly linked list link: O(1) removal from the middle of a free list. */
 struct list_head {

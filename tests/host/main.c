@@ -20,6 +20,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	host_default_map(&map);
 	host_mm_page_owner = true; /* the runner names the blocks a suite leaks */
+	host_mm_memory_after_boot = true; /* the memory_add suite's ranges */
 	if (host_mm_init(&map, false)) {
 		printf("host: mm_init failed on the default map\n0 passed, 1 failed\n");
 		return 1;

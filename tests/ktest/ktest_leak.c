@@ -2,16 +2,27 @@
 /* The self-test runner's leak check: free pages before and after a suite, and who holds the rest. */
 #include "tests/ktest/ktest_leak.h"
 
+#include "mm/memmap.h"
 #include "mm/pcp.h"
 #include "mm/page_alloc.h"
 #include "mm/page_owner.h"
 #include "mm/slab.h"
 
+/* Managed frames, less the memmap's pages: what memory given after boot adds to the free pages. */
+static unsigned long managed_less_memmap(void)
+{
+	unsigned long managed = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		managed += __atomic_load_n(&zones[z].managed_pages, __ATOMIC_RELAXED);
+	return managed - memmap_bytes / PAGE_SIZE;
+}
+
 struct ktest_mem_mark ktest_mem_mark(void)
 {
 	kmem_cache_shrink_all(); /* slabs and pages the slab allocator keeps for reuse are not leaks */
 	drain_pcp_lists();
-	return (struct ktest_mem_mark){ nr_free_pages(), page_owner_seq() };
+	return (struct ktest_mem_mark){ nr_free_pages(), page_owner_seq(), managed_less_memmap() };
 }
 
 struct leak_walk {
@@ -36,7 +47,7 @@ static bool name_block(unsigned long pfn, const struct page_owner *rec, void *ar
 long ktest_leak_check(const struct ktest_mem_mark *before, const struct ktest_mem_mark *after,
 		      ktest_print_fn *print)
 {
-	long missing = (long)(before->free_pages - after->free_pages);
+	long missing = (long)(before->free_pages - after->free_pages) + (long)(after->grown - before->grown);
 	struct leak_walk w = { print, after->seq, 0 };
 
 	if (!missing)

@@ -14,6 +14,12 @@
 struct ktest_mem_mark {
 	unsigned long free_pages; /* nr_free_pages() once every CPU's lists are drained */
 	unsigned long seq;        /* page_owner_seq(): blocks allocated later have a larger one */
+	/*
+	 * Frames mm/ was given since boot (mm/memory_add.h: managed pages beyond the boot's, less the
+	 * pages their struct pages took): a suite that gives memory back or adds RAM frees that many
+	 * more, and has leaked nothing.
+	 */
+	unsigned long grown;
 };
 
 /* Drains every CPU's lists (so no free page hides there) and takes a mark. */

@@ -89,7 +89,7 @@ static void blocks_after_the_second_mark_are_not_named(struct ktest *t)
 /* A suite that frees what it did not allocate fails too, saying so. */
 static void more_free_pages_after_than_before_is_reported(struct ktest *t)
 {
-	struct ktest_mem_mark before = { 100, 0 }, after = { 103, 0 };
+	struct ktest_mem_mark before = { 100, 0, 0 }, after = { 103, 0, 0 };
 
 	capture_forget();
 	KT_EXPECT_EQ(t, ktest_leak_check(&before, &after, capture_printf), -3);

@@ -267,6 +267,15 @@ static const struct mm_reservation in_use[] = {
 	{ HOST_KERNEL_BASE, HOST_KERNEL_SIZE, "kernel image (simulated)" },
 };
 
+bool host_mm_memory_after_boot;
+
+/* The simulated RAM the map does not describe, for mm_add_memory(): above the map's usable end. */
+static struct mm_reservation host_offline(const struct fw_map *map)
+{
+	return (struct mm_reservation){ ALIGN_UP(fw_map_usable_end(map), 2UL << 20), HOST_OFFLINE_BYTES,
+					"offline RAM (simulated)" };
+}
+
 /* mm_init() on map (already sanitized) with what is in use and extra reserved, if any. */
 static int run_mm_init(struct fw_map *map, const struct mm_reservation *extra, bool quiet,
 		       uint64_t (*cycles)(void))
@@ -279,8 +288,17 @@ static int run_mm_init(struct fw_map *map, const struct mm_reservation *extra, b
 		.page_owner = host_mm_page_owner,
 	};
 
+	static const struct mm_reservation initrd = { HOST_RELEASABLE_BASE, HOST_RELEASABLE_BYTES, "initrd (simulated)" };
+	struct mm_reservation offline = host_offline(map);
+
 	if (extra)
 		reserve[params.nreserve++] = *extra;
+	if (host_mm_memory_after_boot) {
+		params.releasable = &initrd;
+		params.nreleasable = 1;
+		params.offline = &offline;
+		params.noffline = 1;
+	}
 	if (vmalloc_range_reset()) {
 		fprintf(stderr, "host_mm: cannot reserve the vmalloc range: %s\n", strerror(errno));
 		return -ENOMEM;
@@ -290,8 +308,13 @@ static int run_mm_init(struct fw_map *map, const struct mm_reservation *extra, b
 
 static int init(struct fw_map *map, bool quiet, uint64_t (*cycles)(void))
 {
+	phys_addr_t end;
+
 	fw_map_sanitize(map);
-	if (fw_map_usable_end(map) && phys_setup(fw_map_usable_end(map))) {
+	end = fw_map_usable_end(map);
+	if (end && host_mm_memory_after_boot)
+		end = host_offline(map).base + HOST_OFFLINE_BYTES;
+	if (end && phys_setup(end)) {
 		fprintf(stderr, "host_mm_init: cannot map %#llx bytes of simulated memory: %s\n",
 			(unsigned long long)fw_map_usable_end(map), strerror(errno));
 		return -ENOMEM;

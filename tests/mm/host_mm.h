@@ -39,6 +39,17 @@ extern bool host_mm_picture;
 /* Whether mm_init() keeps page_owner records (mm/page_owner.h): the host test binary's do. */
 extern bool host_mm_page_owner;
 
+/*
+ * When true, host_mm_init() gives mm_init() memory for after boot (mm/memory_add.h): a releasable
+ * "initrd" of HOST_RELEASABLE_BYTES at HOST_RELEASABLE_BASE (the map must have RAM there), and
+ * HOST_OFFLINE_BYTES of simulated RAM above the map's usable end (2 MiB aligned) as offline RAM.
+ * The host test binary's is on.
+ */
+extern bool host_mm_memory_after_boot;
+#define HOST_RELEASABLE_BASE (HOST_KERNEL_BASE + HOST_KERNEL_SIZE)
+#define HOST_RELEASABLE_BYTES (1UL << 20)
+#define HOST_OFFLINE_BYTES (16UL << 20)
+
 /* When true, console output (printk) is dropped: quiet replays, the fuzzer, the benchmark. */
 extern bool host_console_quiet;
 
