@@ -18,6 +18,7 @@
 #include "mm/hugetlb.h"
 #include "mm/init.h"
 #include "mm/memblock.h"
+#include "mm/memory_add.h"
 #include "mm/mm_picture.h"
 #include "mm/page_alloc.h"
 #include "mm/slab.h"
@@ -28,8 +29,17 @@ extern char __kernel_phys_start[], __kernel_phys_end[];
 
 CMDLINE_OPTION(mm_picture, "mm_picture", CMDLINE_BARE); /* the memory picture's lines at boot and after the self-tests */
 CMDLINE_OPTION(slub_debug, "slub_debug", CMDLINE_BARE); /* the slab allocator's debug mode (mm/slab.h) */
+CMDLINE_OPTION(mem, "mem", CMDLINE_VALUE); /* use RAM below this at boot; the rest is offline, for mm_add_memory() */
+CMDLINE_OPTION(reserve_mem, "reserve_mem", CMDLINE_VALUE); /* keep this much RAM reserved, releasable later */
 
 static struct fw_map firmware_map;
+
+/* mem=: the RAM above the limit, kept offline to be added after boot (mm/memory_add.h). */
+static struct mm_reservation offline_ram[MM_MAX_OFFLINE];
+static unsigned int nr_offline_ram;
+/* What mm_free_reserved_range() may take: the modules, and reserve_mem='s range. */
+static struct mm_reservation releasable[BOOT_MAX_MODULES + 1];
+static unsigned int nr_releasable;
 
 /* Early page tables come from memblock, below 4 GiB; after the hand-off, from the buddy allocator. */
 static phys_addr_t early_table_alloc(void)
@@ -41,6 +51,95 @@ static phys_addr_t buddy_table_alloc(void)
 {
 	struct page *p = alloc_pages(GFP_KERNEL, 0);
 	return p ? PFN_PHYS(page_to_pfn(p)) : 0;
+}
+
+/* The size key=<n>[K|M|G] on the command line, in bytes; 0 when absent or not a size (warned). */
+static uint64_t cmdline_size(const char *cmdline, const char *key)
+{
+	size_t len;
+	const char *v = cmdline_value(cmdline, key, &len);
+	unsigned int shift = 0;
+	unsigned long n;
+
+	if (!v)
+		return 0;
+	if (len && (v[len - 1] == 'K' || v[len - 1] == 'M' || v[len - 1] == 'G'))
+		shift = v[len - 1] == 'K' ? 10 : v[len - 1] == 'M' ? 20 : 30;
+	if (!cmdline_parse_ulong(v, len - (shift != 0), &n) || !n || n > (~0UL >> shift)) {
+		printk("mm: ignoring %s=%.*s: not a size (a number, K, M or G after it)\n", key, (int)len, v);
+		return 0;
+	}
+	return (uint64_t)n << shift;
+}
+
+/* Keeps usable RAM at and above limit out of the map; what is left out, 2 MiB aligned, is offline RAM. */
+static void keep_ram_offline(struct fw_map *map, phys_addr_t limit)
+{
+	const phys_addr_t align = PAGE_SIZE << PAGEBLOCK_ORDER;
+
+	for (unsigned int i = 0; i < map->nr; i++) {
+		struct fw_map_entry *e = &map->entry[i];
+		phys_addr_t base = MAX(e->base, limit), end = e->base + e->size;
+
+		if (e->type != FW_USABLE || end <= limit)
+			continue;
+		e->size = e->base < limit ? limit - e->base : 0;
+		base = ALIGN_UP(base, align);
+		end = ALIGN_DOWN(end, align);
+		if (base < end && nr_offline_ram < MM_MAX_OFFLINE)
+			offline_ram[nr_offline_ram++] = (struct mm_reservation){ base, end - base, "offline RAM (mem=)" };
+	}
+	fw_map_sanitize(map);
+	printk("mm: mem=: RAM from %#llx is offline (%u ranges), for mm_add_memory() after boot\n",
+	       (unsigned long long)limit, nr_offline_ram);
+}
+
+/* Does [base, base + size) overlap one of the n reservations of r? */
+static bool overlaps_reservation(phys_addr_t base, phys_addr_t size, const struct mm_reservation *r, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (r[i].base < base + size && base < r[i].base + r[i].size)
+			return true;
+	return false;
+}
+
+/*
+ * reserve_mem=: size bytes at the top of the largest usable range below 4 GiB, reserved and
+ * releasable (the memory_add self-tests give it back); refused when it would overlap a reservation.
+ */
+static void reserve_releasable(const struct fw_map *map, uint64_t size, const struct mm_reservation *r, unsigned int n)
+{
+	phys_addr_t best = 0, base;
+
+	size = ALIGN_UP(size, PAGE_SIZE);
+	for (unsigned int i = 0; i < map->nr; i++) {
+		const struct fw_map_entry *e = &map->entry[i];
+
+		if (e->type == FW_USABLE && e->base + e->size <= BOOT_TABLE_LIMIT && e->size > size &&
+		    (!best || e->size > map->entry[best - 1].size))
+			best = i + 1;
+	}
+	base = best ? ALIGN_DOWN(map->entry[best - 1].base + map->entry[best - 1].size - size, PAGE_SIZE) : 0;
+	if (!best || base < map->entry[best - 1].base || overlaps_reservation(base, size, r, n)) {
+		printk("mm: reserve_mem=%llu: no room below 4 GiB; nothing reserved\n", (unsigned long long)size);
+		return;
+	}
+	releasable[nr_releasable++] = (struct mm_reservation){ base, size, "reserve_mem" };
+}
+
+/* No part of this kernel reads a module: they go back to the allocator once it runs. */
+static void give_back_modules(const struct boot_info *bi)
+{
+	unsigned long frames = 0;
+
+	for (uint32_t i = 0; i < bi->nmodules; i++) {
+		phys_addr_t start = ALIGN_UP(bi->modules[i].start, PAGE_SIZE), end = ALIGN_DOWN(bi->modules[i].end, PAGE_SIZE);
+
+		if (start < end)
+			frames += mm_free_reserved_range(start, end, "multiboot2 module");
+	}
+	printk("mm: gave back %lu KiB (%u multiboot2 modules, unused by this kernel)\n", frames * (PAGE_SIZE >> 10),
+	       bi->nmodules);
 }
 
 /* mm_init() hook: every usable range into the direct map, then the 1 GiB hugetlb pages. */
@@ -55,6 +154,9 @@ static int map_all_ram(void)
 			return err;
 		}
 	}
+	for (unsigned int i = 0; i < nr_offline_ram; i++) /* mm_add_memory() wants it mapped */
+		if (direct_map_range(offline_ram[i].base, offline_ram[i].size))
+			return -ENOMEM;
 	memblock_set_current_limit(UINT64_MAX); /* all RAM is reachable now */
 	hugetlb_reserve_gigantic_early();
 	return 0;
@@ -62,8 +164,8 @@ static int map_all_ram(void)
 
 /*
  * The ranges in use before mm/ runs, or never to be trusted: the first 1 MiB, the kernel image
- * (with its boot page tables), the boot information structure (which holds the firmware's map),
- * and every module.
+ * (with its boot page tables), the boot information structure (which holds the firmware's map).
+ * The modules go in releasable[] (mm_setup() hands both lists to boot_memmap_build()).
  */
 static unsigned int boot_reservations(const struct boot_info *bi, struct mm_reservation *r)
 {
@@ -74,9 +176,10 @@ static unsigned int boot_reservations(const struct boot_info *bi, struct mm_rese
 
 	r[n++] = (struct mm_reservation){ kstart, kend - kstart, "kernel image" };
 	r[n++] = (struct mm_reservation){ bi->mbi_phys, bi->mbi_size, "multiboot2 information" };
+	nr_releasable = 0;
 	for (uint32_t i = 0; i < bi->nmodules; i++)
-		r[n++] = (struct mm_reservation){ bi->modules[i].start,
-						  bi->modules[i].end - bi->modules[i].start, "module" };
+		releasable[nr_releasable++] = (struct mm_reservation){ bi->modules[i].start,
+								       bi->modules[i].end - bi->modules[i].start, "module" };
 	return n;
 }
 
@@ -86,19 +189,29 @@ static unsigned int boot_reservations(const struct boot_info *bi, struct mm_rese
  */
 void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 {
-	struct mm_reservation reserve[5 + BOOT_MAX_MODULES];
+	struct mm_reservation reserve[6 + BOOT_MAX_MODULES];
 	struct boot_memmap raw;
 	unsigned int nreserve = boot_reservations(bi, reserve);
+	uint64_t mem_limit = cmdline_size(bi->cmdline, "mem"), reserve_size = cmdline_size(bi->cmdline, "reserve_mem");
 
 	if (!boot_memmap_from_info(bi, &raw))
 		panic("mm: the boot loader passed no memory map (neither tag 6 nor tag 17)");
 	printk("mm: using the %s memory map (%u entries)\n", boot_memmap_name(&raw), raw.count);
 	if (nr_cpus > 1)
 		nreserve = smp_reserve_trampoline(&raw, reserve, nreserve);
+	/* Both lists are to be avoided: the modules last, taken off again below. */
+	for (unsigned int i = 0; i < nr_releasable; i++)
+		reserve[nreserve + i] = releasable[i];
 	/* The sanitized map's storage goes where the boot tables map it, and stays reserved. */
-	if (boot_memmap_build(&raw, reserve, nreserve, BOOT_TABLE_LIMIT, &firmware_map, &reserve[nreserve]))
+	if (boot_memmap_build(&raw, reserve, nreserve + nr_releasable, BOOT_TABLE_LIMIT, &firmware_map,
+			      &reserve[nreserve + nr_releasable]))
 		panic("mm: cannot use the firmware memory map (see above): no memory can be trusted");
+	reserve[nreserve] = reserve[nreserve + nr_releasable];
 	nreserve++;
+	if (mem_limit)
+		keep_ram_offline(&firmware_map, mem_limit);
+	if (reserve_size)
+		reserve_releasable(&firmware_map, reserve_size, reserve, nreserve);
 
 	hugetlb_setup_cmdline(bi->cmdline);
 	page_table_alloc = early_table_alloc;
@@ -106,6 +219,10 @@ void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 		.map = &firmware_map,
 		.reserve = reserve,
 		.nreserve = nreserve,
+		.releasable = releasable,
+		.nreleasable = nr_releasable,
+		.offline = offline_ram,
+		.noffline = nr_offline_ram,
 		.before_memmap = map_all_ram,
 		.zone_dma_end = PC_ZONE_DMA_END,
 		.zone_dma32_end = PC_ZONE_DMA32_END,
@@ -121,6 +238,7 @@ void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 	if (cmdline_has(bi->cmdline, "slub_debug")) /* before anything is allocated from kmalloc */
 		slab_set_debug(true);
 	page_table_alloc = buddy_table_alloc;
+	give_back_modules(bi);
 	printk("mm: page tables: %lu pages (%lu KiB) beyond the boot tables\n", page_table_pages,
 	       page_table_pages * 4);
 	if (hugetlb_init())

@@ -207,6 +207,8 @@ static int lock_check_cpus_init(unsigned int nr_cpus)
 
 int mm_init(const struct mm_init_params *p)
 {
+	const struct memory_add_ranges ranges = { p->reserve, p->releasable, p->offline, p->nreserve,
+						  p->nreleasable, p->noffline, p->hotplug_end };
 	uint64_t t0, t1;
 	int err;
 
@@ -248,17 +250,17 @@ int mm_init(const struct mm_init_params *p)
 	if (!err)
 		err = lock_check_cpus_init(p->nr_cpus);
 	if (!err)
-		err = pageblock_init(PFN_DOWN(memory_add_limit(p)));
+		err = pageblock_init(PFN_DOWN(memory_add_limit(&ranges)));
 	if (err)
 		return err;
 	t0 = now(p);
-	err = memmap_init(p->memmap ? p->memmap_size : 0, PFN_DOWN(memory_add_limit(p)));
+	err = memmap_init(p->memmap ? p->memmap_size : 0, PFN_DOWN(memory_add_limit(&ranges)));
 	if (err)
 		return err;
 	t1 = now(p);
 	/* Without its records, it stays off; with them, they cover memory added later too. */
 	page_owner_init(p->page_owner ? MAX(max_pfn, memmap_limit_pfn) : 0);
-	memory_add_boot(p);
+	memory_add_boot(&ranges);
 	memblock_for_each_free(hand_off_range, NULL);
 	if (p->picture) /* while memblock still knows who reserved what */
 		show_memory_picture(p->map);

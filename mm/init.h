@@ -11,13 +11,9 @@
 #define MM_INIT_H
 
 #include "mm/fw_map.h"
+#include "mm/memblock.h" /* struct mm_reservation */
 #include "mm/memmap.h" /* MEMMAP_BYTES(), for mm_init_params.memmap */
 
-/* A range the caller must keep out of the allocator (kernel image, boot information ...). */
-struct mm_reservation {
-	phys_addr_t base, size;
-	const char *what;
-};
 
 struct mm_init_params {
 	struct fw_map *map;                  /* the firmware map; sanitized in place */

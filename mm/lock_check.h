@@ -14,6 +14,9 @@
  *   large_cpu->lock (mm/kmalloc.c), the large kmalloc pages one CPU keeps, is taken alone;
  *   so is vmalloc_lock (mm/vmalloc.c), the vmalloc areas: nothing of mm/ is called with it held.
  *
+ *   memory_add_lock (mm/memory_add.c) is taken with none held, and holds 5 and 6 inside (its
+ *   page allocations pass __GFP_NORECLAIM, so shrinker_lock is never taken under it).
+ *
  *   shrinker_lock (mm/shrinker.c) comes before all of them: mm_shrink() holds it while the
  *   shrinkers run, and is called with no other lock held (an allocation that holds one passes
  *   __GFP_NORECLAIM and never calls it).

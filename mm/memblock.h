@@ -44,6 +44,12 @@ struct memblock {
 	phys_addr_t current_limit; /* allocations lie below this (what the caller can reach) */
 };
 
+/* A range the caller must keep out of the allocator (kernel image, boot information ...). */
+struct mm_reservation {
+	phys_addr_t base, size;
+	const char *what;
+};
+
 /* The one early allocator. Tests may save a copy and restore it. */
 extern struct memblock memblock;
 

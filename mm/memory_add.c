@@ -36,7 +36,7 @@ static bool overlaps(phys_addr_t base, phys_addr_t end, const struct mm_reservat
 }
 
 /* Why releasable range r cannot be given back later, or NULL when it can. */
-static const char *not_releasable(const struct mm_init_params *p, const struct mm_reservation *r)
+static const char *not_releasable(const struct memory_add_ranges *p, const struct mm_reservation *r)
 {
 	phys_addr_t end = r->base + r->size;
 
@@ -51,7 +51,7 @@ static const char *not_releasable(const struct mm_init_params *p, const struct m
 }
 
 /* Remembers p's offline ranges (those beyond MM_MAX_OFFLINE: reported, not listed). */
-static void record_offline(const struct mm_init_params *p)
+static void record_offline(const struct memory_add_ranges *p)
 {
 	nr_offline = 0;
 	for (unsigned int i = 0; i < p->noffline; i++) {
@@ -66,7 +66,7 @@ static void record_offline(const struct mm_init_params *p)
 	}
 }
 
-phys_addr_t memory_add_limit(const struct mm_init_params *p)
+phys_addr_t memory_add_limit(const struct memory_add_ranges *p)
 {
 	phys_addr_t limit = p->hotplug_end;
 
@@ -93,7 +93,7 @@ bool mm_offline_ram(unsigned int i, phys_addr_t *start, phys_addr_t *end)
 	return true;
 }
 
-void memory_add_boot(const struct mm_init_params *p)
+void memory_add_boot(const struct memory_add_ranges *p)
 {
 	record_offline(p);
 	nr_releasable = 0;

@@ -14,17 +14,25 @@
 #ifndef MM_MEMORY_ADD_H
 #define MM_MEMORY_ADD_H
 
-#include "mm/init.h"
+#include "mm/memblock.h"
+#include "mm/memmap.h"
+
+/* mm_init()'s ranges for memory after boot (struct mm_init_params, mm/init.h). */
+struct memory_add_ranges {
+	const struct mm_reservation *reserve, *releasable, *offline;
+	unsigned int nreserve, nreleasable, noffline;
+	phys_addr_t hotplug_end;
+};
 
 /**
  * memory_add_boot() - Boot: remember the ranges the caller will give back, and its offline RAM.
- * @p: mm_init()'s parameters (releasable, and reserve to check them against).
+ * @r: mm_init()'s ranges (releasable and offline, and reserve to check them against).
  *
  * Called by mm_init() while memblock lives. A releasable range that is not all usable RAM, or
  * that overlaps another reservation, stays reserved for good (reported); so do those beyond the
  * first MM_MAX_RELEASABLE.
  */
-void memory_add_boot(const struct mm_init_params *p);
+void memory_add_boot(const struct memory_add_ranges *r);
 
 /* Releasable reservations mm/ remembers at most. */
 #define MM_MAX_RELEASABLE 32
@@ -33,11 +41,11 @@ void memory_add_boot(const struct mm_init_params *p);
 
 /**
  * memory_add_limit() - Boot: the physical address memory may be added up to.
- * @p: mm_init()'s parameters.
+ * @r: mm_init()'s ranges.
  *
- * Return: the larger of p->hotplug_end and the end of the offline ranges (0: none).
+ * Return: the larger of r->hotplug_end and the end of the offline ranges (0: none).
  */
-phys_addr_t memory_add_limit(const struct mm_init_params *p);
+phys_addr_t memory_add_limit(const struct memory_add_ranges *r);
 
 /**
  * mm_releasable_range() - A range mm_init() was given as releasable.

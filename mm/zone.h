@@ -147,8 +147,9 @@ enum zone_watermark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
  * pageblock types and free counts (written under it; read without it by relaxed loads) and the mobility
  * counters. The
  * counters that other CPUs read without the lock (nr_free, buddy_free_pages) are written with
- * __atomic stores and read with __atomic loads. The spans, managed pages and watermarks are set
- * by mm_init() before any other CPU runs and are read-only afterwards.
+ * __atomic stores and read with __atomic loads. The spans, present and managed pages and
+ * watermarks are set by mm_init() before any other CPU runs; after it only memory given back or
+ * added (mm/memory_add.h, under memory_add_lock) changes them, with __atomic stores.
  */
 struct zone {
 	mm_spinlock_t lock;

@@ -92,6 +92,22 @@ $(eval $(call hugepages_step,hugepages-256m,256M,pc,hugepagesz=2M hugepages=1000
 $(eval $(call hugepages_step,hugepages-5g-q35,5G,q35,hugepagesz=1G hugepages=64 hugepagesz=2M hugepages=100000 \
 	ktest=compound*$(comma)folio$(comma)hugetlb_boot$(comma)mm_buddy$(comma)mm_refcount$(comma)block_owner$(comma)slab$(comma)vmap_huge))
 
+# Memory after boot (mm/memory_add.h): mem= keeps the top 64 MiB offline and reserve_mem= keeps
+# 1 MiB reserved; the memory_add suite gives back and adds them, and the suites that walk every
+# zone and pageblock run on the grown machine.
+MEMORY_ADD_DIR := $(B)/memory-add
+MEMORY_ADD_CMDLINE := mem=192M reserve_mem=1M ktest=memory_add$(comma)show_mem$(comma)mobility$(comma)mm_buddy
+$(MEMORY_ADD_DIR)/os.iso: $(KERNEL) boot/grub.cfg.in boot/mkgrubcfg.sh boot/mkiso.sh | deps
+	$(Q)boot/mkiso.sh $(KERNEL) '$(MEMORY_ADD_CMDLINE)' $@
+.PHONY: test-qemu-memory-add
+test-qemu-memory-add: $(MEMORY_ADD_DIR)/os.iso
+	$(QEMU_RUN) --firmware bios --medium cdrom --mem 256M --machine pc --smp 2 --image $< \
+		--cmdline-note "$(MEMORY_ADD_CMDLINE)" --log $(B)/logs/qemu-memory-add.log
+	$(call require_line,$(B)/logs/qemu-memory-add.log,mm: mem=: RAM from 0xc000000 is offline (1 ranges)$(comma) for mm_add_memory() after boot)
+	$(call require_line,$(B)/logs/qemu-memory-add.log,mm: gave back 0 KiB (0 multiboot2 modules$(comma) unused by this kernel))
+	$(call require_line,$(B)/logs/qemu-memory-add.log,    # memory_add: Totals: pass:7 fail:0 skip:0 total:7)
+QEMU_STEPS += test-qemu-memory-add
+
 # Four CPUs on the old model (xAPIC), one of which checks in after its deadline and one never
 # (tests/ktest/kernel/smp_fault.c): the boot reports both, counts neither, and the suites that
 # use every CPU (cross-CPU calls, the TLB shootdown) pass on the two it counted.

@@ -39,6 +39,7 @@
 #include "mm/compound.h"
 #include "mm/pcp.h"
 #include "mm/hugetlb.h"
+#include "mm/memory_add.h"
 #include "mm/migrate.h"
 #include "mm/poison.h"
 #include "mm/shrinker.h"
@@ -597,6 +598,43 @@ static void op_misuse(uint8_t op, uint8_t b)
 	check(nr_free_pages() == free0, "misuse changed the free count", NULL);
 	check(c.total == c0.total && c.free == c0.free && c.in_use == c0.in_use, "misuse changed the pool", NULL);
 	reports_expected++;
+}
+
+/* ---- memory after boot: hostile ranges, each refused with nothing changed -------------------- */
+
+static unsigned long managed_total(void)
+{
+	unsigned long n = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		n += zones[z].managed_pages;
+	return n;
+}
+
+/*
+ * Op 14 with bit 7 set: b's low 3 bits pick a bad range for mm_free_reserved_range() (0..3) or
+ * mm_add_memory() (4..7), the rest of b where in it. The fuzzer's mm/ has no releasable range
+ * and no offline RAM: every call must be refused and leave the free and managed counts alone.
+ */
+static void op_memory_add(uint8_t b)
+{
+	const phys_addr_t chunk = MM_ADD_MEMORY_ALIGN, limit = PFN_PHYS(mm_hotplug_end_pfn());
+	phys_addr_t frame = nheld ? PFN_PHYS(page_to_pfn(held[b % nheld].page)) : PFN_PHYS(b);
+	unsigned long free0 = nr_free_pages(), managed0 = managed_total(), n = 0;
+	int err = 0;
+
+	switch (b & 7) {
+	case 0: n = mm_free_reserved_range(frame + 8 * (b | 1), frame + PAGE_SIZE, "fuzz"); break;
+	case 1: n = mm_free_reserved_range(frame, frame + PAGE_SIZE * (1 + (b >> 3)), "fuzz"); break;
+	case 2: n = mm_free_reserved_range(PFN_PHYS(b), PFN_PHYS(b + 1), "fuzz"); break; /* the first 1 MiB */
+	case 3: n = mm_free_reserved_range(limit + PFN_PHYS(b), limit + PFN_PHYS(b + 1), "fuzz"); break;
+	case 4: err = mm_add_memory(b & 8 ? limit : -chunk * (b >> 4), b & 8 ? 0 : chunk * (2 + (b >> 4))); break;
+	case 5: err = mm_add_memory(limit + PFN_PHYS(b | 1), chunk); break;
+	case 6: err = mm_add_memory(ALIGN_DOWN(frame, chunk), chunk * (1 + (b >> 3))); break;
+	default: err = mm_add_memory(limit + chunk * (b >> 3), chunk); break;
+	}
+	check(!n && (err || (b & 7) < 4), "memory after boot: a hostile range was accepted", NULL);
+	check(nr_free_pages() == free0 && managed_total() == managed0, "a refused range changed the counts", NULL);
 }
 
 /* ---- migration: the fuzzer as the owner of movable blocks ---------------------------------- */
@@ -1251,6 +1289,7 @@ static void run_op(uint8_t op, uint8_t b)
 	case 12: op_slab(op, b); break;
 	case 13: op_vmalloc(op, b); break;
 	case 15: if (nheld) op_migrate(op, b); break;
+	case 14: if (op & 0x80) op_memory_add(b); else op_misuse(op, b); break;
 	default: op_misuse(op, b);
 	}
 }

@@ -136,16 +136,23 @@ static void a_given_back_frame_is_allocated(struct ktest *t)
 	phys_addr_t start, end;
 	void *chain = NULL;
 	bool got = false;
+	enum zone_type zone;
+	gfp_t gfp;
 
 	if (!find_reserved(&start, &end)) {
 		ktest_skip(t, "no releasable range left (boot the kernel with reserve_mem=)");
 		return;
 	}
 	KT_ASSERT(t, mm_free_reserved_range(start, end, "test range") == PFN_DOWN(end - start), "refused");
-	/* The zone hands out its smallest free blocks first: a handful of the zone's are taken before. */
-	for (unsigned long i = 0; i < zones[pfn_zone(PFN_DOWN(start))].managed_pages && !got; i++) {
-		gfp_t gfp = pfn_zone(PFN_DOWN(start)) == ZONE_DMA ? __GFP_DMA : pfn_zone(PFN_DOWN(start)) == ZONE_DMA32 ? __GFP_DMA32 : 0;
-		struct page *page = alloc_pages(gfp | __GFP_NOWARN | __GFP_NORECLAIM, 0);
+	zone = pfn_zone(PFN_DOWN(start));
+	gfp = GFP_HIGHUSER_MOVABLE | __GFP_HIGH | __GFP_NOWARN | __GFP_NORECLAIM |
+	      (zone == ZONE_DMA ? __GFP_DMA : zone == ZONE_DMA32 ? __GFP_DMA32 : 0);
+	/*
+	 * Movable allocations (which claim no pageblock for another type), down to the last free
+	 * page of the zone if need be, until one of the range comes.
+	 */
+	for (unsigned long i = 0; i < zones[zone].managed_pages && !got; i++) {
+		struct page *page = alloc_pages(gfp, 0);
 
 		if (!page)
 			break;

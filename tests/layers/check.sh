@@ -33,6 +33,7 @@ LAYERS=(
 	"slab_debug"
 	"slab"
 	"kmalloc kmalloc_util slabinfo vmalloc"
+	"memory_add"
 	"init show_mem"
 )
 
