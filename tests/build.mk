@@ -96,7 +96,7 @@ $(eval $(call hugepages_step,hugepages-5g-q35,5G,q35,hugepagesz=1G hugepages=64 
 # 1 MiB reserved; the memory_add suite gives back and adds them, and the suites that walk every
 # zone and pageblock run on the grown machine.
 MEMORY_ADD_DIR := $(B)/memory-add
-MEMORY_ADD_CMDLINE := mem=192M reserve_mem=1M ktest=memory_add$(comma)show_mem$(comma)mobility$(comma)mm_buddy
+MEMORY_ADD_CMDLINE := mem=192M reserve_mem=1M ktest=memory_add$(comma)show_mem$(comma)mobility
 $(MEMORY_ADD_DIR)/os.iso: $(KERNEL) boot/grub.cfg.in boot/mkgrubcfg.sh boot/mkiso.sh | deps
 	$(Q)boot/mkiso.sh $(KERNEL) '$(MEMORY_ADD_CMDLINE)' $@
 .PHONY: test-qemu-memory-add
