@@ -15,6 +15,7 @@
 #include "kernel/smp.h"
 #include "kernel/x86.h"
 #include "lib/printk.h"
+#include "lib/string.h"
 #include "mm/hugetlb.h"
 #include "mm/init.h"
 #include "mm/memblock.h"
@@ -37,8 +38,9 @@ static struct fw_map firmware_map;
 /* mem=: the RAM above the limit, kept offline to be added after boot (mm/memory_add.h). */
 static struct mm_reservation offline_ram[MM_MAX_OFFLINE];
 static unsigned int nr_offline_ram;
-/* What mm_free_reserved_range() may take: the modules, and reserve_mem='s range. */
-static struct mm_reservation releasable[BOOT_MAX_MODULES + 1];
+/* What mm_free_reserved_range() may take: the modules, reserve_mem='s range, the ACPI tables. */
+#define MAX_ACPI_RECLAIMABLE 8
+static struct mm_reservation releasable[BOOT_MAX_MODULES + 1 + MAX_ACPI_RECLAIMABLE];
 static unsigned int nr_releasable;
 
 /* Early page tables come from memblock, below 4 GiB; after the hand-off, from the buddy allocator. */
@@ -127,19 +129,59 @@ static void reserve_releasable(const struct fw_map *map, uint64_t size, const st
 	releasable[nr_releasable++] = (struct mm_reservation){ base, size, "reserve_mem" };
 }
 
-/* No part of this kernel reads a module: they go back to the allocator once it runs. */
-static void give_back_modules(const struct boot_info *bi)
+/*
+ * The ACPI tables' ranges (FW_ACPI, "ACPI reclaimable"): the kernel has read them (the CPUs, in
+ * kmain()) before mm_setup(), and nothing reads them after. They become RAM that mm_init() keeps
+ * reserved as releasable, given back by give_back_boot_ranges(). The map says so from then on.
+ */
+static void acpi_tables_releasable(struct fw_map *map)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < map->nr; i++) {
+		struct fw_map_entry *e = &map->entry[i];
+		phys_addr_t base = ALIGN_UP(e->base, PAGE_SIZE), end = ALIGN_DOWN(e->base + e->size, PAGE_SIZE);
+
+		if (e->type != FW_ACPI || base >= end || n == MAX_ACPI_RECLAIMABLE)
+			continue;
+		e->type = FW_USABLE;
+		releasable[nr_releasable++] = (struct mm_reservation){ base, end - base, "ACPI reclaimable" };
+		n++;
+	}
+	if (n)
+		fw_map_sanitize(map);
+}
+
+/* Gives back every releasable range named what (page aligned inward); returns the frames. */
+static unsigned long give_back(const char *what, unsigned int *nranges)
 {
 	unsigned long frames = 0;
 
-	for (uint32_t i = 0; i < bi->nmodules; i++) {
-		phys_addr_t start = ALIGN_UP(bi->modules[i].start, PAGE_SIZE), end = ALIGN_DOWN(bi->modules[i].end, PAGE_SIZE);
+	*nranges = 0;
+	for (unsigned int i = 0; i < nr_releasable; i++) {
+		phys_addr_t start = ALIGN_UP(releasable[i].base, PAGE_SIZE);
+		phys_addr_t end = ALIGN_DOWN(releasable[i].base + releasable[i].size, PAGE_SIZE);
 
-		if (start < end)
-			frames += mm_free_reserved_range(start, end, "multiboot2 module");
+		if (strcmp(releasable[i].what, what) || start >= end)
+			continue;
+		frames += mm_free_reserved_range(start, end, what);
+		++*nranges;
 	}
-	printk("mm: gave back %lu KiB (%u multiboot2 modules, unused by this kernel)\n", frames * (PAGE_SIZE >> 10),
-	       bi->nmodules);
+	return frames;
+}
+
+/*
+ * What the kernel is done with once the allocator runs: the modules (no part of this kernel reads
+ * one) and the ACPI tables (read before). reserve_mem='s range stays for the self-tests.
+ */
+static void give_back_boot_ranges(void)
+{
+	unsigned int nmod, nacpi;
+	unsigned long modules = give_back("module", &nmod), acpi = give_back("ACPI reclaimable", &nacpi);
+
+	printk("mm: gave back %lu KiB (%u multiboot2 modules: %lu KiB; %u ACPI reclaimable ranges: %lu KiB)\n",
+	       (modules + acpi) * (PAGE_SIZE >> 10), nmod, modules * (PAGE_SIZE >> 10), nacpi,
+	       acpi * (PAGE_SIZE >> 10));
 }
 
 /* mm_init() hook: every usable range into the direct map, then the 1 GiB hugetlb pages. */
@@ -208,6 +250,7 @@ void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 		panic("mm: cannot use the firmware memory map (see above): no memory can be trusted");
 	reserve[nreserve] = reserve[nreserve + nr_releasable];
 	nreserve++;
+	acpi_tables_releasable(&firmware_map);
 	if (mem_limit)
 		keep_ram_offline(&firmware_map, mem_limit);
 	if (reserve_size)
@@ -238,7 +281,7 @@ void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 	if (cmdline_has(bi->cmdline, "slub_debug")) /* before anything is allocated from kmalloc */
 		slab_set_debug(true);
 	page_table_alloc = buddy_table_alloc;
-	give_back_modules(bi);
+	give_back_boot_ranges();
 	printk("mm: page tables: %lu pages (%lu KiB) beyond the boot tables\n", page_table_pages,
 	       page_table_pages * 4);
 	if (hugetlb_init())

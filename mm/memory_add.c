@@ -159,12 +159,13 @@ static void free_zone_range(unsigned long pfn, unsigned long end)
 {
 	struct zone *zone = &zones[pfn_zone(pfn)];
 
-	for (unsigned long p = pfn; p < end; p++)
-		page_flag_clear(pfn_to_page(p), PG_reserved);
 	while (pfn < end) {
 		unsigned int order = block_order(pfn, end);
 		unsigned long flags = zone_lock(zone);
 
+		/* Under the lock: no scanner sees a frame neither reserved nor on a free list. */
+		for (unsigned long p = pfn; p < pfn + (1UL << order); p++)
+			page_flag_clear(pfn_to_page(p), PG_reserved);
 		buddy_give(pfn_to_page(pfn), order);
 		__atomic_store_n(&zone->managed_pages, zone->managed_pages + (1UL << order), __ATOMIC_RELAXED);
 		zone_unlock(zone, flags);
