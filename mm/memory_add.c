@@ -261,14 +261,13 @@ unsigned long mm_free_reserved_range(phys_addr_t start, phys_addr_t end, const c
 static int check_new_range(phys_addr_t start, phys_addr_t size)
 {
 	phys_addr_t end = start + size;
-
 	const char *bad = !size ? "its size is 0" : end < start ? "it wraps around the address space"
-			: (start | size) % MM_ADD_MEMORY_ALIGN ? "start and size are not multiples of a memmap chunk"
+			: (start | size) % MM_ADD_MEMORY_ALIGN ? "start and size are not multiples of a memmap chunk (512 KiB)"
 			: NULL;
 
+	_Static_assert(MM_ADD_MEMORY_ALIGN == 512 << 10, "the message says 512 KiB");
 	if (bad) {
-		printk("mm: cannot add [mem %#llx+%#llx]: %s (%llu KiB)\n", (unsigned long long)start,
-		       (unsigned long long)size, bad, (unsigned long long)(MM_ADD_MEMORY_ALIGN >> 10));
+		printk("mm: cannot add [mem %#llx+%#llx]: %s\n", (unsigned long long)start, (unsigned long long)size, bad);
 		return -EINVAL;
 	}
 	if (PFN_DOWN(end) > memmap_limit_pfn) {
