@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Finding the CPUs from ACPI (kernel/acpi.c): RSDP, then XSDT or RSDT, then the MADT, whose local
- * APIC and x2APIC entries list the processors. Every table is read through a callback, so the
+ * APIC and x2APIC entries list the processors; and any other table by its signature (the SRAT and
+ * SLIT for kernel/numa_acpi.c). Every table is read through a callback, so the
  * same parser runs on the kernel's direct map and on made-up tables in host tests and a fuzzer.
  */
 #ifndef KERNEL_ACPI_H
