@@ -65,9 +65,11 @@ const struct numa_layout *numa_discover(const struct boot_info *bi, const struct
 	char line[256];
 
 	acpi_numa_parse(srat, srat_len, slit, slit_len, ram, nr_ram, cpus, &layout, printk);
-	printk("NUMA: %u node%s (%s), distances %s\n", layout.nr_nodes, layout.nr_nodes == 1 ? "" : "s",
-	       layout.from_srat ? "from the SRAT" : "no usable SRAT: one node",
-	       layout.from_slit ? "from the SLIT" : "10 local, 20 remote");
+	if (layout.from_srat)
+		printk("NUMA: %u node%s from the SRAT, distances %s\n", layout.nr_nodes, layout.nr_nodes == 1 ? "" : "s",
+		       layout.from_slit ? "from the SLIT" : "10 local and 20 remote (no usable SLIT)");
+	else
+		printk("NUMA: %s: one node\n", srat ? "the SRAT was refused" : "no SRAT");
 	for (uint32_t nid = 0; nid < layout.nr_nodes; nid++) {
 		numa_format_node(line, sizeof(line), &layout, nid, ram, nr_ram);
 		printk("%s\n", line);

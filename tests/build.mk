@@ -143,7 +143,7 @@ test-qemu-$(1): $(B)/$(1)/os.iso
 		--numa '$(4)' --numa-dist '$(5)' --image $$< --cmdline-note "$(NUMA_CMDLINE)" \
 		--log $(B)/logs/qemu-$(1).log
 	$(call require_line,$(B)/logs/qemu-$(1).log,$(call smp_line,$(3)))
-	@tr -d '\r' <$(B)/logs/qemu-$(1).log | grep -A20 -xF 'NUMA: $(words $(4)) nodes (from the SRAT)$(comma) distances from the SLIT' | \
+	@tr -d '\r' <$(B)/logs/qemu-$(1).log | grep -A20 -xF 'NUMA: $(words $(4)) nodes from the SRAT$(comma) distances from the SLIT' | \
 		grep '^NUMA: [nd]' | tr '\n' '|' | grep -qxF "$$$$(echo '$(6)|' | sed 's/^ //; s/| /|/g')" || \
 		{ echo "$(B)/logs/qemu-$(1).log: the NUMA lines are not \"$(6)\""; exit 1; }
 QEMU_STEPS += test-qemu-$(1)
