@@ -15,6 +15,8 @@ MEDIUM   ?= cdrom
 MEM      ?= 256M
 MACHINE  ?= pc
 SMP      ?= 2
+NUMA     ?=
+NUMA_DIST ?=
 ACCEL    ?= tcg
 CMDLINE  ?=
 TIMEOUT  ?= 300
@@ -217,7 +219,8 @@ endif
 
 # PRINT=1: make run and make debug print the QEMU command (and gdb's) instead of running them.
 QEMU_MACHINE_ARGS = --firmware $(FIRMWARE) --medium $(MEDIUM) --mem $(MEM) --machine $(MACHINE) \
-	--smp $(SMP) --accel $(ACCEL) --image $(IMG_DIR)/os.iso $(if $(PRINT),--print)
+	--smp $(SMP) --accel $(ACCEL) --image $(IMG_DIR)/os.iso $(if $(PRINT),--print) \
+	$(if $(NUMA),--numa '$(NUMA)') $(if $(NUMA_DIST),--numa-dist '$(NUMA_DIST)')
 
 # make run: boot in QEMU with the serial console on this terminal; exits with the kernel's verdict.
 run: $(IMG_DIR)/os.iso
@@ -279,6 +282,8 @@ help:
 	'  MEM=SIZE                guest memory with its unit, 64M, 1G ... (at least 7M, 64M under UEFI)' \
 	'  MACHINE=pc|q35          QEMU machine (run, debug; default pc)' \
 	'  SMP=N                   CPUs QEMU gives the machine (run, debug; default 2)' \
+	'  NUMA='"'"'MEM@CPUS ...'"'"'     NUMA nodes, one per word: '"'"'128M@0 128M@1'"'"' (run, debug; sizes add up to MEM)' \
+	'  NUMA_DIST='"'"'A:B:D ...'"'"'   distances between nodes, for a SLIT: '"'"'0:1:21'"'"' (run, debug)' \
 	'  ACCEL=tcg|kvm           QEMU accelerator (default tcg)' \
 	'  TIMEOUT=SECONDS         when a hung kernel counts as failed (default 300)' \
 	'  CMDLINE=TEXT            the kernel command line, byte for byte (images, run, usb)' \

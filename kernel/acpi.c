@@ -27,7 +27,10 @@
 struct walk {
 	acpi_map_fn map;
 	void *ctx;
-	struct acpi_cpus *cpus;
+	struct acpi_cpus *cpus;  /* filled from the MADT when want is "APIC" */
+	const char *want;        /* the signature of the table looked for */
+	const uint8_t *table;    /* any other table found, whole and checked, and its length */
+	uint32_t table_len;
 };
 
 static uint32_t get32(const uint8_t *p)
@@ -151,8 +154,17 @@ static int parse_madt(const struct walk *w, uint64_t phys)
 	return 0;
 }
 
-/* Finds the MADT among the tables the XSDT (entries of 8 bytes) or the RSDT (4 bytes) lists. */
-static int parse_root(const struct walk *w, uint64_t phys, bool xsdt)
+/* Maps the table w->want found at phys: the MADT is parsed, any other is kept in w->table. */
+static int take_table(struct walk *w, uint64_t phys)
+{
+	if (!memcmp(w->want, "APIC", 4))
+		return parse_madt(w, phys);
+	w->table = map_table(w, phys, w->want, &w->table_len);
+	return w->table ? 0 : -1;
+}
+
+/* Finds the table w->want among the tables the XSDT (entries of 8 bytes) or the RSDT (4 bytes) lists. */
+static int parse_root(struct walk *w, uint64_t phys, bool xsdt)
 {
 	const char *sig = xsdt ? "XSDT" : "RSDT";
 	uint32_t esize = xsdt ? 8 : 4, len;
@@ -170,14 +182,15 @@ static int parse_root(const struct walk *w, uint64_t phys, bool xsdt)
 		const uint8_t *h = map_checked(w, entry, SDT_HEADER_LEN, what);
 		if (!h)
 			return -1;
-		if (!memcmp(h, "APIC", 4))
-			return parse_madt(w, entry);
+		if (!memcmp(h, w->want, 4))
+			return take_table(w, entry);
 	}
-	return parse_fail("acpi: %s at %#llx lists no MADT (signature APIC)", sig, (unsigned long long)phys);
+	return parse_fail("acpi: %s at %#llx lists no %s (signature %.4s)", sig, (unsigned long long)phys,
+			  memcmp(w->want, "APIC", 4) ? w->want : "MADT", w->want);
 }
 
 /* Checks the RSDP copy and follows it to the XSDT (revision 2 and later) or the RSDT. */
-static int parse_rsdp(const struct walk *w, const uint8_t *r, uint32_t len)
+static int parse_rsdp(struct walk *w, const uint8_t *r, uint32_t len)
 {
 	if (!r || len < RSDP_V1_LEN)
 		return parse_fail("acpi: RSDP copy of %u bytes is shorter than 20", r ? len : 0);
@@ -204,7 +217,7 @@ static int parse_rsdp(const struct walk *w, const uint8_t *r, uint32_t len)
 int acpi_find_cpus(const void *rsdp, uint32_t rsdp_len, acpi_map_fn map, void *ctx,
 		   uint32_t boot_apic_id, struct acpi_cpus *cpus, const char **err)
 {
-	struct walk w = { map, ctx, cpus };
+	struct walk w = { map, ctx, cpus, "APIC", NULL, 0 };
 
 	memset(cpus, 0, sizeof(*cpus));
 	if (parse_rsdp(&w, rsdp, rsdp_len) == 0) {
@@ -218,6 +231,23 @@ int acpi_find_cpus(const void *rsdp, uint32_t rsdp_len, acpi_map_fn map, void *c
 	if (err)
 		*err = parse_fail_message();
 	return -1;
+}
+
+const void *acpi_find_table(const void *rsdp, uint32_t rsdp_len, acpi_map_fn map, void *ctx, const char *sig,
+			    uint32_t *len, const char **err)
+{
+	struct walk w = { map, ctx, NULL, sig, NULL, 0 };
+
+	*len = 0;
+	if (!memcmp(sig, "APIC", 4)) {
+		parse_fail("acpi: acpi_find_table() does not return the MADT; acpi_find_cpus() parses it");
+	} else if (parse_rsdp(&w, rsdp, rsdp_len) == 0) {
+		*len = w.table_len;
+		return w.table;
+	}
+	if (err)
+		*err = parse_fail_message();
+	return NULL;
 }
 
 int acpi_format_cpus(char *buf, size_t len, const struct acpi_cpus *c)

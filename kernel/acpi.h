@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Finding the CPUs from ACPI (kernel/acpi.c): RSDP, then XSDT or RSDT, then the MADT, whose local
- * APIC and x2APIC entries list the processors. Every table is read through a callback, so the
+ * APIC and x2APIC entries list the processors; and any other table by its signature (the SRAT and
+ * SLIT for kernel/numa_acpi.c). Every table is read through a callback, so the
  * same parser runs on the kernel's direct map and on made-up tables in host tests and a fuzzer.
  */
 #ifndef KERNEL_ACPI_H
@@ -34,6 +35,16 @@ struct acpi_cpus {
  */
 int acpi_find_cpus(const void *rsdp, uint32_t rsdp_len, acpi_map_fn map, void *ctx,
 		   uint32_t boot_apic_id, struct acpi_cpus *cpus, const char **err);
+
+/*
+ * The table with signature sig (four characters, such as "SRAT" or "SLIT"; not "APIC") that the
+ * XSDT or RSDT lists, after the same checks as acpi_find_cpus() (RSDP, root table, the table's
+ * signature, length and checksum, all in the low 4 GiB and mapped). Returns it with *len its
+ * length in bytes; or NULL, *len 0 and *err the message (valid until the next parse) when it is
+ * missing or malformed. Only the header is checked: the caller parses the body.
+ */
+const void *acpi_find_table(const void *rsdp, uint32_t rsdp_len, acpi_map_fn map, void *ctx, const char *sig,
+			    uint32_t *len, const char **err);
 
 /* Where acpi_cpus_to_start() writes its messages: printk in the kernel, a buffer in the tests. */
 typedef int acpi_say_fn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -16,6 +16,7 @@
 #include "kernel/kbench.h"
 #include "kernel/ksyms/ksyms.h"
 #include "kernel/mm_setup.h"
+#include "kernel/numa.h"
 #include "kernel/paging.h"
 #include "kernel/percpu.h"
 #include "kernel/platform.h"
@@ -153,7 +154,9 @@ void kmain(uint32_t magic, uint64_t mbi_phys)
 	bootinfo_print(&boot_info);
 	cmdline_warn_unknown(boot_info.cmdline, printk);
 	/* The ACPI tables are in the low 4 GiB, which the boot page tables map. */
-	unsigned int nr_cpus = smp_plan(find_cpus(), boot_info.cmdline);
+	const struct acpi_cpus *cpus = find_cpus();
+	numa_discover(&boot_info, cpus);
+	unsigned int nr_cpus = smp_plan(cpus, boot_info.cmdline);
 	mm_setup(&boot_info, nr_cpus);
 	start_screen_console(true);
 	platform_init();

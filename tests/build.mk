@@ -143,6 +143,38 @@ endef
 $(eval $(call many_cpus_step,smp128,128,512M,ktest=smp$(comma)smp_stress$(comma)slab$(comma)slab_misuse$(comma)slab_random))
 # 65 CPUs: one past the old limit of 64, all of them run (nothing but the smp suite).
 $(eval $(call many_cpus_step,smp65,65,256M,ktest=smp))
+
+# NUMA machines (QEMU -numa, kernel/numa_acpi.c): the boot must report each node's memory, CPUs
+# and distances from the SRAT and SLIT QEMU builds, and the suites that use every CPU and the
+# slab's pass. Two nodes of two CPUs; four nodes, one without memory and one without CPUs.
+# $(call numa_step,NAME,MEM,CPUS,NODES,DISTANCES,NODE_LINES): NODE_LINES are the lines of the
+# boot report from "NUMA: node 0" on, separated by |.
+NUMA_CMDLINE := ktest=smp$(comma)smp_stress$(comma)slab$(comma)slab_misuse$(comma)slab_random$(comma)slab_irq$(comma)numa_acpi
+define numa_step
+$(B)/$(1)/os.iso: $(KERNEL) boot/grub.cfg.in boot/mkgrubcfg.sh boot/mkiso.sh | deps
+	$(Q)boot/mkiso.sh $(KERNEL) '$(NUMA_CMDLINE)' $$@
+.PHONY: test-qemu-$(1)
+test-qemu-$(1): $(B)/$(1)/os.iso
+	$(QEMU_RUN) --firmware bios --medium cdrom --mem $(2) --machine q35 --smp $(3) --cpu qemu64 \
+		--numa '$(4)' --numa-dist '$(5)' --image $$< --cmdline-note "$(NUMA_CMDLINE)" \
+		--log $(B)/logs/qemu-$(1).log
+	$(call require_line,$(B)/logs/qemu-$(1).log,$(call smp_line,$(3)))
+	@tr -d '\r' <$(B)/logs/qemu-$(1).log | grep -A20 -xF 'NUMA: $(words $(4)) nodes from the SRAT$(comma) distances from the SLIT' | \
+		grep '^NUMA: [nd]' | tr '\n' '|' | grep -qxF "$$$$(echo '$(6)|' | sed 's/^ //; s/| /|/g')" || \
+		{ echo "$(B)/logs/qemu-$(1).log: the NUMA lines are not \"$(6)\""; exit 1; }
+QEMU_STEPS += test-qemu-$(1)
+endef
+$(eval $(call numa_step,numa2,512M,4,256M@0-1 256M@2-3,0:1:21,\
+NUMA: node 0: 0x0-0xfffffff (255 MiB)$(comma) CPUs (APIC ids) 0-1|\
+NUMA: node 1: 0x10000000-0x1ffdefff (255 MiB)$(comma) CPUs (APIC ids) 2-3|\
+NUMA: distances from node 0: 10 21|NUMA: distances from node 1: 21 10))
+$(eval $(call numa_step,numa4,384M,4,128M@0-1 0@2 128M@3 128M@,0:1:20 0:2:30 0:3:40 1:2:20 1:3:30 2:3:20,\
+NUMA: node 0: 0x0-0x7ffffff (127 MiB)$(comma) CPUs (APIC ids) 0-1|\
+NUMA: node 1: no memory$(comma) CPUs (APIC ids) 2|\
+NUMA: node 2: 0x8000000-0xfffffff (128 MiB)$(comma) CPUs (APIC ids) 3|\
+NUMA: node 3: 0x10000000-0x17fdefff (127 MiB)$(comma) CPUs (APIC ids) none|\
+NUMA: distances from node 0: 10 20 30 40|NUMA: distances from node 1: 20 10 20 30|\
+NUMA: distances from node 2: 30 20 10 20|NUMA: distances from node 3: 40 30 20 10))
 TEST_STEPS += $(QEMU_STEPS)
 
 # `make test` builds first (so a build error is one clear failure), then runs every step.

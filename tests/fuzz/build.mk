@@ -103,8 +103,8 @@ FUZZ_MEMMAP_SRCS := tests/fuzz/fuzz_memmap.c kernel/boot_memmap.c mm/fw_map.c li
 $(eval $(call fuzz_binary,memmap,$(FUZZ_MEMMAP_SRCS),$(wildcard mm/*.h kernel/*.h lib/*.h tests/fuzz/*.h)))
 $(eval $(call fuzz_runs,memmap,,))
 
-# ---- the ACPI CPU list: kernel/acpi.c on made-up tables, seeded with the self-tests' samples ----
-FUZZ_ACPI_SRCS := tests/fuzz/fuzz_acpi.c kernel/acpi.c tests/ktest/acpi_samples.c lib/printk.c
+# ---- the ACPI CPU list and NUMA layout: kernel/acpi.c and kernel/numa_acpi.c on made-up tables, seeded with the self-tests' samples ----
+FUZZ_ACPI_SRCS := tests/fuzz/fuzz_acpi.c kernel/acpi.c kernel/numa_acpi.c tests/ktest/acpi_samples.c lib/printk.c
 FUZZ_ACPI_SEEDS := $(FUZZ_DIR)/seeds/acpi
 
 $(eval $(call fuzz_binary,acpi,$(FUZZ_ACPI_SRCS),$(wildcard kernel/*.h lib/*.h tests/ktest/acpi_samples.h tests/fuzz/*.h)))

@@ -7,11 +7,17 @@
  * When the input's last byte is odd, the checksums are fixed first so the walk gets past them.
  * The CPUs acpi_cpus_to_start() picks from the list, in both APIC modes, must be listed, each
  * once, none the boot CPU, and in xAPIC mode none above 254.
+ * The SRAT and SLIT (kernel/numa_acpi.c) are parsed twice: as found through the RSDP, and the
+ * whole input taken as an SRAT body and as a SLIT, so the entries are reached without
+ * checksums. The layout must hold together: 1 to NUMA_MAX_NODES nodes, ranges sorted, disjoint
+ * and in nodes that exist, every CPU in a node, distances 10 on the diagonal, and all of the RAM
+ * in some node.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel/acpi.h"
+#include "kernel/numa_acpi.h"
 #include "tests/fuzz/fuzz_util.h"
 #include "tests/ktest/acpi_samples.h"
 
@@ -45,7 +51,7 @@ static void fix(uint8_t *p, size_t n, size_t at, size_t len)
 
 static void fix_checksums(struct mem *m)
 {
-	static const size_t tables[] = { ACPI_IMG_ROOT, ACPI_IMG_FACP, ACPI_IMG_MADT };
+	static const size_t tables[] = { ACPI_IMG_ROOT, ACPI_IMG_FACP, ACPI_IMG_MADT, ACPI_IMG_SRAT, ACPI_IMG_SLIT };
 
 	if (m->n >= 36) {
 		fix(m->p, 20, 8, 20);
@@ -100,6 +106,59 @@ static void check_to_start(const struct acpi_cpus *cpus, bool x2apic)
 	}
 }
 
+/* The RAM the layouts are checked against: a PC's, with a hole below 4 GiB. */
+static const struct numa_span ram[] = {
+	{ 0, 0x9f000 }, { 0x100000, 0xc0000000 }, { 0x100000000ULL, 0x180000000ULL },
+};
+#define NR_RAM (sizeof(ram) / sizeof(ram[0]))
+
+/* The layout holds together, and every byte of RAM is in exactly one node. */
+static void check_layout(const struct numa_layout *l, int r, const struct acpi_cpus *cpus)
+{
+	uint64_t lo, hi, sum = 0, total = 0;
+
+	if (l->nr_nodes < 1 || l->nr_nodes > NUMA_MAX_NODES || l->nr_ranges > NUMA_MAX_RANGES)
+		abort();
+	if ((r < 0) != !l->from_srat || (!l->from_srat && (l->nr_nodes != 1 || l->nr_ranges)))
+		abort();
+	for (uint32_t i = 0; i < l->nr_ranges; i++)
+		if (l->ranges[i].node >= l->nr_nodes || l->ranges[i].start >= l->ranges[i].end ||
+		    (i && l->ranges[i].start < l->ranges[i - 1].end))
+			abort();
+	if (l->nr_cpus != cpus->count)
+		abort();
+	for (uint32_t c = 0; c < l->nr_cpus; c++)
+		if (l->cpu_node[c] >= l->nr_nodes || l->cpu_apic[c] != cpus->apic_ids[c])
+			abort();
+	for (uint32_t i = 0; i < l->nr_nodes; i++)
+		for (uint32_t j = 0; j < l->nr_nodes; j++)
+			if ((i == j) != (l->distance[i][j] == NUMA_LOCAL_DISTANCE))
+				abort();
+	for (size_t i = 0; i < NR_RAM; i++)
+		total += ram[i].end - ram[i].start;
+	for (uint32_t nid = 0; nid < l->nr_nodes; nid++) {
+		char line[256];
+		sum += numa_node_ram(l, nid, ram, NR_RAM, &lo, &hi);
+		numa_format_node(line, sizeof(line), l, nid, ram, NR_RAM);
+		numa_format_distances(line, sizeof(line), l, nid);
+	}
+	if (sum != total)
+		abort();
+}
+
+/* The SRAT and SLIT found through the RSDP, then the whole input as either. */
+static void check_numa(const struct mem *m, const struct acpi_cpus *cpus)
+{
+	static struct numa_layout l;
+	uint32_t srat_len, slit_len;
+	const void *srat = acpi_find_table(m->p, m->n < 64 ? (uint32_t)m->n : 64, map, (void *)m, "SRAT", &srat_len, NULL);
+	const void *slit = acpi_find_table(m->p, m->n < 64 ? (uint32_t)m->n : 64, map, (void *)m, "SLIT", &slit_len, NULL);
+	uint32_t n = m->n > UINT32_MAX ? UINT32_MAX : (uint32_t)m->n;
+
+	check_layout(&l, acpi_numa_parse(srat, srat_len, slit, slit_len, ram, NR_RAM, cpus, &l, quiet), cpus);
+	check_layout(&l, acpi_numa_parse(m->p, n, m->p, n, ram, NR_RAM, cpus, &l, quiet), cpus);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct acpi_cpus cpus;
@@ -125,6 +184,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	check_to_start(&cpus, false);
 	check_to_start(&cpus, true);
+	check_numa(&m, &cpus);
 	char line[4096];
 	acpi_format_cpus(line, sizeof(line), &cpus);
 	free(m.p);

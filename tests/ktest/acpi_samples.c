@@ -119,3 +119,73 @@ void acpi_img_build(struct acpi_img *m, bool xsdt, const struct acpi_sample_cpu 
 	acpi_img_fix_table(m, ACPI_IMG_FACP);
 	put_madt(m, cpus, n);
 }
+
+/* Appends the table at image offset off to the root table, whose checksum it fixes. */
+static void list_in_root(struct acpi_img *m, uint32_t off)
+{
+	uint32_t esize = memcmp(m->mem + ACPI_IMG_ROOT, "XSDT", 4) ? 4 : 8;
+	uint32_t len = acpi_img_get32(m, ACPI_IMG_ROOT + 4);
+
+	memcpy(m->mem + ACPI_IMG_ROOT + len, &(uint64_t){ ACPI_IMG_BASE + off }, esize);
+	acpi_img_put32(m, ACPI_IMG_ROOT + 4, len + esize);
+	acpi_img_fix_table(m, ACPI_IMG_ROOT);
+}
+
+static void put_srat_memory(uint8_t *e, const struct acpi_sample_mem *r)
+{
+	e[0] = 1, e[1] = 40;
+	memcpy(e + 2, &r->domain, 4);
+	memcpy(e + 8, &r->base, 8);
+	memcpy(e + 16, &r->len, 8);
+	memcpy(e + 28, &r->flags, 4);
+}
+
+static void put_srat_cpu(uint8_t *e, const struct acpi_sample_affinity *c)
+{
+	e[0] = c->type;
+	if (c->type == 0) {
+		e[1] = 16, e[2] = (uint8_t)c->domain, e[3] = (uint8_t)c->apic_id;
+		memcpy(e + 4, &c->flags, 4);
+		e[9] = (uint8_t)(c->domain >> 8), e[10] = (uint8_t)(c->domain >> 16), e[11] = (uint8_t)(c->domain >> 24);
+	} else {
+		e[1] = 24;
+		memcpy(e + 4, &c->domain, 4);
+		memcpy(e + 8, &c->apic_id, 4);
+		memcpy(e + 12, &c->flags, 4);
+	}
+}
+
+void acpi_img_add_numa(struct acpi_img *m, const struct acpi_sample_mem *mem, uint32_t nmem,
+		       const struct acpi_sample_affinity *cpus, uint32_t ncpu, const uint8_t *slit, uint32_t n)
+{
+	uint32_t off = ACPI_IMG_SRAT + 48;
+
+	memset(m->mem + ACPI_IMG_SRAT, 0, ACPI_IMG_SLIT - ACPI_IMG_SRAT);
+	for (uint32_t i = 0; i < nmem && off + 40 <= ACPI_IMG_SLIT; i++, off += 40)
+		put_srat_memory(m->mem + off, &mem[i]);
+	for (uint32_t i = 0; i < ncpu && off + 24 <= ACPI_IMG_SLIT; i++) {
+		put_srat_cpu(m->mem + off, &cpus[i]);
+		off += m->mem[off + 1];
+	}
+	put_header(m, ACPI_IMG_SRAT, "SRAT", off - ACPI_IMG_SRAT);
+	acpi_img_put32(m, ACPI_IMG_SRAT + 36, 1);  /* table revision, reserved */
+	acpi_img_fix_table(m, ACPI_IMG_SRAT);
+	list_in_root(m, ACPI_IMG_SRAT);
+	if (!slit || n > ACPI_IMG_SLIT_MAX)
+		return;
+	put_header(m, ACPI_IMG_SLIT, "SLIT", 44 + n * n);
+	acpi_img_put64(m, ACPI_IMG_SLIT + 36, n);
+	memcpy(m->mem + ACPI_IMG_SLIT + 44, slit, n * n);
+	acpi_img_fix_table(m, ACPI_IMG_SLIT);
+	list_in_root(m, ACPI_IMG_SLIT);
+}
+
+uint32_t acpi_img_used(const struct acpi_img *m)
+{
+	static const uint32_t tables[] = { ACPI_IMG_SLIT, ACPI_IMG_SRAT, ACPI_IMG_MADT };
+
+	for (uint32_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		if (m->mem[tables[i]])
+			return tables[i] + acpi_img_get32(m, tables[i] + 4);
+	return ACPI_IMG_MADT;
+}

@@ -3,7 +3,7 @@
 # Boots a kernel image in QEMU, captures the serial console to a log, and judges the run:
 #   tests/qemu/run.sh --firmware bios|uefi --medium cdrom|usb --image IMG --log build/logs/NAME.log
 #                     [--mem 256M] [--machine pc|q35] [--smp 1] [--cpu max] [--timeout 120]
-#                     [--accel tcg|kvm]
+#                     [--accel tcg|kvm] [--numa 'MEM@CPUS ...'] [--numa-dist 'A:B:D ...']
 #                     [--cmdline-note TEXT] [--interactive] [--display SPEC] [--gdb GDBINIT] [--print]
 #
 # Under TCG every virtual CPU gets a host thread (multi-threaded TCG); --cpu picks the CPU model
@@ -15,6 +15,11 @@
 # tests/qemu/ktap-check.sh. Prints each test and ends with "N passed, N failed"; exits 0 only
 # when QEMU exited with 33 and the report is complete and clean.
 #
+# --numa gives the machine one NUMA node per word, in order: MEM@CPUS, e.g. '256M@0-1 0@2-3
+# 256M@': node 0 of 256 MiB with CPUs 0-1, node 1 without memory, node 2 without CPUs (the
+# node sizes must add up to --mem). --numa-dist sets the distance between two nodes both ways
+# (QEMU then builds a SLIT); without it there is none.
+#
 # --interactive also shows the serial console on this terminal (make run); --display shows
 # the screen (e.g. --display gtk); --cmdline-note is printed with the run's description.
 # --gdb starts QEMU halted with a gdb stub on :1234 and runs gdb with GDBINIT; QEMU stops when gdb
@@ -24,7 +29,7 @@ set -u
 here=$(dirname "$0")
 
 firmware=bios medium=cdrom image="" mem=256M machine=pc log="" note="" timeout_s=120 accel=tcg
-interactive=0 display=none smp=1 cpu=max gdbinit="" print=0
+interactive=0 display=none smp=1 cpu=max gdbinit="" print=0 numa="" numa_dist=""
 
 usage() {
 	sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -39,7 +44,7 @@ die() {
 
 while [ $# -gt 0 ]; do
 	case $1 in
-	--firmware|--medium|--image|--mem|--machine|--smp|--cpu|--log|--cmdline-note|--timeout|--accel|--display|--gdb)
+	--firmware|--medium|--image|--mem|--machine|--smp|--cpu|--log|--cmdline-note|--timeout|--accel|--display|--gdb|--numa|--numa-dist)
 		[ $# -ge 2 ] || usage
 		case $1 in
 		--firmware) firmware=$2 ;;
@@ -55,6 +60,8 @@ while [ $# -gt 0 ]; do
 		--accel) accel=$2 ;;
 		--display) display=$2 ;;
 		--gdb) gdbinit=$2 ;;
+		--numa) numa=$2 ;;
+		--numa-dist) numa_dist=$2 ;;
 		esac
 		shift 2 ;;
 	--interactive) interactive=1; shift ;;
@@ -90,6 +97,22 @@ if [ "$accel" = kvm ]; then
 else
 	args+=(-accel tcg,thread=multi -cpu "$cpu")
 fi
+
+# NUMA: a RAM backend per node with memory, and the node's CPUs (QEMU's -numa node,memdev=,cpus=).
+nid=0
+for node in $numa; do
+	case $node in *@*) ;; *) die "--numa: '$node' is not MEM@CPUS" ;; esac
+	size=${node%%@*} cpus=${node#*@} opts="node,nodeid=$nid"
+	case $size in 0|0[MG]) ;; *) args+=(-object "memory-backend-ram,id=numa-mem$nid,size=$size"); opts+=",memdev=numa-mem$nid" ;; esac
+	[ -z "$cpus" ] || opts+=",cpus=$cpus"
+	args+=(-numa "$opts")
+	nid=$((nid + 1))
+done
+for d in $numa_dist; do
+	IFS=: read -r src dst val <<<"$d"
+	[ -n "$val" ] || die "--numa-dist: '$d' is not A:B:DISTANCE"
+	args+=(-numa "dist,src=$src,dst=$dst,val=$val")
+done
 
 # Firmware: SeaBIOS is QEMU's default; OVMF needs its code (read-only) and a private copy of
 # its variable store, so runs never share or modify the installed one.
