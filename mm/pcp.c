@@ -309,7 +309,22 @@ static void drain_cpu(unsigned int cpu, void *arg)
 }
 
 /*
- * Drains every CPU's lists, each on its CPU (arch_run_on_cpus()). With interrupts off or in an
+ * Do the lists of a CPU other than me hold a block? Read racily (atomic counts): a hint that
+ * spares a drain the cross-CPU call when only the caller's lists hold anything (compaction
+ * drains after every batch it moves).
+ */
+static bool others_hold_blocks(unsigned int me)
+{
+	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
+		for (unsigned int z = 0; cpu != me && z < MAX_NR_ZONES; z++)
+			if (pcp_free_pages(cpu_pcp(cpu, z)))
+				return true;
+	return false;
+}
+
+/*
+ * Drains every CPU's lists, each on its CPU (arch_run_on_cpus()); a plain drain (on < 0) does
+ * only the caller's when no other CPU's lists hold a block. With interrupts off or in an
  * interrupt handler the caller cannot wait for the others (two CPUs could wait for each other):
  * it drains its own lists only.
  */
@@ -317,7 +332,7 @@ static unsigned long drain_all(int on)
 {
 	struct drain_request req = { .on = on };
 
-	if (arch_irqs_disabled() || arch_in_interrupt())
+	if (arch_irqs_disabled() || arch_in_interrupt() || (on < 0 && !others_hold_blocks(arch_cpu_id())))
 		drain_cpu(arch_cpu_id(), &req);
 	else
 		arch_run_on_cpus(drain_cpu, &req);
