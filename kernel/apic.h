@@ -16,6 +16,7 @@
 #define APIC_VECTOR_CALL     0xf0 /* kernel/smp.c: work has been posted for this CPU */
 #define APIC_VECTOR_STOP     0xf1 /* kernel/smp.c: stop for good (a panic elsewhere) */
 #define APIC_VECTOR_TLB      0xf2 /* kernel/tlb.c: flush a range of this CPU's TLB (a shootdown) */
+#define APIC_VECTOR_MM_CALL  0xf3 /* kernel/cpu_call.c: run mm/'s function for this CPU (arch_run_on_cpus) */
 #define APIC_VECTOR_SPURIOUS 0xff
 
 /* Registers, by their xAPIC offset (the x2APIC MSR is 0x800 + offset / 16). */

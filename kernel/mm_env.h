@@ -9,6 +9,12 @@
 typedef spinlock_t arch_spinlock_t;
 
 /*
+ * arch_run_on_cpus() (kernel/cpu_call.c) runs its function on each CPU in an inter-processor
+ * interrupt: a CPU's per-CPU page lists need no lock, interrupts off is enough.
+ */
+#define ARCH_CPU_CALLS_BY_IPI 1
+
+/*
  * spin_lock() with the uncontended case first: one locked add, one load, one branch; the wait
  * loop is laid out of the way.
  */

@@ -8,6 +8,7 @@
 #include "kernel/mm_setup.h"
 
 #include "kernel/boot_memmap.h"
+#include "kernel/cpu_call.h"
 #include "kernel/cmdline.h"
 #include "kernel/hugetlb_cmdline.h"
 #include "kernel/paging.h"
@@ -275,6 +276,7 @@ void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 		.cycles = rdtsc,
 		.picture = cmdline_has(bi->cmdline, "mm_picture"),
 	};
+	cpu_call_set_mm_cpus(nr_cpus);
 	int err = mm_init(&params);
 	if (err)
 		panic("mm: cannot set up the page allocator (error %d)", err);

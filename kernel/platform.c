@@ -9,6 +9,7 @@
 #include "kernel/apic.h"
 #include "kernel/pic.h"
 #include "kernel/timer.h"
+#include "kernel/cpu_call.h"
 #include "kernel/tlb.h"
 #include "kernel/tsc.h"
 
@@ -19,6 +20,7 @@ bool platform_init(void)
 	if (!apic_init())
 		return false;
 	tlb_init();
+	cpu_call_init();
 	timer_init();
 	return true;
 }

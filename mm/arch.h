@@ -106,6 +106,18 @@ unsigned long arch_random_seed(void);
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
 /*
+ * Runs fn(cpu, arg) once for every CPU below mm_init_params.nr_cpus, each so that fn may touch
+ * that CPU's per-CPU page lists (mm/pcp.h) as the CPU itself does, and returns once every call
+ * has returned. How depends on ARCH_CPU_CALLS_BY_IPI (below): defined, the environment runs fn on
+ * the CPU itself with interrupts off (an inter-processor interrupt; the caller's own part with
+ * them off too), and for a CPU that is not running, on the caller, one such call at a time; not
+ * defined, fn may run on any thread or CPU (the host harness runs them all on the caller's), the
+ * lists then being behind a real lock. Called with interrupts on, outside interrupt handlers,
+ * holding none of mm/'s locks; several CPUs may call it at once.
+ */
+void arch_run_on_cpus(void (*fn)(unsigned int cpu, void *arg), void *arg);
+
+/*
  * Concurrency. mm/ may run on several CPUs at once and in interrupt handlers. The environment
  * supplies what that needs as static inline functions (they are on the allocation fast path) in
  * a header of its own: "mm_env.h" on the include path, or the one the build names with
@@ -128,6 +140,10 @@ void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)))
  *                                       Without handlers that allocate: false
  *   unsigned int arch_cpu_id(void)      this CPU's number, below mm_init_params.nr_cpus; must
  *                                       not change while interrupts are off
+ *   ARCH_CPU_CALLS_BY_IPI               optional macro: defined when arch_run_on_cpus() runs fn on
+ *                                       the CPU itself. A CPU's per-CPU lists are then protected by
+ *                                       interrupts off alone, with no lock: the allocation fast
+ *                                       path has no locked instruction (the kernel defines it)
  *
  * mm/ takes its locks with interrupts off, so an interrupt handler that allocates never waits
  * for a lock the code it interrupted holds. A single-CPU environment may define the lock as an

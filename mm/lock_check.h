@@ -8,7 +8,8 @@
  *   2. slab_cpu->lock                a cache's per-CPU slot: that CPU's free objects
  *   3. kmem_cache->lock              a cache's slab lists (a refill or flush of a slot)
  *   4. hugetlb_lock                  both huge page pools (mm/hugetlb.c)
- *   5. per_cpu_pages->lock           one CPU's page lists for one zone (mm/zone.h)
+ *   5. per_cpu_pages->lock           one CPU's page lists for one zone (mm/zone.h); a real lock
+ *                                    only without ARCH_CPU_CALLS_BY_IPI (mm/pcp.h)
  *   6. zone->lock                    a zone's buddy free lists
  *
  *   large_cpu->lock (mm/kmalloc.c), the large kmalloc pages one CPU keeps, is taken alone;

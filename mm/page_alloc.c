@@ -185,7 +185,7 @@ static struct page *take_from_zone(struct zone *zone, unsigned int order, gfp_t 
 	}
 	flags = arch_irq_save(); /* first: the CPU number holds only while interrupts are off */
 	pcp = cpu_pcp(arch_cpu_id(), (unsigned long)(zone - zones));
-	arch_spin_lock(&pcp->lock);
+	pcp_lists_lock(pcp);
 	page = pcp_take(pcp, slot, gfp_migratetype(gfp));
 	if (!page && pcp->high[slot]) {
 		page = pcp_refill(pcp, zone, order, gfp_migratetype(gfp), gfp);
@@ -295,7 +295,7 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, 
 
 /*
  * The fast path: a plain block of order <= PCP_MAX_ORDER from this CPU's list for the first zone,
- * under that list's lock with interrupts off. Everything else takes the slow path.
+ * with that list locked (pcp_lock(): interrupts off). Everything else takes the slow path.
  */
 static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t gfp, unsigned int order)
 {
@@ -307,7 +307,7 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t
 		return alloc_pages_slow(gfp, order);
 	flags = arch_irq_save();
 	pcp = cpu_pcp_at(arch_cpu_id(), first_pcp_offset_of[gfp & __GFP_ZONEMASK]);
-	arch_spin_lock(&pcp->lock);
+	pcp_lists_lock(pcp);
 	page = pcp_take(pcp, order, gfp_migratetype(gfp)); /* both mobility bits: an empty list */
 	pcp_unlock(pcp, flags);
 	if (unlikely(!page))
@@ -398,8 +398,8 @@ static void give_to_buddy(struct page *page, unsigned int order)
  * Gives back a block every check has passed (and whose compound metadata, if any, is cleared).
  * Orders the per-CPU lists hold (whole pageblocks included) go on this CPU's list for the block's
  * zone and its pageblock's type, whichever CPU allocated it; other orders, and blocks of isolated
- * pageblocks, to the buddy lists. The type is read under the list's lock: isolation sets it, then
- * drains every CPU's lists, each under its lock, so a free either comes before that drain (which
+ * pageblocks, to the buddy lists. The type is read with the list locked: isolation sets it, then
+ * drains every CPU's lists, each on its CPU (mm/pcp.h), so a free either comes before that drain (which
  * takes the block to the buddy lists) or sees the pageblock isolated; an isolated pageblock's
  * block never stays on a per-CPU list.
  */
@@ -420,7 +420,7 @@ static void free_block(struct page *page, unsigned int order)
 	}
 	irq = arch_irq_save();
 	pcp = cpu_pcp(arch_cpu_id(), page_zonenum(page));
-	arch_spin_lock(&pcp->lock);
+	pcp_lists_lock(pcp);
 	mt = get_pageblock_migratetype(page);
 	if (mt >= MIGRATE_PCPTYPES) {
 		give_to_buddy(page, order);
@@ -471,7 +471,7 @@ void __free_pages(struct page *page, unsigned int order)
 	set_page_ref(page, 0); /* its flags keep its order and list type: see struct per_cpu_pages */
 	irq = arch_irq_save();
 	pcp = cpu_pcp_at(arch_cpu_id(), (flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));
-	arch_spin_lock(&pcp->lock);
+	pcp_lists_lock(pcp);
 	count = pcp->count[order];
 	if (unlikely(count >= pcp->fast_high[order])) {
 		pcp_give_slow_unlock(pcp, page, order, irq); /* a tail call: nothing saved for it */

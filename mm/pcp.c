@@ -108,6 +108,7 @@ static void pcp_retune(struct per_cpu_pages *pcp, unsigned int slot)
 		pcp_set_high(pcp, slot, pcp_high_now(pcp_zone(pcp), slot), zone_busy(pcp_zone(pcp)));
 }
 
+/* Boot, before the other CPUs run: so it may set every CPU's lists from here. */
 void pcp_set_limits(void)
 {
 	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
@@ -150,7 +151,7 @@ struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned i
 	unsigned long flags;
 	struct page *page = NULL;
 
-	MM_BUG_ON(!lock_held(&pcp->lock), NULL, "CPU %u's lists not locked", pcp->cpu);
+	MM_BUG_ON(!pcp_lists_locked(pcp), NULL, "CPU %u's lists not locked", pcp->cpu);
 	MM_BUG_ON(!pcp_holds_order(order), NULL, "refilling a per-CPU list of order %u", order);
 	pcp_retune(pcp, slot);
 	if (pcp->count[slot] > pcp->high[slot])
@@ -211,7 +212,7 @@ void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n)
 	unsigned int last = MIGRATE_TYPES - 1;
 	unsigned long flags;
 
-	MM_BUG_ON(!lock_held(&pcp->lock), NULL, "CPU %u's lists not locked", pcp->cpu);
+	MM_BUG_ON(!pcp_lists_locked(pcp), NULL, "CPU %u's lists not locked", pcp->cpu);
 	if (!pcp->count[slot])
 		return;
 	flags = zone_lock(zone);
@@ -255,7 +256,7 @@ void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned
 {
 	unsigned int slot = pcp_order_slot(order);
 
-	MM_BUG_ON(!lock_held(&pcp->lock), page, "CPU %u's lists not locked", pcp->cpu);
+	MM_BUG_ON(!pcp_lists_locked(pcp), page, "CPU %u's lists not locked", pcp->cpu);
 	pcp_retune(pcp, slot);
 	/* pcp_retune() just set high (0: lists off) and fast_high (0: busy) from the zone. */
 	if (pcp_free_goes_to_buddy(pcp_zone(pcp), page, slot, pcp->high[slot], !pcp->fast_high[slot])) {
@@ -270,7 +271,8 @@ void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned
 
 /*
  * Gives every block of one CPU's lists for one zone back; returns the blocks moved. With on
- * given (0 or 1), also sets the lists' high for the lists on or off, under the same hold.
+ * given (0 or 1), also sets the lists' high for the lists on or off, under the same hold. The
+ * caller may use pcp: it is its own CPU's, or arch_run_on_cpus() made it so.
  */
 static unsigned long drain_pcp(struct per_cpu_pages *pcp, int on)
 {
@@ -287,14 +289,54 @@ static unsigned long drain_pcp(struct per_cpu_pages *pcp, int on)
 	return blocks;
 }
 
-static unsigned long drain_all(int on)
+/* What drain_cpu() is asked to do, and what it adds its blocks to (CPUs may run it at once). */
+struct drain_request {
+	int on;
+	unsigned long blocks;
+};
+
+/* arch_run_on_cpus()'s function: drains (and with req->on, turns on or off) cpu's lists. */
+static void drain_cpu(unsigned int cpu, void *arg)
 {
+	struct drain_request *req = arg;
 	unsigned long blocks = 0;
 
+	if (cpu >= pcp_nr_cpus)
+		return;
+	for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
+		blocks += drain_pcp(cpu_pcp(cpu, z), req->on);
+	__atomic_fetch_add(&req->blocks, blocks, __ATOMIC_RELAXED);
+}
+
+/*
+ * Do the lists of a CPU other than me hold a block? Read racily (atomic counts): a hint that
+ * spares a drain the cross-CPU call when only the caller's lists hold anything (compaction
+ * drains after every batch it moves).
+ */
+static bool others_hold_blocks(unsigned int me)
+{
 	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
-		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
-			blocks += drain_pcp(cpu_pcp(cpu, z), on);
-	return blocks;
+		for (unsigned int z = 0; cpu != me && z < MAX_NR_ZONES; z++)
+			if (pcp_free_pages(cpu_pcp(cpu, z)))
+				return true;
+	return false;
+}
+
+/*
+ * Drains every CPU's lists, each on its CPU (arch_run_on_cpus()); a plain drain (on < 0) does
+ * only the caller's when no other CPU's lists hold a block. With interrupts off or in an
+ * interrupt handler the caller cannot wait for the others (two CPUs could wait for each other):
+ * it drains its own lists only.
+ */
+static unsigned long drain_all(int on)
+{
+	struct drain_request req = { .on = on };
+
+	if (arch_irqs_disabled() || arch_in_interrupt() || (on < 0 && !others_hold_blocks(arch_cpu_id())))
+		drain_cpu(arch_cpu_id(), &req);
+	else
+		arch_run_on_cpus(drain_cpu, &req);
+	return __atomic_load_n(&req.blocks, __ATOMIC_RELAXED);
 }
 
 unsigned long drain_pcp_lists(void)

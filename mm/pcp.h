@@ -5,10 +5,14 @@
  * struct per_cpu_pages in mm/zone.h). drain_pcp_lists() and set_pcp_lists() are for everyone; the
  * rest is mm/'s own.
  *
- * Locking: a CPU's lists for a zone are behind that per_cpu_pages' lock, taken with interrupts
- * off by pcp_lock(). The functions below that take a per_cpu_pages are called with its lock held;
- * those that move blocks to or from the buddy lists take the zone lock inside it (the order of
- * all mm/'s locks: mm/lock_check.h).
+ * Locking: pcp_lock() makes a CPU's lists for a zone its caller's: interrupts off, and where the
+ * environment's arch_run_on_cpus() does not run on the CPU itself (no ARCH_CPU_CALLS_BY_IPI, the
+ * host harness), that per_cpu_pages' lock too. A CPU uses only its own lists; what must reach
+ * another CPU's (drain_pcp_lists(), set_pcp_lists()) asks it through arch_run_on_cpus(). Other
+ * CPUs' counts, high and batch are read racily (atomic loads), as approximate figures. The
+ * functions below that take a per_cpu_pages are called with it locked; those that move blocks to
+ * or from the buddy lists take the zone lock inside it (the order of all mm/'s locks:
+ * mm/lock_check.h).
  */
 #ifndef MM_PCP_H
 #define MM_PCP_H
@@ -23,8 +27,10 @@
  * drain_pcp_lists() - Give every block on every CPU's lists back to the buddy free lists.
  *
  * The lists hold recently freed blocks of order <= PCP_MAX_ORDER and whole pageblocks, kept
- * unmerged for speed; each CPU's are drained under its lock, so that buddyinfo shows all free
- * memory in its merged form. alloc_pages() does this itself before it fails.
+ * unmerged for speed; each CPU's are drained on that CPU (arch_run_on_cpus()), so that buddyinfo
+ * shows all free memory in its merged form. alloc_pages() does this itself before it fails.
+ * Called with interrupts off or from an interrupt handler, where it cannot wait for the other
+ * CPUs, it drains the calling CPU's lists only.
  *
  * Return: the blocks moved.
  */
@@ -37,6 +43,8 @@ unsigned long drain_pcp_lists(void);
  * Off, they are drained and stay empty: every alloc_pages() takes a block from the buddy lists,
  * splitting a larger one when needed, and every __free_pages() gives it back and merges it with
  * its free buddies; the plain buddy allocator, which benchmarks and tests compare against.
+ * Call it with interrupts on, outside interrupt handlers: each CPU turns its own lists off or
+ * on (arch_run_on_cpus()).
  *
  * Return: the previous state.
  */
@@ -44,7 +52,7 @@ bool set_pcp_lists(bool on);
 
 /*
  * What set_pcp_lists() was last told. The lists themselves say it to the fast path: while off,
- * every list's high is 0, set under its lock, so a CPU that frees after set_pcp_lists(false)
+ * every list's high is 0, set with it locked, so a CPU that frees after set_pcp_lists(false)
  * has drained its lists finds high 0 under the same lock and never puts a block back on them.
  */
 extern bool pcp_lists_on;
@@ -83,18 +91,34 @@ static inline unsigned int pcp_order_slot(unsigned int order)
 	return order <= PCP_MAX_ORDER ? order : PCP_PAGEBLOCK_SLOT;
 }
 
-/* Takes pcp's lock with interrupts off; returns what pcp_unlock() needs to restore them. */
+#ifdef ARCH_CPU_CALLS_BY_IPI
+/*
+ * Nothing but its CPU touches a CPU's lists (others ask it: arch_run_on_cpus() runs their
+ * function there, in an interrupt), so interrupts off is all the protection they need: no
+ * lock, no locked instruction on the fast path.
+ */
+static inline void pcp_lists_lock(struct per_cpu_pages *pcp) { (void)pcp; }
+static inline void pcp_lists_unlock(struct per_cpu_pages *pcp) { (void)pcp; }
+static inline bool pcp_lists_locked(const struct per_cpu_pages *pcp) { return (void)pcp, arch_irqs_disabled(); }
+#else
+/* arch_run_on_cpus() may run its function anywhere: the lists are behind their lock. */
+static inline void pcp_lists_lock(struct per_cpu_pages *pcp) { arch_spin_lock(&pcp->lock); }
+static inline void pcp_lists_unlock(struct per_cpu_pages *pcp) { arch_spin_unlock(&pcp->lock); }
+static inline bool pcp_lists_locked(const struct per_cpu_pages *pcp) { return lock_held(&pcp->lock); }
+#endif
+
+/* Locks pcp's lists (above) with interrupts off; returns what pcp_unlock() needs to restore them. */
 static inline unsigned long pcp_lock(struct per_cpu_pages *pcp)
 {
 	unsigned long flags = arch_irq_save();
 
-	arch_spin_lock(&pcp->lock);
+	pcp_lists_lock(pcp);
 	return flags;
 }
 
 static inline void pcp_unlock(struct per_cpu_pages *pcp, unsigned long flags)
 {
-	arch_spin_unlock(&pcp->lock);
+	pcp_lists_unlock(pcp);
 	arch_irq_restore(flags);
 }
 
@@ -180,7 +204,7 @@ static inline __attribute__((always_inline)) struct page *pcp_take(struct per_cp
 	if (first == head)
 		return NULL;
 	MM_BUG_ON(!arch_irqs_disabled(), NULL, "a per-CPU list used with interrupts on");
-	MM_BUG_ON(!lock_held(&pcp->lock), NULL, "CPU %u's lists not locked", pcp->cpu);
+	MM_BUG_ON(!pcp_lists_locked(pcp), NULL, "CPU %u's lists not locked", pcp->cpu);
 	MM_BUG_ON(PageBuddy(lru_to_page(first)) || alloc_order_of(lru_to_page(first)) != order,
 		  lru_to_page(first), "a pcp block of order %u marked PG_buddy or with another order", order);
 	MM_BUG_ON(page_pcptype(lru_to_page(first)) != mt, lru_to_page(first), "a block on list %u marked type %u", mt,
@@ -204,7 +228,7 @@ static inline __attribute__((always_inline)) void pcp_push(struct per_cpu_pages 
 	MM_BUG_ON(alloc_order_of(page) != order, page, "a block of order %u marked order %u", order, alloc_order_of(page));
 	MM_BUG_ON(pcp->cpu != arch_cpu_id(), page, "freeing to CPU %u's list on CPU %u", pcp->cpu, arch_cpu_id());
 	MM_BUG_ON(!arch_irqs_disabled(), page, "a per-CPU list used with interrupts on");
-	MM_BUG_ON(!lock_held(&pcp->lock), page, "CPU %u's lists not locked", pcp->cpu);
+	MM_BUG_ON(!pcp_lists_locked(pcp), page, "CPU %u's lists not locked", pcp->cpu);
 	MM_BUG_ON(mt >= MIGRATE_PCPTYPES || page_pcptype(page) != mt, page, "a block of type %u pushed on list %u",
 		  page_pcptype(page), mt);
 	list_add(&page->lru, &pcp->lists[slot][mt]);

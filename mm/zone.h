@@ -113,7 +113,7 @@ struct free_area {
  * after them.
  */
 struct per_cpu_pages {
-	mm_spinlock_t lock;
+	mm_spinlock_t lock; /* taken only without ARCH_CPU_CALLS_BY_IPI (mm/pcp.h): else interrupts off is enough */
 	unsigned int cpu;                          /* the CPU these are (checked by MM_BUG_ON) */
 	unsigned int count[PCP_NR_SLOTS];          /* blocks on lists[slot][*] */
 	uint16_t fast_high[PCP_NR_SLOTS];          /* the free fast path pushes below this: high, or 0 (busy) */

@@ -15,7 +15,7 @@ CC=${CC:-clang}
 prefix=mmtest_
 env_h=tests/port/mm_env.h
 # What mm/ may leave undefined: mm/arch.h's list (tests/port/build.sh) and the example's flag.
-env_syms=' arch_map_memmap arch_random_seed arch_vmalloc_clear_marker arch_vmalloc_map_page arch_vmalloc_set_marker arch_vmalloc_unmap memcpy memmove memset mm_direct_map_offset mm_vmalloc_end mm_vmalloc_start mm_vmemmap_base panic printk snprintf vsnprintf env_irqs_off _GLOBAL_OFFSET_TABLE_ '
+env_syms=' arch_map_memmap arch_random_seed arch_run_on_cpus arch_vmalloc_clear_marker arch_vmalloc_map_page arch_vmalloc_set_marker arch_vmalloc_unmap memcpy memmove memset mm_direct_map_offset mm_vmalloc_end mm_vmalloc_start mm_vmemmap_base panic printk snprintf vsnprintf env_irqs_off _GLOBAL_OFFSET_TABLE_ '
 hostflags=(-std=gnu11 -O1 -g -Wall -Wextra -Werror -DMM_DEBUG=1)
 
 pass=0 fail=0

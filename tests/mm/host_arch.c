@@ -51,6 +51,21 @@ void host_mm_set_cpu(unsigned int cpu)
 	host_mm_cpu = cpu;
 }
 
+/*
+ * The harness's threads are CPUs only by name (host_mm_set_cpu()), and the per-CPU lists are
+ * behind a real lock here (no ARCH_CPU_CALLS_BY_IPI): every CPU's part runs on the caller's
+ * thread, with "interrupts off" as in the interrupt a kernel would send.
+ */
+void arch_run_on_cpus(void (*fn)(unsigned int cpu, void *arg), void *arg)
+{
+	unsigned long was = host_mm_irqs_off;
+
+	host_mm_irqs_off = 1;
+	for (unsigned int cpu = 0; cpu < host_mm_nr_cpus; cpu++)
+		fn(cpu, arg);
+	host_mm_irqs_off = was;
+}
+
 static void stdout_write(const char *s, size_t len)
 {
 	if (!host_console_quiet)

@@ -3,7 +3,8 @@
  * Host tests of the per-CPU page lists with threads playing CPUs (host_mm_set_cpu()): a block
  * freed on another CPU goes to that CPU's list (a 2 MiB block too); memory stranded on another
  * CPU's list is found before an allocation fails, merged when a larger block is asked for; and
- * when two CPUs drop the last two references to a page at once, exactly one of them frees it.
+ * when two CPUs drop the last two references to a page at once, exactly one of them frees it; a
+ * drain on one CPU gives back what another CPU's lists hold.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -393,6 +394,39 @@ static void last_two_references_dropped_at_once_free_the_page_once(struct ktest 
 	KT_EXPECT_EQ(t, nr_free_pages(), free0);
 }
 
+/*
+ * drain_pcp_lists() reaches every CPU's lists through arch_run_on_cpus(): a block freed on CPU 1
+ * is in the buddy lists after a drain on CPU 0. With interrupts off it cannot ask the others and
+ * drains the caller's lists only: the block stays on CPU 1's.
+ */
+static void a_drain_on_cpu_0_gives_back_a_block_freed_on_cpu_1(struct ktest *t)
+{
+	struct page *page;
+	unsigned long irq;
+
+	host_mm_set_cpu(0);
+	page = alloc_pages(GFP_KERNEL, 0);
+	KT_ASSERT(t, page != NULL, "alloc_pages(0) failed");
+	host_mm_set_cpu(1);
+	if (pcp_free_bypasses(page)) {
+		__free_pages(page, 0);
+		host_mm_set_cpu(0);
+		return ktest_skip(t, "the free goes straight to the buddy lists (busy zone or lists off)");
+	}
+	__free_pages(page, 0);
+	host_mm_set_cpu(0);
+	irq = arch_irq_save();
+	drain_pcp_lists();
+	arch_irq_restore(irq);
+	KT_EXPECT(t, !mm_pfn_in_buddy_block(page_to_pfn(page)),
+		  "a drain with interrupts off gave back CPU 1's block (it may only drain its own CPU's)");
+	drain_pcp_lists();
+	KT_EXPECT(t, mm_pfn_in_buddy_block(page_to_pfn(page)) && pcp_free_pages(pcp_of(1, page)) == 0,
+		  "after a drain on CPU 0, pfn %#lx is %sin the buddy lists and CPU 1's lists hold %lu frames",
+		  page_to_pfn(page), mm_pfn_in_buddy_block(page_to_pfn(page)) ? "" : "not ",
+		  pcp_free_pages(pcp_of(1, page)));
+}
+
 KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(a_block_freed_on_another_cpu_goes_to_that_cpus_list),
 	    KTEST_CASE(a_pageblock_freed_on_another_cpu_goes_to_that_cpus_list),
@@ -401,4 +435,5 @@ KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(a_busy_zone_gives_a_sparse_pageblocks_page_to_the_buddy_lists),
 	    KTEST_CASE(a_full_pageblocks_page_is_handed_out_before_a_sparse_ones),
 	    KTEST_CASE(a_small_allocation_splits_a_full_pageblocks_block_before_using_a_sparse_one),
-	    KTEST_CASE(last_two_references_dropped_at_once_free_the_page_once));
+	    KTEST_CASE(last_two_references_dropped_at_once_free_the_page_once),
+	    KTEST_CASE(a_drain_on_cpu_0_gives_back_a_block_freed_on_cpu_1));

@@ -29,7 +29,7 @@ cc() { "$CC" -Werror "$@"; }
 # function mm/ declared for itself (strlen, say) would otherwise link quietly against the C library.
 # env_irqs_off is the example's own: its mm_env.h reads it (mm/README.md, section 3); gcc's
 # position-independent code may name _GLOBAL_OFFSET_TABLE_, which the linker provides.
-allowed=' arch_map_memmap arch_random_seed arch_vmalloc_clear_marker arch_vmalloc_map_page arch_vmalloc_set_marker arch_vmalloc_unmap memcpy memmove memset mm_direct_map_offset mm_vmalloc_end mm_vmalloc_start mm_vmemmap_base panic printk snprintf vsnprintf env_irqs_off _GLOBAL_OFFSET_TABLE_ '
+allowed=' arch_map_memmap arch_random_seed arch_run_on_cpus arch_vmalloc_clear_marker arch_vmalloc_map_page arch_vmalloc_set_marker arch_vmalloc_unmap memcpy memmove memset mm_direct_map_offset mm_vmalloc_end mm_vmalloc_start mm_vmemmap_base panic printk snprintf vsnprintf env_irqs_off _GLOBAL_OFFSET_TABLE_ '
 mm_objs=()
 for c in "$out"/src/mm/*.c; do
 	mm_objs+=("$out/src/$(basename "${c%.c}").o")

@@ -18,6 +18,9 @@ void arch_vmalloc_set_marker(uintptr_t va) { (void)va; }
 void arch_vmalloc_clear_marker(uintptr_t va, phys_addr_t phys) { (void)va, (void)phys; }
 int arch_map_memmap(uintptr_t va, phys_addr_t phys, size_t size) { (void)va, (void)phys, (void)size; return -ENOMEM; }
 
+/* One CPU: its part runs here, with interrupts "off" as in the interrupt a kernel would send. */
+void arch_run_on_cpus(void (*fn)(unsigned int, void *), void *arg) { bool was = env_irqs_off; env_irqs_off = true; fn(0, arg); env_irqs_off = was; }
+
 /* Differs from run to run with the program's address-space layout. */
 unsigned long arch_random_seed(void) { return (uintptr_t)&env_irqs_off; }
 

@@ -3,9 +3,12 @@
  * Self-tests of the other CPUs (kernel/smp.h) and the tick (kernel/timer.h): every CPU came up
  * with its own number and per-CPU area, cross-CPU calls run once on each CPU and wake idle ones,
  * a spinlock keeps a counter that every CPU increments exact, and every CPU ticks with interrupts
- * on, in work functions too. They pass with one CPU as well, where the calls run on the caller.
+ * on, in work functions too; mm/'s cross-CPU call runs on each CPU in an interrupt, and a page
+ * freed on CPU 1 is in the buddy lists after a drain on CPU 0. They pass with one CPU as well,
+ * where the calls run on the caller.
  */
 #include "kernel/apic.h"
+#include "kernel/cpu_call.h"
 #include "tests/ktest/ktest.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
@@ -15,6 +18,8 @@
 #include "kernel/tsc.h"
 #include "kernel/x86.h"
 #include "lib/printk.h"
+#include "mm/page_alloc.h"
+#include "mm/pcp.h"
 #include "tests/ktest/mm_helpers.h"
 
 #define MSR_GS_BASE    0xc0000101u
@@ -345,6 +350,84 @@ static void a_cpu_without_memory_for_its_stack_keeps_nothing(struct ktest *t)
 	mm_held_free_all(&held);
 }
 
+/* What mm's cross-CPU call saw on each CPU (arch_run_on_cpus(), kernel/cpu_call.c). */
+struct cpu_call_seen {
+	unsigned int runs[NR_CPUS_MAX], ran_on[NR_CPUS_MAX];
+	bool irqs_off[NR_CPUS_MAX];
+};
+
+static void record_cpu_call(unsigned int cpu, void *arg)
+{
+	struct cpu_call_seen *s = arg;
+
+	if (cpu >= NR_CPUS_MAX)
+		return;
+	s->runs[cpu]++;
+	s->ran_on[cpu] = this_cpu_id();
+	s->irqs_off[cpu] = irqs_disabled();
+}
+
+/* Each running CPU runs mm's function for itself, in an interrupt (interrupts off), once. */
+static void mm_cross_cpu_call_runs_on_each_cpu_with_interrupts_off(struct ktest *t)
+{
+	static struct cpu_call_seen s;
+	unsigned long before = cpu_calls_received(smp_num_cpus() - 1);
+
+	arch_run_on_cpus(record_cpu_call, &s);
+	for (unsigned int i = 0; i < smp_num_cpus(); i++)
+		KT_EXPECT(t, s.runs[i] == 1 && s.ran_on[i] == i && s.irqs_off[i],
+			  "CPU %u's part: ran %u times, on CPU %u, interrupts %s", i, s.runs[i], s.ran_on[i],
+			  s.irqs_off[i] ? "off" : "on");
+	if (smp_num_cpus() > 1)
+		KT_EXPECT(t, cpu_calls_received(smp_num_cpus() - 1) == before + 1,
+			  "CPU %u's interrupt handler ran %lu calls, not 1", smp_num_cpus() - 1,
+			  cpu_calls_received(smp_num_cpus() - 1) - before);
+}
+
+/* The page CPU 1 frees, and what it saw: the free went to its own list (not straight to the buddy lists). */
+struct remote_free {
+	struct page *page;
+	bool done, bypassed, on_list;
+};
+
+static void free_on_cpu_1(void *arg)
+{
+	struct remote_free *r = arg;
+	unsigned long flags;
+
+	if (this_cpu_id() != 1)
+		return;
+	flags = local_irq_save(); /* the CPU's lists stay as the free leaves them until the check */
+	r->bypassed = pcp_free_bypasses(r->page);
+	__free_pages(r->page, 0);
+	r->on_list = !mm_pfn_in_buddy_block(page_to_pfn(r->page));
+	local_irq_restore(flags);
+	r->done = true;
+}
+
+/*
+ * A page freed on CPU 1 stays on CPU 1's list; drain_pcp_lists() on CPU 0 asks CPU 1 to give it
+ * back (an interrupt: CPU 1's lists have no lock), and afterwards it is in the buddy lists.
+ */
+static void a_page_freed_on_cpu_1_is_in_the_buddy_lists_after_a_drain_on_cpu_0(struct ktest *t)
+{
+	static struct remote_free r;
+
+	if (smp_num_cpus() < 2)
+		return ktest_skip(t, "one CPU");
+	r = (struct remote_free){ .page = alloc_pages(GFP_KERNEL, 0) };
+	KT_ASSERT(t, r.page != NULL, "alloc_pages(0) failed");
+	smp_call_function(free_on_cpu_1, &r, true);
+	KT_ASSERT(t, r.done, "CPU 1 did not run the free");
+	if (r.bypassed)
+		return ktest_skip(t, "CPU 1's free went straight to the buddy lists (busy zone or lists off)");
+	KT_EXPECT(t, r.on_list, "the page CPU 1 freed is not on its list but in the buddy lists");
+	drain_pcp_lists();
+	KT_EXPECT(t, mm_pfn_in_buddy_block(page_to_pfn(r.page)),
+		  "pfn %#lx, freed on CPU 1, is not in the buddy lists after drain_pcp_lists() on CPU %u",
+		  page_to_pfn(r.page), this_cpu_id());
+}
+
 KTEST_SUITE(smp,
 	    KTEST_CASE(every_cpu_has_its_own_number_and_area),
 	    KTEST_CASE(on_each_cpu_runs_once_on_each_with_interrupts_on),
@@ -355,4 +438,6 @@ KTEST_SUITE(smp,
 	    KTEST_CASE(timer_hook_runs_on_every_cpu_in_interrupt_context),
 	    KTEST_CASE(ticks_interrupt_long_work),
 	    KTEST_CASE(xapic_refuses_ids_it_cannot_name),
-	    KTEST_CASE(a_cpu_without_memory_for_its_stack_keeps_nothing));
+	    KTEST_CASE(a_cpu_without_memory_for_its_stack_keeps_nothing),
+	    KTEST_CASE(mm_cross_cpu_call_runs_on_each_cpu_with_interrupts_off),
+	    KTEST_CASE(a_page_freed_on_cpu_1_is_in_the_buddy_lists_after_a_drain_on_cpu_0));

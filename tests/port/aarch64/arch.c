@@ -2,7 +2,7 @@
 /*
  * The rest of mm/arch.h for the AArch64 port kernel (the memmap's mapping is in mmu.c, vmalloc's
  * in vmalloc.c; printk, snprintf and the memory functions are lib/'s, as in the x86 kernel): the
- * virtual counter as the slab's seed, and a panic that ends the run as failed.
+ * virtual counter as the slab's seed, the cross-CPU call of its one CPU, and a panic that ends the run as failed.
  */
 #include "mm/arch.h"
 
@@ -16,6 +16,15 @@ unsigned long arch_random_seed(void)
 
 	__asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(count));
 	return count;
+}
+
+/* One CPU: its part runs here, with interrupts masked as in an interrupt handler. */
+void arch_run_on_cpus(void (*fn)(unsigned int cpu, void *arg), void *arg)
+{
+	unsigned long flags = arch_irq_save();
+
+	fn(0, arg);
+	arch_irq_restore(flags);
 }
 
 /* mm/'s messages end without a newline: one is added. */
