@@ -43,28 +43,42 @@ int pcp_init(unsigned int nr_cpus)
 }
 
 /*
- * The share of a zone's spare memory the lists of whole pageblocks may hold: 2^-1, where a
- * smaller order's get 2^-PCP_SPARE_SHARE_SHIFT. A whole pageblock held unmerged keeps nothing
- * from merging but a 4 MiB block, and a burst of 2 MiB allocations and frees (1024 of them in
- * make bench-host's batches) stays on the lists only if they are long.
+ * The frames of zone's spare memory (its buddy lists' frames above 2^-PCP_RESERVE_SHIFT of it)
+ * that a list of slot may hold, with own frames already on it (whole pageblocks') or not (the
+ * smaller orders': their lists are not counted, so that a zone's spare memory stays in the
+ * buddy lists where it merges).
  */
-#define PCP_PAGEBLOCK_SHARE_SHIFT 1
+static unsigned long pcp_spare_frames(const struct zone *zone, unsigned long own)
+{
+	unsigned long free = __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED) + own;
+	unsigned long reserve = zone->managed_pages >> PCP_RESERVE_SHIFT;
+
+	return free > reserve ? free - reserve : 0;
+}
 
 /*
- * The high of a list of slot in zone now: 2^-PCP_SPARE_SHARE_SHIFT (whole pageblocks:
- * 2^-PCP_PAGEBLOCK_SHARE_SHIFT) of the zone's spare memory (the frames in its buddy lists above
- * 2^-PCP_RESERVE_SHIFT of the zone), in blocks of the slot's order, shared among the CPUs,
- * between PCP_MIN_HIGH_BLOCKS and PCP_HIGH_BLOCKS. A busy zone's lists are short, so that its
- * free memory stays in the buddy lists where it merges; an idle one's are long, so that a burst
- * of allocations and frees stays on them.
+ * The high of pcp's list of slot in zone now, between PCP_MIN_HIGH_BLOCKS and PCP_HIGH_BLOCKS.
+ * A smaller order's: 2^-PCP_SPARE_SHARE_SHIFT of the zone's spare memory, in blocks of the order,
+ * shared among the CPUs. A busy zone's lists are short, so that its free memory stays in the
+ * buddy lists where it merges; an idle one's are long, so that a burst of allocations and frees
+ * stays on them.
+ * Whole pageblocks': all of the spare memory, counting the pageblocks already on the list, and
+ * not shared: a whole pageblock held unmerged splits nothing (it keeps only a 4 MiB block from
+ * merging), and a burst of 2 MiB allocations and frees (1024 of them in make bench-host's
+ * batches, 2 GiB) stays on one CPU's list only if that list may grow as long as the burst. Shared
+ * among the CPUs, two CPUs' bursts overflowed their lists and every block went through the zone
+ * lock. What bounds the lists together is the busy rule: when the buddy lists fall to the
+ * reserve, every free of a whole pageblock goes to them and every refill gives this CPU's back
+ * (pcp_refill(), pcp_give_slow_unlock()).
  */
-static unsigned int pcp_high_now(const struct zone *zone, unsigned int slot)
+static unsigned int pcp_high_now(const struct per_cpu_pages *pcp, const struct zone *zone, unsigned int slot)
 {
-	unsigned int shift = slot == PCP_PAGEBLOCK_SLOT ? PCP_PAGEBLOCK_SHARE_SHIFT : PCP_SPARE_SHARE_SHIFT;
-	unsigned long free = __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED);
-	unsigned long reserve = zone->managed_pages >> PCP_RESERVE_SHIFT;
-	unsigned long blocks = free > reserve ? ((free - reserve) >> (shift + pcp_slot_order(slot))) / pcp_nr_cpus : 0;
+	unsigned long blocks;
 
+	if (slot == PCP_PAGEBLOCK_SLOT)
+		blocks = pcp_spare_frames(zone, (unsigned long)pcp->count[slot] << PAGEBLOCK_ORDER) >> PAGEBLOCK_ORDER;
+	else
+		blocks = (pcp_spare_frames(zone, 0) >> (PCP_SPARE_SHARE_SHIFT + slot)) / pcp_nr_cpus;
 	return (unsigned int)MAX(PCP_MIN_HIGH_BLOCKS, MIN(PCP_HIGH_BLOCKS, blocks));
 }
 
@@ -105,7 +119,7 @@ static struct zone *pcp_zone(const struct per_cpu_pages *pcp)
 static void pcp_retune(struct per_cpu_pages *pcp, unsigned int slot)
 {
 	if (pcp->high[slot])
-		pcp_set_high(pcp, slot, pcp_high_now(pcp_zone(pcp), slot), zone_busy(pcp_zone(pcp)));
+		pcp_set_high(pcp, slot, pcp_high_now(pcp, pcp_zone(pcp), slot), zone_busy(pcp_zone(pcp)));
 }
 
 void pcp_set_limits(void)
@@ -113,7 +127,7 @@ void pcp_set_limits(void)
 	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
-				pcp_set_high(cpu_pcp(cpu, z), slot, pcp_lists_on ? pcp_high_now(&zones[z], slot) : 0,
+				pcp_set_high(cpu_pcp(cpu, z), slot, pcp_lists_on ? pcp_high_now(cpu_pcp(cpu, z), &zones[z], slot) : 0,
 					     zone_busy(&zones[z]));
 }
 
@@ -279,7 +293,7 @@ static unsigned long drain_pcp(struct per_cpu_pages *pcp, int on)
 
 	for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++) {
 		if (on >= 0)
-			pcp_set_high(pcp, slot, on ? pcp_high_now(&zones[z], slot) : 0, zone_busy(&zones[z]));
+			pcp_set_high(pcp, slot, on ? pcp_high_now(pcp, &zones[z], slot) : 0, zone_busy(&zones[z]));
 		blocks += pcp->count[slot];
 		pcp_flush(pcp, slot, pcp->count[slot]);
 	}
