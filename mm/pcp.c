@@ -157,6 +157,40 @@ static void pcp_give_coldest_locked(struct per_cpu_pages *pcp, unsigned int slot
 	buddy_give(coldest, pcp_slot_order(slot));
 }
 
+/*
+ * pcp's lock held, a block of slot taken for it: the block handed out (*page) if there is none
+ * yet, else put on the list of its pageblock's type bt, at the tail: colder than what is there.
+ */
+static void pcp_refill_add(struct per_cpu_pages *pcp, unsigned int slot, struct page **page, struct page *block,
+			   unsigned int bt)
+{
+	if (!*page) {
+		*page = block;
+		return;
+	}
+	set_block_order_type(block, pcp_slot_order(slot), bt);
+	list_add(&block->lru, pcp->lists[slot][bt].prev);
+	pcp_set_count(pcp, slot, pcp->count[slot] + 1);
+}
+
+/*
+ * zone's lock held, frame an order-0 block just taken from its buddy lists: the other frame of
+ * its pair (its order-1 block) when that one is free there on its own, taken too; else NULL.
+ * The two frames' struct pages share a cache line (two 32-byte struct pages a line), so two CPUs
+ * each holding one of them on their lists would make the line move between them on every
+ * allocation and free. A split leaves the other half of a pair free on its own, and a refill
+ * that takes an odd number of frames would leave it there for the next CPU's refill.
+ */
+static struct page *take_pair_frame(struct zone *zone, struct page *frame, gfp_t gfp)
+{
+	struct page *pair = pfn_to_page(page_to_pfn(frame) ^ 1);
+
+	if (!PageBuddy(pair) || pair->private != 0 || !zone_watermark_ok(zone, 0, gfp))
+		return NULL;
+	buddy_take_free_block(zone, pair);
+	return pair;
+}
+
 struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, unsigned int mt,
 			gfp_t gfp)
 {
@@ -174,25 +208,24 @@ struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned i
 	flags = zone_lock(zone);
 	/*
 	 * The first block is the one handed out; the others go on the list of their pageblock's
-	 * type, in address order, while the lists of order are under their high. A block from
-	 * another type's pageblock (a fallback) ends the batch: the allocations after it should
-	 * find their own type's blocks first.
+	 * type, in address order, while the lists of order are under their high; an order-0 frame
+	 * comes with the other frame of its pair when that one is free on its own
+	 * (take_pair_frame()). A block from another type's pageblock (a fallback) ends the batch:
+	 * the allocations after it should find their own type's blocks first.
 	 */
 	for (unsigned int n = 0; n < pcp->batch[slot] && (!page || pcp->count[slot] < pcp->high[slot]) &&
 				 zone_watermark_ok(zone, order, gfp);
 	     n++) {
-		struct page *block = buddy_take(zone, order, mt);
+		struct page *block = buddy_take(zone, order, mt), *pair;
 		unsigned int bt;
 
 		if (!block)
 			break;
 		bt = get_pageblock_migratetype(block);
-		if (!page) {
-			page = block;
-		} else {
-			set_block_order_type(block, order, bt);
-			list_add(&block->lru, pcp->lists[slot][bt].prev); /* at the tail: colder than what is there */
-			pcp_set_count(pcp, slot, pcp->count[slot] + 1);
+		pcp_refill_add(pcp, slot, &page, block, bt);
+		if (!order && pcp->count[slot] < pcp->high[slot] && (pair = take_pair_frame(zone, block, gfp))) {
+			pcp_refill_add(pcp, slot, &page, pair, bt);
+			n++;
 		}
 		if (bt != mt)
 			break;

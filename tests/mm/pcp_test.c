@@ -232,6 +232,41 @@ static void a_cpu_keeps_a_burst_of_freed_pageblocks_while_its_zone_has_spare_mem
 	drain_pcp_lists();
 }
 
+/*
+ * An order-0 refill leaves no frame whose pair frame (pfn ^ 1: the two struct pages share a cache
+ * line) it took alone in the buddy lists, where another CPU's refill would take it. The case
+ * starts the free lists with a frame on its own: allocated with the lists off, an order-0
+ * block leaves the other half of its pair free on its own, and the refill takes it first, then
+ * splits a larger block into the odd number of frames left in its batch.
+ */
+static void an_order0_refill_takes_both_frames_of_a_pair(struct ktest *t)
+{
+	struct per_cpu_pages *pcp;
+	struct page *lone, *page;
+	unsigned int split = 0;
+
+	host_mm_set_cpu(0);
+	set_pcp_lists(false);
+	lone = alloc_pages(GFP_KERNEL, 0);
+	set_pcp_lists(true);
+	KT_ASSERT(t, lone, "alloc_pages(0) with the lists off failed");
+	page = alloc_pages(GFP_KERNEL, 0); /* the refill */
+	KT_ASSERT(t, page, "alloc_pages(0) failed");
+	pcp = pcp_of(0, page);
+	for (unsigned int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+		for (struct list_head *e = pcp->lists[0][mt].next; e != &pcp->lists[0][mt]; e = e->next) {
+			struct page *pair = pfn_to_page(page_to_pfn(lru_to_page(e)) ^ 1);
+
+			split += PageBuddy(pair) && pair->private == 0;
+		}
+	}
+	KT_EXPECT(t, split == 0, "%u frames on CPU 0's order-0 lists (%u there) have the other frame of their pair "
+		  "free on its own in the buddy lists", split, pcp->count[0]);
+	__free_pages(page, 0);
+	__free_pages(lone, 0);
+	drain_pcp_lists();
+}
+
 /* The first pageblock of zone whose frames take_everything() holds, all of them; its first frame, or 0. */
 static unsigned long held_pageblock(const struct zone *zone, unsigned long after)
 {
@@ -440,6 +475,7 @@ KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(a_pageblock_freed_on_another_cpu_goes_to_that_cpus_list),
 	    KTEST_CASE(memory_on_another_cpus_list_is_found_before_an_allocation_fails),
 	    KTEST_CASE(an_idle_zones_list_keeps_a_burst_of_1024_frees),
+	    KTEST_CASE(an_order0_refill_takes_both_frames_of_a_pair),
 	    KTEST_CASE(a_cpu_keeps_a_burst_of_freed_pageblocks_while_its_zone_has_spare_memory),
 	    KTEST_CASE(a_busy_zone_gives_a_sparse_pageblocks_page_to_the_buddy_lists),
 	    KTEST_CASE(a_full_pageblocks_page_is_handed_out_before_a_sparse_ones),
