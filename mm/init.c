@@ -247,7 +247,7 @@ int mm_init(const struct mm_init_params *p)
 	if (err)
 		return err;
 	t0 = now(p);
-	err = memmap_init(p->memmap ? p->memmap_size : 0);
+	err = memmap_init(p->memmap ? p->memmap_size : 0, p->run_parallel);
 	if (err)
 		return err;
 	t1 = now(p);
