@@ -294,6 +294,7 @@ help:
 	'  YES=1                   make flash writes without asking' \
 	'  COMPOUND_FLAGS=64|32    the compound-page flag scheme (default 64)' \
 	'  MAP=FILE                the memory map make replay and make picture read' \
+	'  THREADS=N               make replay: the threads that initialize the struct pages' \
 	'  PICTURE_LOG=FILE        the boot log make picture draws without MAP= (default build/logs/run.log)' \
 	'  MM_PREFIX=NAME_         make lib prefixes every global symbol of mm/ (and writes mm/prefix.h)' \
 	'  MM_ENV_H=FILE           the environment header make lib builds with (default tests/port/mm_env.h)' \

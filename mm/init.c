@@ -254,7 +254,7 @@ int mm_init(const struct mm_init_params *p)
 	if (err)
 		return err;
 	t0 = now(p);
-	err = memmap_init(p->memmap ? p->memmap_size : 0, PFN_DOWN(memory_add_limit(&ranges)));
+	err = memmap_init(p->memmap ? p->memmap_size : 0, PFN_DOWN(memory_add_limit(&ranges)), p->run_parallel);
 	if (err)
 		return err;
 	t1 = now(p);

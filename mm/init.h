@@ -79,6 +79,14 @@ struct mm_init_params {
 	 */
 	const struct mm_reservation *offline;
 	unsigned int noffline;
+	/*
+	 * Optional: runs work split in parts on several CPUs at once and returns when all of it is
+	 * done (mm_run_parallel_fn, mm/memmap.h); mm_init() gives it the initialization of the
+	 * struct pages, split by ranges of the memmap, the most of its time on a large machine. It
+	 * must not call mm/ itself, nor need memory from it. The memmap comes out the same as with
+	 * NULL: the calling CPU does all of it.
+	 */
+	mm_run_parallel_fn *run_parallel;
 };
 
 /* What the last mm_init() measured with params->cycles (zero without it). */

@@ -75,8 +75,8 @@ static int map_piece(unsigned long c, unsigned long n)
 }
 
 /*
- * Backs (unless the caller's array is), maps and initializes chunks [c, c + n) (n <= PIECE_CHUNKS,
- * not crossing a 2 MiB piece).
+ * Backs (unless the caller's array is) and maps chunks [c, c + n) (n <= PIECE_CHUNKS, not crossing
+ * a 2 MiB piece), and marks them backed; init_part() initializes their struct pages.
  */
 static int back_piece(unsigned long c, unsigned long n)
 {
@@ -86,8 +86,34 @@ static int back_piece(unsigned long c, unsigned long n)
 		return err;
 	memmap_bytes += n * PAGE_SIZE;
 	mark_chunks(c, c + n);
-	init_range(c << MEMMAP_CHUNK_SHIFT, (c + n) << MEMMAP_CHUNK_SHIFT);
 	return 0;
+}
+
+static bool chunk_backed(unsigned long c)
+{
+	return (memmap_chunk_map[c / BITS_PER_LONG] >> (c % BITS_PER_LONG)) & 1;
+}
+
+/*
+ * Initializes the struct pages of the backed chunks in part's share of the memmap: the chunks
+ * [nchunks * part / parts, nchunks * (part + 1) / parts). The parts touch disjoint struct pages
+ * and read only what memmap_init() set before them (the chunk map, the zones' spans), so
+ * different CPUs may run them at once; together they write exactly what one CPU running them
+ * in turn writes.
+ */
+static void init_part(unsigned int part, unsigned int parts)
+{
+	unsigned long nchunks = memmap_end_pfn >> MEMMAP_CHUNK_SHIFT;
+	unsigned long c = nchunks * part / parts, end = nchunks * (part + 1) / parts;
+
+	while (c < end) {
+		unsigned long run = c;
+
+		while (run < end && chunk_backed(run))
+			run++;
+		init_range(c << MEMMAP_CHUNK_SHIFT, run << MEMMAP_CHUNK_SHIFT);
+		c = run + 1;
+	}
 }
 
 /* Backs chunks [c, end) in pieces that never cross a 2 MiB boundary of the memmap. */
@@ -134,7 +160,7 @@ static int check_prebacked(size_t prebacked_bytes)
 	return -EINVAL;
 }
 
-int memmap_init(size_t prebacked_bytes, unsigned long limit_pfn)
+int memmap_init(size_t prebacked_bytes, unsigned long limit_pfn, mm_run_parallel_fn *run_parallel)
 {
 	const struct memblock_type *mem = &memblock.memory;
 	unsigned long start = 0, done = 0; /* chunks [start, done) are still to be backed */
@@ -161,7 +187,13 @@ int memmap_init(size_t prebacked_bytes, unsigned long limit_pfn)
 	}
 	if (!err)
 		err = back_chunks(start, done);
-	return err;
+	if (err)
+		return err;
+	if (run_parallel)
+		run_parallel(init_part);
+	else
+		init_part(0, 1);
+	return 0;
 }
 
 bool memmap_prebacked_array(void)

@@ -98,23 +98,35 @@ static inline bool pfn_valid(unsigned long pfn)
 	return pfn < memmap_end_pfn && (memmap_chunk_map[c / bits] >> (c % bits)) & 1;
 }
 
+/*
+ * Work split in parts: fn(part, parts) does part's share (0 <= part < parts) of a job whose
+ * parts may run at once on different CPUs. A run_parallel function calls fn once for every part,
+ * parts chosen by it (1 or more), on as many CPUs as it has, and returns when every call has
+ * (mm_init_params.run_parallel).
+ */
+typedef void mm_parallel_fn(unsigned int part, unsigned int parts);
+typedef void mm_run_parallel_fn(mm_parallel_fn *fn);
+
 /**
  * memmap_init() - Boot: build the memmap for memblock's memory.
  * @prebacked_bytes: 0, or how many bytes the caller has backed at mm_vmemmap_base already.
  * @limit_pfn: room to keep in the map of backed chunks for memory added later (memmap_add_chunk()),
  *             up to this frame; below max_pfn it changes nothing.
+ * @run_parallel: NULL, or how to run the struct pages' initialization on several CPUs at once.
  *
  * Allocates the backing of every chunk that holds RAM
  * from memblock (in pieces of up to 2 MiB, 2 MiB aligned when whole, so they can be mapped with
  * large pages), maps it with arch_map_memmap() and initializes every struct page as reserved, in
  * its zone, count 0. The buddy hand-off then clears PG_reserved on the frames it takes. With
  * @prebacked_bytes non-zero nothing is allocated or mapped, and fewer bytes than the map needs
- * (MEMMAP_BYTES) is refused.
+ * (MEMMAP_BYTES) is refused. With @run_parallel the struct pages are initialized in parts, the
+ * memmap split in ranges of chunks (mm_run_parallel_fn), once every chunk is backed; they come
+ * out the same as with NULL.
  *
  * Return: 0, -ENOMEM (reported) when backing or page tables cannot be had, or -EINVAL (reported)
  * when the pre-backed array is too small.
  */
-int memmap_init(size_t prebacked_bytes, unsigned long limit_pfn);
+int memmap_init(size_t prebacked_bytes, unsigned long limit_pfn, mm_run_parallel_fn *run_parallel);
 
 /**
  * memmap_prebacked_array() - Did the caller back the whole memmap array (mm_init_params.memmap)?

@@ -849,7 +849,12 @@ unsigned long zone_free_pages(const struct zone *zone)
 
 	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
 		pages += pcp_free_pages(cpu_pcp(cpu, (unsigned long)(zone - zones)));
-	return pages;
+	/*
+	 * The counts are read one after another: a refill that moves a batch from the buddy lists
+	 * to a CPU's list between the reads is counted twice (32 whole pageblocks: 16384 frames),
+	 * which on an idle zone adds up to more than it has.
+	 */
+	return MIN(pages, zone->managed_pages);
 }
 
 unsigned long nr_free_pages(void)

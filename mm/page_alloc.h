@@ -224,7 +224,9 @@ void free_compound_page(struct page *head);
  *
  * Counts its buddy lists and every CPU's lists, each count read atomically.
  *
- * Return: the count; exact when no CPU is allocating or freeing, never negative or torn while one is.
+ * Return: the count; exact when no CPU is allocating or freeing, never negative or torn while one
+ * is, and never above the zone's managed pages (blocks moving between the lists while the counts
+ * are read are missed or counted twice).
  */
 unsigned long zone_free_pages(const struct zone *zone);
 

@@ -43,28 +43,42 @@ int pcp_init(unsigned int nr_cpus)
 }
 
 /*
- * The share of a zone's spare memory the lists of whole pageblocks may hold: 2^-1, where a
- * smaller order's get 2^-PCP_SPARE_SHARE_SHIFT. A whole pageblock held unmerged keeps nothing
- * from merging but a 4 MiB block, and a burst of 2 MiB allocations and frees (1024 of them in
- * make bench-host's batches) stays on the lists only if they are long.
+ * The frames of zone's spare memory (its buddy lists' frames above 2^-PCP_RESERVE_SHIFT of it)
+ * that a list of slot may hold, with own frames already on it (whole pageblocks') or not (the
+ * smaller orders': their lists are not counted, so that a zone's spare memory stays in the
+ * buddy lists where it merges).
  */
-#define PCP_PAGEBLOCK_SHARE_SHIFT 1
+static unsigned long pcp_spare_frames(const struct zone *zone, unsigned long own)
+{
+	unsigned long free = __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED) + own;
+	unsigned long reserve = zone->managed_pages >> PCP_RESERVE_SHIFT;
+
+	return free > reserve ? free - reserve : 0;
+}
 
 /*
- * The high of a list of slot in zone now: 2^-PCP_SPARE_SHARE_SHIFT (whole pageblocks:
- * 2^-PCP_PAGEBLOCK_SHARE_SHIFT) of the zone's spare memory (the frames in its buddy lists above
- * 2^-PCP_RESERVE_SHIFT of the zone), in blocks of the slot's order, shared among the CPUs,
- * between PCP_MIN_HIGH_BLOCKS and PCP_HIGH_BLOCKS. A busy zone's lists are short, so that its
- * free memory stays in the buddy lists where it merges; an idle one's are long, so that a burst
- * of allocations and frees stays on them.
+ * The high of pcp's list of slot in zone now, between PCP_MIN_HIGH_BLOCKS and PCP_HIGH_BLOCKS.
+ * A smaller order's: 2^-PCP_SPARE_SHARE_SHIFT of the zone's spare memory, in blocks of the order,
+ * shared among the CPUs. A busy zone's lists are short, so that its free memory stays in the
+ * buddy lists where it merges; an idle one's are long, so that a burst of allocations and frees
+ * stays on them.
+ * Whole pageblocks': all of the spare memory, counting the pageblocks already on the list, and
+ * not shared: a whole pageblock held unmerged splits nothing (it keeps only a 4 MiB block from
+ * merging), and a burst of 2 MiB allocations and frees (1024 of them in make bench-host's
+ * batches, 2 GiB) stays on one CPU's list only if that list may grow as long as the burst. Shared
+ * among the CPUs, two CPUs' bursts overflowed their lists and every block went through the zone
+ * lock. What bounds the lists together is the busy rule: when the buddy lists fall to the
+ * reserve, every free of a whole pageblock goes to them and every refill gives this CPU's back
+ * (pcp_refill(), pcp_give_slow_unlock()).
  */
-static unsigned int pcp_high_now(const struct zone *zone, unsigned int slot)
+static unsigned int pcp_high_now(const struct per_cpu_pages *pcp, const struct zone *zone, unsigned int slot)
 {
-	unsigned int shift = slot == PCP_PAGEBLOCK_SLOT ? PCP_PAGEBLOCK_SHARE_SHIFT : PCP_SPARE_SHARE_SHIFT;
-	unsigned long free = __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED);
-	unsigned long reserve = zone->managed_pages >> PCP_RESERVE_SHIFT;
-	unsigned long blocks = free > reserve ? ((free - reserve) >> (shift + pcp_slot_order(slot))) / pcp_nr_cpus : 0;
+	unsigned long blocks;
 
+	if (slot == PCP_PAGEBLOCK_SLOT)
+		blocks = pcp_spare_frames(zone, (unsigned long)pcp->count[slot] << PAGEBLOCK_ORDER) >> PAGEBLOCK_ORDER;
+	else
+		blocks = (pcp_spare_frames(zone, 0) >> (PCP_SPARE_SHARE_SHIFT + slot)) / pcp_nr_cpus;
 	return (unsigned int)MAX(PCP_MIN_HIGH_BLOCKS, MIN(PCP_HIGH_BLOCKS, blocks));
 }
 
@@ -105,7 +119,7 @@ static struct zone *pcp_zone(const struct per_cpu_pages *pcp)
 static void pcp_retune(struct per_cpu_pages *pcp, unsigned int slot)
 {
 	if (pcp->high[slot])
-		pcp_set_high(pcp, slot, pcp_high_now(pcp_zone(pcp), slot), zone_busy(pcp_zone(pcp)));
+		pcp_set_high(pcp, slot, pcp_high_now(pcp, pcp_zone(pcp), slot), zone_busy(pcp_zone(pcp)));
 }
 
 /* Boot, before the other CPUs run: so it may set every CPU's lists from here. */
@@ -114,7 +128,7 @@ void pcp_set_limits(void)
 	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
-				pcp_set_high(cpu_pcp(cpu, z), slot, pcp_lists_on ? pcp_high_now(&zones[z], slot) : 0,
+				pcp_set_high(cpu_pcp(cpu, z), slot, pcp_lists_on ? pcp_high_now(cpu_pcp(cpu, z), &zones[z], slot) : 0,
 					     zone_busy(&zones[z]));
 }
 
@@ -144,6 +158,40 @@ static void pcp_give_coldest_locked(struct per_cpu_pages *pcp, unsigned int slot
 	buddy_give(coldest, pcp_slot_order(slot));
 }
 
+/*
+ * pcp's lock held, a block of slot taken for it: the block handed out (*page) if there is none
+ * yet, else put on the list of its pageblock's type bt, at the tail: colder than what is there.
+ */
+static void pcp_refill_add(struct per_cpu_pages *pcp, unsigned int slot, struct page **page, struct page *block,
+			   unsigned int bt)
+{
+	if (!*page) {
+		*page = block;
+		return;
+	}
+	set_block_order_type(block, pcp_slot_order(slot), bt);
+	list_add(&block->lru, pcp->lists[slot][bt].prev);
+	pcp_set_count(pcp, slot, pcp->count[slot] + 1);
+}
+
+/*
+ * zone's lock held, frame an order-0 block just taken from its buddy lists: the other frame of
+ * its pair (its order-1 block) when that one is free there on its own, taken too; else NULL.
+ * The two frames' struct pages share a cache line (two 32-byte struct pages a line), so two CPUs
+ * each holding one of them on their lists would make the line move between them on every
+ * allocation and free. A split leaves the other half of a pair free on its own, and a refill
+ * that takes an odd number of frames would leave it there for the next CPU's refill.
+ */
+static struct page *take_pair_frame(struct zone *zone, struct page *frame, gfp_t gfp)
+{
+	struct page *pair = pfn_to_page(page_to_pfn(frame) ^ 1);
+
+	if (!PageBuddy(pair) || pair->private != 0 || !zone_watermark_ok(zone, 0, gfp))
+		return NULL;
+	buddy_take_free_block(zone, pair);
+	return pair;
+}
+
 struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, unsigned int mt,
 			gfp_t gfp)
 {
@@ -161,25 +209,24 @@ struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned i
 	flags = zone_lock(zone);
 	/*
 	 * The first block is the one handed out; the others go on the list of their pageblock's
-	 * type, in address order, while the lists of order are under their high. A block from
-	 * another type's pageblock (a fallback) ends the batch: the allocations after it should
-	 * find their own type's blocks first.
+	 * type, in address order, while the lists of order are under their high; an order-0 frame
+	 * comes with the other frame of its pair when that one is free on its own
+	 * (take_pair_frame()). A block from another type's pageblock (a fallback) ends the batch:
+	 * the allocations after it should find their own type's blocks first.
 	 */
 	for (unsigned int n = 0; n < pcp->batch[slot] && (!page || pcp->count[slot] < pcp->high[slot]) &&
 				 zone_watermark_ok(zone, order, gfp);
 	     n++) {
-		struct page *block = buddy_take(zone, order, mt);
+		struct page *block = buddy_take(zone, order, mt), *pair;
 		unsigned int bt;
 
 		if (!block)
 			break;
 		bt = get_pageblock_migratetype(block);
-		if (!page) {
-			page = block;
-		} else {
-			set_block_order_type(block, order, bt);
-			list_add(&block->lru, pcp->lists[slot][bt].prev); /* at the tail: colder than what is there */
-			pcp_set_count(pcp, slot, pcp->count[slot] + 1);
+		pcp_refill_add(pcp, slot, &page, block, bt);
+		if (!order && pcp->count[slot] < pcp->high[slot] && (pair = take_pair_frame(zone, block, gfp))) {
+			pcp_refill_add(pcp, slot, &page, pair, bt);
+			n++;
 		}
 		if (bt != mt)
 			break;
@@ -281,7 +328,7 @@ static unsigned long drain_pcp(struct per_cpu_pages *pcp, int on)
 
 	for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++) {
 		if (on >= 0)
-			pcp_set_high(pcp, slot, on ? pcp_high_now(&zones[z], slot) : 0, zone_busy(&zones[z]));
+			pcp_set_high(pcp, slot, on ? pcp_high_now(pcp, &zones[z], slot) : 0, zone_busy(&zones[z]));
 		blocks += pcp->count[slot];
 		pcp_flush(pcp, slot, pcp->count[slot]);
 	}

@@ -68,9 +68,9 @@ struct free_area {
  * A pageblock-order block is a whole pageblock, so holding it unmerged splits nothing: the lists
  * cost only its merge into a 4 MiB block. It goes on the list of its pageblock's type, as the
  * smaller blocks do, so the grouping by mobility holds. Only the slow paths handle this slot
- * (alloc_pages_slow(), free_block()); it follows the same high and batch rules, with a larger
- * share of spare memory (PCP_PAGEBLOCK_SHARE_SHIFT, mm/pcp.c), and a busy zone keeps none
- * (pcp_give_slow_unlock(), mm/pcp.h).
+ * (alloc_pages_slow(), free_block()); it follows the same high and batch rules, but each CPU's
+ * list may hold all of the zone's spare memory, not a share of it (pcp_high_now(), mm/pcp.c), and
+ * a busy zone keeps none (pcp_give_slow_unlock(), mm/pcp.h).
  */
 #define PCP_PAGEBLOCK_SLOT (PCP_MAX_ORDER + 1)
 #define PCP_NR_SLOTS (PCP_MAX_ORDER + 2)

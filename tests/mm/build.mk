@@ -25,11 +25,12 @@ $(eval $(call link_list,$(REPLAY),$(REPLAY_OBJS)))
 
 -include $(wildcard $(MM_TOOL_OBJ)/*/*.d $(MM_TOOL_OBJ)/*/*/*.d)
 
-# make replay MAP=file: the boot path of mm/ on one memory map, then the exhaustive self-check.
+# make replay MAP=file: the boot path of mm/ on one memory map, then the exhaustive self-check;
+# THREADS=N initializes the struct pages on N threads (mm_init_params.run_parallel).
 .PHONY: replay test-replay
 replay: $(REPLAY)
 	@test -n "$(MAP)" || { echo "usage: make replay MAP=tests/fixtures/memmaps/qemu-pc-128m.txt"; exit 2; }
-	$(REPLAY) $(MAP)
+	$(REPLAY) $(if $(THREADS),--memmap-threads=$(THREADS)) $(MAP)
 
 # Generated maps: 10,000 entries (reserved pages inside usable RAM, so about 10,000 memblock
 # ranges), and one entry past the hard limit of 16384, which must be refused.

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -291,6 +292,40 @@ static struct mm_reservation host_offline(const struct fw_map *map)
 					"offline RAM (simulated)" };
 }
 
+unsigned int host_mm_memmap_threads = 1;
+
+static mm_parallel_fn *parallel_fn;
+static unsigned int parallel_parts;
+
+static void *part_thread(void *arg)
+{
+	parallel_fn((unsigned int)(uintptr_t)arg, parallel_parts);
+	return NULL;
+}
+
+/*
+ * mm_init_params.run_parallel: fn's parts, one a thread, host_mm_memmap_threads of them (the
+ * calling thread does part 0, and any part whose thread could not be started).
+ */
+static void run_on_threads(mm_parallel_fn *fn)
+{
+	pthread_t tid[HOST_MM_MAX_MEMMAP_THREADS];
+	bool started[HOST_MM_MAX_MEMMAP_THREADS] = { false };
+	unsigned int n = MIN(MAX(host_mm_memmap_threads, 1u), HOST_MM_MAX_MEMMAP_THREADS);
+
+	parallel_fn = fn;
+	parallel_parts = n;
+	for (unsigned int i = 1; i < n; i++)
+		started[i] = !pthread_create(&tid[i], NULL, part_thread, (void *)(uintptr_t)i);
+	fn(0, n);
+	for (unsigned int i = 1; i < n; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		else
+			fn(i, n);
+	}
+}
+
 /* mm_init() on map (already sanitized) with what is in use and extra reserved, if any. */
 static int run_mm_init(struct fw_map *map, const struct mm_reservation *extra, bool quiet,
 		       uint64_t (*cycles)(void))
@@ -301,6 +336,7 @@ static int run_mm_init(struct fw_map *map, const struct mm_reservation *extra, b
 		.zone_dma_end = PC_ZONE_DMA_END, .zone_dma32_end = PC_ZONE_DMA32_END, .nr_cpus = host_mm_nr_cpus,
 		.picture = host_mm_picture,
 		.page_owner = host_mm_page_owner,
+		.run_parallel = host_mm_memmap_threads > 1 ? run_on_threads : NULL,
 	};
 
 	static const struct mm_reservation initrd = { HOST_RELEASABLE_BASE, HOST_RELEASABLE_BYTES, "initrd (simulated)" };

@@ -34,6 +34,12 @@ void host_mm_set_cpu(unsigned int cpu);
 #define HOST_MM_CPUS 4
 extern unsigned int host_mm_nr_cpus;
 
+/*
+ * Threads that initialize the struct pages in mm_init() (mm_init_params.run_parallel), 1 to
+ * HOST_MM_MAX_MEMMAP_THREADS; 1 (the default): the calling thread alone, without the hook.
+ */
+#define HOST_MM_MAX_MEMMAP_THREADS 64
+extern unsigned int host_mm_memmap_threads;
 /* When true, mm_init() prints the "mm: picture" lines (mm/mm_picture.h): replay --picture. */
 extern bool host_mm_picture;
 /* Whether mm_init() keeps page_owner records (mm/page_owner.h): the host test binary's do. */

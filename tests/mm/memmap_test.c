@@ -4,6 +4,7 @@
  * no memmap; frames in holes have no struct page; a map without RAM is refused; a map with more
  * usable ranges than memblock starts with keeps every one. Each case boots its map through the
  * kernel's path (host_mm_boot_text()) on its own simulated memory and puts the default map back.
+ * And the memmap initialized by several threads comes out as one thread's, on a real map.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,7 +14,9 @@
 #include "mm/init.h"
 #include "mm/memblock.h"
 #include "mm/page_alloc.h"
+#include "kernel/boot_memmap.h"
 #include "tests/mm/host_mm.h"
+#include "tests/mm/map_text.h"
 #include "tests/mm/mm_rebuild.h"
 #include "tests/mm/mm_check.h"
 
@@ -148,10 +151,88 @@ static void memblock_lists_do_not_grow_before_resizing_is_allowed(struct ktest *
 	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
+/* A real machine's map (tests/fixtures/memmaps/), read from the source tree the binary runs in. */
+#define REAL_MAP "tests/fixtures/memmaps/lenovo-g530-bios-2g.txt"
+
+/* FNV-1a over n bytes, continuing from h. */
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	for (const unsigned char *b = p; n--; b++)
+		h = (h ^ *b) * 0x100000001b3ULL;
+	return h;
+}
+
+/*
+ * The memmap and the free lists, hashed: every backed struct page's bytes (their list links
+ * give the free lists' order too), and every free list walked, its blocks' frames in order.
+ */
+static uint64_t memmap_and_free_lists_hash(void)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (unsigned long pfn = 0; pfn < memmap_end_pfn; pfn += MEMMAP_CHUNK_PAGES)
+		if (pfn_valid(pfn))
+			h = hash_bytes(h, pfn_to_page(pfn), MEMMAP_CHUNK_PAGES * sizeof(struct page));
+	for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
+		for (unsigned int o = 0; o < NR_ORDERS; o++)
+			for (unsigned int mt = 0; mt < MIGRATE_TYPES; mt++) {
+				const struct list_head *head = &zones[z].free_area[o].free_list[mt];
+
+				for (const struct list_head *e = head->next; e != head; e = e->next) {
+					unsigned long pfn = page_to_pfn(lru_to_page(e));
+
+					h = hash_bytes(h, &pfn, sizeof(pfn));
+				}
+			}
+	return h;
+}
+
+/* Boots REAL_MAP with the struct pages initialized by threads; its hash in *hash. */
+static int boot_real_map(unsigned int threads, uint64_t *hash)
+{
+	static struct map_text text;
+	struct boot_memmap raw;
+	int err;
+
+	map_text_free(&text);
+	err = map_text_read_file(&text, REAL_MAP);
+	if (err < 0 || !map_text_raw(&text, &raw))
+		return err < 0 ? err : -EINVAL;
+	host_mm_memmap_threads = threads;
+	host_console_quiet = true;
+	err = host_mm_boot(&raw, true, &map);
+	host_console_quiet = false;
+	host_mm_memmap_threads = 1;
+	*hash = err ? 0 : memmap_and_free_lists_hash();
+	return err;
+}
+
+/*
+ * mm_init() with the struct pages initialized by several threads at once (mm_init_params.
+ * run_parallel), the memmap split in ranges, leaves the memmap and the free lists exactly as one
+ * thread does, on a real machine's map: 1 thread, then 3 (ranges that end inside the map's runs
+ * of RAM and holes), then 2.
+ */
+static void a_parallel_memmap_init_equals_a_serial_one(struct ktest *t)
+{
+	uint64_t serial, parallel;
+
+	KT_ASSERT(t, boot_real_map(1, &serial) == 0, "mm_init on %s with one thread failed", REAL_MAP);
+	for (unsigned int threads = 3; threads >= 2; threads--) {
+		KT_ASSERT(t, boot_real_map(threads, &parallel) == 0, "mm_init on %s with %u threads failed", REAL_MAP,
+			  threads);
+		KT_EXPECT(t, parallel == serial, "with %u threads the memmap and free lists hash to %#llx, with one "
+			  "to %#llx", threads, (unsigned long long)parallel, (unsigned long long)serial);
+	}
+	KT_EXPECT(t, mm_check_exhaustive(&map) == NULL, "%s", mm_check_exhaustive(&map));
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
+}
+
 KTEST_SUITE_FLAGS(mm_memmap_host, hugetlb_pools_in_use, KTEST_REBUILDS_MM,
 		    KTEST_CASE(hole_of_2_gib_costs_no_memmap),
 		    KTEST_CASE(partial_chunk_frames_are_reserved),
 		    KTEST_CASE(map_without_ram_is_refused),
 		    KTEST_CASE(map_with_more_ranges_than_memblock_starts_with_keeps_them_all),
 		    KTEST_CASE(memblock_lists_grow_into_memory_they_hold),
-		    KTEST_CASE(memblock_lists_do_not_grow_before_resizing_is_allowed));
+		    KTEST_CASE(memblock_lists_do_not_grow_before_resizing_is_allowed),
+		    KTEST_CASE(a_parallel_memmap_init_equals_a_serial_one));

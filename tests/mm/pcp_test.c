@@ -191,6 +191,83 @@ static void an_idle_zones_list_keeps_a_burst_of_1024_frees(struct ktest *t)
 	drain_pcp_lists();
 }
 
+/*
+ * A burst of whole-pageblock frees stays on the freeing CPU's list while its zone has spare
+ * memory for it: half the zone's spare pageblocks allocated, then freed, on one CPU, and none of
+ * them goes back to the buddy lists. Their lists' limit was a share of the spare memory divided
+ * among the CPUs, too short for make bench-host's batches of 1024: every 2 MiB block of two
+ * CPUs' batches went through the zone lock.
+ */
+static void a_cpu_keeps_a_burst_of_freed_pageblocks_while_its_zone_has_spare_memory(struct ktest *t)
+{
+	static struct page *pages[PCP_HIGH_BLOCKS];
+	unsigned long spare, buddy_free;
+	struct per_cpu_pages *pcp;
+	struct zone *zone;
+	unsigned int n = 0, want, before;
+
+	host_mm_set_cpu(0);
+	drain_pcp_lists();
+	pages[0] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGEBLOCK_ORDER);
+	KT_ASSERT(t, pages[0], "an order-%d allocation failed", PAGEBLOCK_ORDER);
+	zone = &zones[page_zonenum(pages[0])]; /* the zone GFP_KERNEL's 2 MiB blocks come from */
+	spare = (zone->buddy_free_pages - (zone->managed_pages >> PCP_RESERVE_SHIFT)) >> PAGEBLOCK_ORDER;
+	want = (unsigned int)MIN(spare / 2, PCP_HIGH_BLOCKS);
+	KT_ASSERT(t, want >= 4, "zone %s has %lu spare pageblocks, too few for the case", zone->name, spare);
+	n = 1;
+	while (n < want && (pages[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGEBLOCK_ORDER)) &&
+	       page_zonenum(pages[n]) == zone - zones)
+		n++;
+	KT_EXPECT(t, n == want, "%u of %u 2 MiB blocks allocated from zone %s", n, want, zone->name);
+	pcp = cpu_pcp(0, (unsigned long)(zone - zones));
+	before = pcp->count[PCP_PAGEBLOCK_SLOT];
+	buddy_free = zone->buddy_free_pages;
+	for (unsigned int i = 0; i < n; i++)
+		__free_pages(pages[i], PAGEBLOCK_ORDER);
+	KT_EXPECT(t, pcp->count[PCP_PAGEBLOCK_SLOT] == before + n && zone->buddy_free_pages == buddy_free,
+		  "CPU 0's list of whole pageblocks holds %u after %u frees (%u before, high %u); the buddy lists "
+		  "%lu free pages, %lu before", pcp->count[PCP_PAGEBLOCK_SLOT], n, before, pcp->high[PCP_PAGEBLOCK_SLOT],
+		  zone->buddy_free_pages, buddy_free);
+	if (n < want && pages[n])
+		__free_pages(pages[n], PAGEBLOCK_ORDER);
+	drain_pcp_lists();
+}
+
+/*
+ * An order-0 refill leaves no frame whose pair frame (pfn ^ 1: the two struct pages share a cache
+ * line) it took alone in the buddy lists, where another CPU's refill would take it. The case
+ * starts the free lists with a frame on its own: allocated with the lists off, an order-0
+ * block leaves the other half of its pair free on its own, and the refill takes it first, then
+ * splits a larger block into the odd number of frames left in its batch.
+ */
+static void an_order0_refill_takes_both_frames_of_a_pair(struct ktest *t)
+{
+	struct per_cpu_pages *pcp;
+	struct page *lone, *page;
+	unsigned int split = 0;
+
+	host_mm_set_cpu(0);
+	set_pcp_lists(false);
+	lone = alloc_pages(GFP_KERNEL, 0);
+	set_pcp_lists(true);
+	KT_ASSERT(t, lone, "alloc_pages(0) with the lists off failed");
+	page = alloc_pages(GFP_KERNEL, 0); /* the refill */
+	KT_ASSERT(t, page, "alloc_pages(0) failed");
+	pcp = pcp_of(0, page);
+	for (unsigned int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+		for (struct list_head *e = pcp->lists[0][mt].next; e != &pcp->lists[0][mt]; e = e->next) {
+			struct page *pair = pfn_to_page(page_to_pfn(lru_to_page(e)) ^ 1);
+
+			split += PageBuddy(pair) && pair->private == 0;
+		}
+	}
+	KT_EXPECT(t, split == 0, "%u frames on CPU 0's order-0 lists (%u there) have the other frame of their pair "
+		  "free on its own in the buddy lists", split, pcp->count[0]);
+	__free_pages(page, 0);
+	__free_pages(lone, 0);
+	drain_pcp_lists();
+}
+
 /* The first pageblock of zone whose frames take_everything() holds, all of them; its first frame, or 0. */
 static unsigned long held_pageblock(const struct zone *zone, unsigned long after)
 {
@@ -432,6 +509,8 @@ KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(a_pageblock_freed_on_another_cpu_goes_to_that_cpus_list),
 	    KTEST_CASE(memory_on_another_cpus_list_is_found_before_an_allocation_fails),
 	    KTEST_CASE(an_idle_zones_list_keeps_a_burst_of_1024_frees),
+	    KTEST_CASE(an_order0_refill_takes_both_frames_of_a_pair),
+	    KTEST_CASE(a_cpu_keeps_a_burst_of_freed_pageblocks_while_its_zone_has_spare_memory),
 	    KTEST_CASE(a_busy_zone_gives_a_sparse_pageblocks_page_to_the_buddy_lists),
 	    KTEST_CASE(a_full_pageblocks_page_is_handed_out_before_a_sparse_ones),
 	    KTEST_CASE(a_small_allocation_splits_a_full_pageblocks_block_before_using_a_sparse_one),

@@ -15,6 +15,7 @@
  * page contents are never touched, so a 128 GiB map replays in seconds.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -104,12 +105,18 @@ static int boot(const char *path, bool quiet)
 /* Replays one map file; returns true when every check held. */
 static bool replay(const char *path, bool quiet)
 {
-	double t0 = now();
+	double t0 = now(), booted;
 	const char *p;
+	int err;
 
 	host_console_quiet = quiet;
-	p = boot(path, quiet) ? "refused or could not boot (see above)" : run_checks(quiet);
+	err = boot(path, quiet);
+	booted = now();
+	p = err ? "refused or could not boot (see above)" : run_checks(quiet);
 	host_console_quiet = false;
+	if (!quiet && !err)
+		printf("replay: %s: booted in %.3f s, struct pages initialized by %u thread%s\n", path, booted - t0,
+		       host_mm_memmap_threads, host_mm_memmap_threads == 1 ? "" : "s");
 	if (quiet && !p)
 		printf("ok   %s: usable %lu, reserved %lu, free %lu pages, memmap %lu bytes, %u memory ranges (%.2f s)\n",
 		       path, present_pages(), present_pages() - nr_free_pages(), nr_free_pages(), memmap_bytes,
@@ -132,17 +139,45 @@ static bool expect_refusal(const char *path)
 	return refused;
 }
 
+/*
+ * Takes a leading "--memmap-threads=N" (1..HOST_MM_MAX_MEMMAP_THREADS) off the arguments: the
+ * threads that initialize the struct pages. Returns false (said why) on a bad N.
+ */
+static bool take_threads_option(int *argc, char ***argv)
+{
+	const char *opt = "--memmap-threads=";
+	char *end;
+	unsigned long n;
+
+	if (*argc < 2 || strncmp((*argv)[1], opt, strlen(opt)))
+		return true;
+	n = strtoul((*argv)[1] + strlen(opt), &end, 10);
+	if (*end || n < 1 || n > HOST_MM_MAX_MEMMAP_THREADS) {
+		fprintf(stderr, "replay: %s: want 1 to %d threads\n", (*argv)[1], HOST_MM_MAX_MEMMAP_THREADS);
+		return false;
+	}
+	host_mm_memmap_threads = (unsigned int)n;
+	(*argv)[1] = (*argv)[0];
+	(*argc)--;
+	(*argv)++;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
-	bool quiet = argc > 1 && !strcmp(argv[1], "-q"), refuse = argc > 1 && !strcmp(argv[1], "-x");
+	bool quiet, refuse;
 	int first, passed = 0, failed = 0;
 
+	if (!take_threads_option(&argc, &argv))
+		return 2;
+	quiet = argc > 1 && !strcmp(argv[1], "-q");
+	refuse = argc > 1 && !strcmp(argv[1], "-x");
 	host_mm_picture = argc > 1 && !strcmp(argv[1], "--picture");
 	first = 1 + (quiet || refuse || host_mm_picture);
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc <= first) {
-		fprintf(stderr, "usage: %s [-q | -x | --picture] MAP...\n", argv[0]);
+		fprintf(stderr, "usage: %s [--memmap-threads=N] [-q | -x | --picture] MAP...\n", argv[0]);
 		return 2;
 	}
 	mm_debug_poison = false;
