@@ -188,8 +188,8 @@ static void give_back_boot_ranges(void)
 /* mm_init() hook: every usable range into the direct map, then the 1 GiB hugetlb pages. */
 static int map_all_ram(void)
 {
-	for (unsigned int i = 0; i < memblock.memory.cnt; i++) {
-		const struct memblock_region *r = &memblock.memory.regions[i];
+	for (unsigned int i = 0; i < mm_memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &mm_memblock.memory.regions[i];
 		int err = direct_map_range(r->base, r->size);
 		if (err) {
 			printk("mm: no memory for the page tables of the direct map of [mem %#llx-%#llx]\n",

@@ -6,7 +6,7 @@
 #include "mm/dump_page.h"
 #include "mm/memmap.h"
 
-unsigned long bad_page_reports;
+unsigned long mm_bad_page_reports;
 
 void bad_page(struct page *page, const char *reason)
 {

@@ -11,7 +11,7 @@
  * @reason: what is wrong, printed after the page's pfn, count, order, flags by name and compound
  *          details.
  *
- * Counts the report in bad_page_reports. Never changes the page.
+ * Counts the report in mm_bad_page_reports. Never changes the page.
  */
 void bad_page(struct page *page, const char *reason);
 
@@ -19,7 +19,7 @@ void bad_page(struct page *page, const char *reason);
  * Number of bad_page() reports since boot (tests check that misuse was noticed). Atomic: read it
  * with __atomic_load_n() where other CPUs may be reporting.
  */
-extern unsigned long bad_page_reports;
+extern unsigned long mm_bad_page_reports;
 
 /**
  * count_bad_page_report() - Count one report of misuse that bad_page() does not print.
@@ -28,7 +28,7 @@ extern unsigned long bad_page_reports;
  */
 static inline void count_bad_page_report(void)
 {
-	__atomic_fetch_add(&bad_page_reports, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&mm_bad_page_reports, 1, __ATOMIC_RELAXED);
 }
 
 #endif

@@ -120,7 +120,7 @@ static unsigned long pageblock_free_pages(const struct zone *zone, unsigned long
 	return zone->pageblock_free[pageblock_index(zone, pfn)];
 }
 
-unsigned long buddy_move_pageblock(struct zone *zone, unsigned long pfn, unsigned int mt)
+unsigned long mm_buddy_move_pageblock(struct zone *zone, unsigned long pfn, unsigned int mt)
 {
 	unsigned long start, end, moved = 0;
 	unsigned int from = get_pageblock_migratetype(pfn_to_page(pfn));
@@ -235,7 +235,7 @@ static struct page *take_fallback(struct zone *zone, unsigned int order, unsigne
 		set_counter(&zone->alloc_fallbacks, zone->alloc_fallbacks + 1);
 		if (claims && o < PAGEBLOCK_ORDER &&
 		    pageblock_free_pages(zone, page_to_pfn(page)) >= PAGEBLOCK_NR_PAGES / 2) {
-			buddy_move_pageblock(zone, page_to_pfn(page), mt);
+			mm_buddy_move_pageblock(zone, page_to_pfn(page), mt);
 			count_claim(zone);
 			return take_smallest(zone, order, mt);
 		}
@@ -252,7 +252,7 @@ static struct page *take_fallback(struct zone *zone, unsigned int order, unsigne
 	return NULL;
 }
 
-struct page *buddy_take(struct zone *zone, unsigned int order, unsigned int mt)
+struct page *mm_buddy_take(struct zone *zone, unsigned int order, unsigned int mt)
 {
 	struct page *page = take_smallest(zone, order, mt);
 
@@ -291,9 +291,9 @@ static bool freed_block_last(const struct zone *zone, unsigned long pfn, unsigne
 	return order < PAGEBLOCK_ORDER && pageblock_sparse(zone, pfn);
 }
 
-void buddy_give(struct page *page, unsigned int order)
+void mm_buddy_give(struct page *page, unsigned int order)
 {
-	struct zone *zone = &zones[page_zonenum(page)];
+	struct zone *zone = &mm_zones[page_zonenum(page)];
 	unsigned long pfn = page_to_pfn(page);
 	unsigned int mt = pfn_migratetype(zone, pfn), bmt = mt;
 
@@ -326,7 +326,7 @@ void buddy_give(struct page *page, unsigned int order)
 	area_add(zone, page, order, mt, freed_block_last(zone, page_to_pfn(page), order));
 }
 
-unsigned int buddy_take_free_block(struct zone *zone, struct page *page)
+unsigned int mm_buddy_take_free_block(struct zone *zone, struct page *page)
 {
 	unsigned int order = (unsigned int)page->private;
 
@@ -336,7 +336,7 @@ unsigned int buddy_take_free_block(struct zone *zone, struct page *page)
 	return order;
 }
 
-void buddy_add_block(struct zone *zone, struct page *page, unsigned int order)
+void mm_buddy_add_block(struct zone *zone, struct page *page, unsigned int order)
 {
 	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages + (1UL << order));
 	area_add(zone, page, order, get_pageblock_migratetype(page), false);
@@ -359,7 +359,7 @@ static struct page *block_across(const struct zone *zone, unsigned long pfn, uns
 	return NULL;
 }
 
-bool buddy_split_at(struct zone *zone, unsigned long pfn)
+bool mm_buddy_split_at(struct zone *zone, unsigned long pfn)
 {
 	unsigned int order, mt;
 	struct page *page = block_across(zone, pfn, &order);
@@ -374,7 +374,7 @@ bool buddy_split_at(struct zone *zone, unsigned long pfn)
 	return true;
 }
 
-void buddy_remerge_pageblock(struct zone *zone, unsigned long pfn)
+void mm_buddy_remerge_pageblock(struct zone *zone, unsigned long pfn)
 {
 	struct page *page = pfn_to_page(pfn);
 
@@ -383,5 +383,5 @@ void buddy_remerge_pageblock(struct zone *zone, unsigned long pfn)
 		return;
 	area_del(zone, page, PAGEBLOCK_ORDER, pfn_migratetype(zone, pfn));
 	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages - PAGEBLOCK_NR_PAGES);
-	buddy_give(page, PAGEBLOCK_ORDER);
+	mm_buddy_give(page, PAGEBLOCK_ORDER);
 }

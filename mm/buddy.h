@@ -31,13 +31,13 @@
  * block there moves to mt's lists. Returns the first page with PG_buddy cleared, or NULL when
  * the zone has no block of order or more outside isolated pageblocks.
  */
-struct page *buddy_take(struct zone *zone, unsigned int order, unsigned int mt);
+struct page *mm_buddy_take(struct zone *zone, unsigned int order, unsigned int mt);
 
 /*
  * Sets the type of the pageblock holding pfn (in zone) to mt and moves its free blocks to mt's
  * lists. Returns the frames moved.
  */
-unsigned long buddy_move_pageblock(struct zone *zone, unsigned long pfn, unsigned int mt);
+unsigned long mm_buddy_move_pageblock(struct zone *zone, unsigned long pfn, unsigned int mt);
 
 /*
  * Gives the block of 2^order frames at page back to its zone, merging it with its buddy as long
@@ -46,15 +46,15 @@ unsigned long buddy_move_pageblock(struct zone *zone, unsigned long pfn, unsigne
  * across pageblocks gives the buddy's the block's type, and never crosses an isolated one's edge.
  * The caller has checked the block (see __free_pages()).
  */
-void buddy_give(struct page *page, unsigned int order);
+void mm_buddy_give(struct page *page, unsigned int order);
 
-/* buddy_give() in one hold of the block's zone lock, interrupts off meanwhile. */
+/* mm_buddy_give() in one hold of the block's zone lock, interrupts off meanwhile. */
 static inline void buddy_give_locked(struct page *page, unsigned int order)
 {
-	struct zone *zone = &zones[page_zonenum(page)];
+	struct zone *zone = &mm_zones[page_zonenum(page)];
 	unsigned long flags = zone_lock(zone);
 
-	buddy_give(page, order);
+	mm_buddy_give(page, order);
 	zone_unlock(zone, flags);
 }
 
@@ -63,21 +63,21 @@ static inline void buddy_give_locked(struct page *page, unsigned int order)
  * inside a free block larger than a pageblock (not at its start), splits that block into free
  * blocks of one pageblock each, so that no free block crosses pfn. Returns true if it split one.
  */
-bool buddy_split_at(struct zone *zone, unsigned long pfn);
+bool mm_buddy_split_at(struct zone *zone, unsigned long pfn);
 
 /*
- * Undoes buddy_split_at() once the pageblock at pfn has its type back: when that pageblock is one
+ * Undoes mm_buddy_split_at() once the pageblock at pfn has its type back: when that pageblock is one
  * free block of PAGEBLOCK_ORDER, gives it again, so that it merges with its free buddy.
  */
-void buddy_remerge_pageblock(struct zone *zone, unsigned long pfn);
+void mm_buddy_remerge_pageblock(struct zone *zone, unsigned long pfn);
 
 /*
  * Takes the free block whose first page is page (PG_buddy) off its free list, whole, for the
- * caller (compaction's migration targets, a contiguous range taken whole); returns its order. It goes back with buddy_give().
+ * caller (compaction's migration targets, a contiguous range taken whole); returns its order. It goes back with mm_buddy_give().
  */
-unsigned int buddy_take_free_block(struct zone *zone, struct page *page);
+unsigned int mm_buddy_take_free_block(struct zone *zone, struct page *page);
 
 /* Puts a block on its free list without merging (the hand-off adds only maximal blocks). */
-void buddy_add_block(struct zone *zone, struct page *page, unsigned int order);
+void mm_buddy_add_block(struct zone *zone, struct page *page, unsigned int order);
 
 #endif

@@ -113,7 +113,7 @@ static void take_free_blocks(struct compact_control *cc, unsigned long start)
 		order = (unsigned int)page->private;
 		if (order >= PAGEBLOCK_ORDER || !target_keeps_watermark(zone, order))
 			break;
-		buddy_take_free_block(zone, page);
+		mm_buddy_take_free_block(zone, page);
 		set_page_private(page, order);
 		list_add(&page->lru, &cc->targets[order]);
 		taken += 1UL << order;
@@ -181,7 +181,7 @@ static void release_targets(struct compact_control *cc)
 			struct page *page = lru_to_page(cc->targets[o].next);
 
 			list_del(&page->lru);
-			buddy_give(page, o);
+			mm_buddy_give(page, o);
 		}
 	zone_unlock(cc->zone, flags);
 	cc->target_pages = 0;
@@ -323,7 +323,7 @@ int compact_zone(struct zone *zone, unsigned int order)
 {
 	struct compact_control cc;
 
-	if (order > MAX_ORDER || zone < zones || zone >= zones + MAX_NR_ZONES) {
+	if (order > MAX_ORDER || zone < mm_zones || zone >= mm_zones + MAX_NR_ZONES) {
 		printk("compact_zone: refused: order %u (MAX_ORDER is %d) or no such zone\n", order, MAX_ORDER);
 		return -EINVAL;
 	}
@@ -381,7 +381,7 @@ static void defer_failed(struct compact_defer *d, unsigned int order)
 
 int compact_for_allocation(struct zone *zone, unsigned int order)
 {
-	struct compact_defer *d = &defers[zone - zones];
+	struct compact_defer *d = &defers[zone - mm_zones];
 	int r;
 
 	if (defer_skips(d, order))
@@ -409,9 +409,9 @@ unsigned long compact_memory(void)
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		struct compact_control cc;
 
-		if (!zones[z].managed_pages)
+		if (!mm_zones[z].managed_pages)
 			continue;
-		compact_control_init(&cc, &zones[z], WHOLE_ZONE);
+		compact_control_init(&cc, &mm_zones[z], WHOLE_ZONE);
 		compact_run(&cc);
 		count_vm_event(COMPACT_RUNS);
 		moved += cc.moved_pages;

@@ -147,7 +147,7 @@ int split_huge_page(struct page *page)
 	order = compound_order(head);
 	clear_compound(head, order);
 	make_independent(head, order);
-	if (page_owner_on)
+	if (mm_page_owner_on)
 		page_owner_split(page_to_pfn(head), order);
 	return 0;
 }

@@ -151,12 +151,12 @@ static bool range_free_locked(struct zone *zone, unsigned long start, unsigned l
 /* Takes every free block of the isolated range off the lists, in one hold; -EBUSY if one is not free. */
 static int take_range(const struct isolated_range *range)
 {
-	struct zone *zone = &zones[pfn_zone(range->start_pfn)];
+	struct zone *zone = &mm_zones[pfn_zone(range->start_pfn)];
 	unsigned long flags = zone_lock(zone);
 	bool free = range_free_locked(zone, range->start_pfn, range->end_pfn);
 
 	for (unsigned long pfn = range->start_pfn; free && pfn < range->end_pfn;)
-		pfn += 1UL << buddy_take_free_block(zone, pfn_to_page(pfn));
+		pfn += 1UL << mm_buddy_take_free_block(zone, pfn_to_page(pfn));
 	zone_unlock(zone, flags);
 	return free ? 0 : -EBUSY;
 }
@@ -202,7 +202,7 @@ static void make_compound(unsigned long pfn, unsigned long nr)
 /* Records the range's new blocks with page_owner, as alloc_pages() would. */
 static void record_owner(unsigned long pfn, unsigned long nr, gfp_t gfp, uintptr_t site)
 {
-	if (!page_owner_on)
+	if (!mm_page_owner_on)
 		return;
 	if (gfp & __GFP_COMP) {
 		page_owner_alloc(pfn, (unsigned int)__builtin_ctzl(nr), gfp, site);
@@ -229,7 +229,7 @@ static const char *gfp_problem(unsigned long start, unsigned long nr, gfp_t gfp)
  */
 static bool room_for(unsigned long start, unsigned long nr)
 {
-	const struct zone *zone = &zones[pfn_zone(start)];
+	const struct zone *zone = &mm_zones[pfn_zone(start)];
 
 	return zone_free_pages(zone) >= zone->watermark[WMARK_MIN] + nr;
 }
@@ -338,7 +338,7 @@ void free_contig_range(unsigned long pfn, unsigned long nr_pages)
 
 		for (unsigned long i = 1; i < (1UL << order); i++) {
 			set_page_ref(head + i, 0);
-			if (page_owner_on) /* __free_pages() clears the head's record */
+			if (mm_page_owner_on) /* __free_pages() clears the head's record */
 				page_owner_free(pfn + i);
 		}
 		set_block_order_type(head, order, contig_pcptype(head));
@@ -387,8 +387,8 @@ __attribute__((noinline)) struct page *alloc_contig_pages(unsigned long nr_pages
 		       CONTIG_GFP);
 		return NULL;
 	}
-	for (int z = MIN(top, (int)top_zone); z >= 0 && !page; z--)
-		page = search_zone(&zones[z], nr_pages, gfp, site);
+	for (int z = MIN(top, (int)mm_top_zone); z >= 0 && !page; z--)
+		page = search_zone(&mm_zones[z], nr_pages, gfp, site);
 	if (!page && !(gfp & __GFP_NOWARN))
 		printk("alloc_contig_pages: no range of %lu pages could be emptied\n", nr_pages);
 	return page;

@@ -79,7 +79,7 @@ void dump_page(struct page *page, const char *reason)
 	if (PageSlab(page))
 		printk("  slab: %u objects out, first free at offset %#x\n", (unsigned int)page->slab_inuse,
 		       (unsigned int)page->slab_free);
-	if (page_owner_on)
+	if (mm_page_owner_on)
 		dump_owner(page);
 	printk("page dumped because: %s\n", reason);
 }

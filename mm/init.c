@@ -82,7 +82,7 @@ static int memblock_from_map(const struct mm_init_params *p)
 			return -ENOMEM;
 	memblock_allow_resize();
 	mm_unused_ram_bytes = 0;
-	first = largest_usable(map, memblock.current_limit);
+	first = largest_usable(map, mm_memblock.current_limit);
 	if (first < map->nr)
 		add_usable(&map->entry[first], &nunused);
 	for (unsigned int i = 0; i < map->nr; i++)
@@ -99,7 +99,7 @@ static void zones_add_present(unsigned long pfn, unsigned long end)
 {
 	while (pfn < end) {
 		unsigned long stop = MIN(end, pfn_zone_end(pfn));
-		struct zone *zone = &zones[pfn_zone(pfn)];
+		struct zone *zone = &mm_zones[pfn_zone(pfn)];
 
 		if (!zone->present_pages)
 			zone->start_pfn = pfn;
@@ -112,8 +112,8 @@ static void zones_add_present(unsigned long pfn, unsigned long end)
 static void zones_from_memblock(void)
 {
 	zones_reset();
-	for (unsigned int i = 0; i < memblock.memory.cnt; i++) {
-		const struct memblock_region *r = &memblock.memory.regions[i];
+	for (unsigned int i = 0; i < mm_memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &mm_memblock.memory.regions[i];
 		zones_add_present(PFN_UP(r->base), PFN_DOWN(r->base + r->size));
 	}
 }
@@ -138,9 +138,9 @@ static void hand_off_range(phys_addr_t base, phys_addr_t end, void *unused)
 		page_flag_clear(pfn_to_page(p), PG_reserved);
 	while (pfn < last) {
 		unsigned int order = block_order(pfn, last);
-		struct zone *zone = &zones[pfn_zone(pfn)];
+		struct zone *zone = &mm_zones[pfn_zone(pfn)];
 
-		buddy_add_block(zone, pfn_to_page(pfn), order); /* one CPU at boot: no lock needed */
+		mm_buddy_add_block(zone, pfn_to_page(pfn), order); /* one CPU at boot: no lock needed */
 		zone->managed_pages += 1UL << order;
 		pfn += 1UL << order;
 	}
@@ -153,7 +153,7 @@ static void report(const struct fw_map *map)
 	show_mem_summary();
 	show_buddyinfo();
 	show_zone_pictures();
-	if (page_owner_on)
+	if (mm_page_owner_on)
 		printk("page_owner: on, %lu KiB of records for %lu frames\n",
 		       (unsigned long)(ALIGN_UP(page_owner_frames() * sizeof(struct page_owner), PAGE_SIZE) >> 10),
 		       page_owner_frames());
@@ -191,7 +191,7 @@ static int check_environment(const struct mm_init_params *p)
 /* The lock checker's records of the CPUs past its own 64, from memblock (MM_DEBUG builds). */
 static int lock_check_cpus_init(unsigned int nr_cpus)
 {
-	size_t bytes = lock_check_cpu_bytes(nr_cpus);
+	size_t bytes = mm_lock_check_cpu_bytes(nr_cpus);
 	phys_addr_t phys;
 
 	if (!bytes)
@@ -201,7 +201,7 @@ static int lock_check_cpus_init(unsigned int nr_cpus)
 		printk("mm: no memory for the lock checker's records of %u CPUs (%zu bytes)\n", nr_cpus, bytes);
 		return -ENOMEM;
 	}
-	lock_check_set_cpus(phys_to_virt(phys), nr_cpus);
+	mm_lock_check_set_cpus(phys_to_virt(phys), nr_cpus);
 	return 0;
 }
 
@@ -212,8 +212,8 @@ int mm_init(const struct mm_init_params *p)
 	uint64_t t0, t1;
 	int err;
 
-	nr_poisoned_pages = 0;
-	lock_check_set_cpus(NULL, 0); /* a previous build's records are in memory about to be reused */
+	mm_nr_poisoned_pages = 0;
+	mm_lock_check_set_cpus(NULL, 0); /* a previous build's records are in memory about to be reused */
 	shrinker_reset(); /* those of a previous build are gone; slab_init() registers the slab's */
 	/* The destructors compound pages may carry; the first is the default. */
 	if (register_compound_dtor(free_compound_page, "free_compound_page") ||
@@ -228,8 +228,8 @@ int mm_init(const struct mm_init_params *p)
 	err = check_environment(p);
 	if (err)
 		return err;
-	zone_dma_end_pfn = PFN_DOWN(p->zone_dma_end);
-	zone_dma32_end_pfn = PFN_DOWN(p->zone_dma32_end);
+	mm_zone_dma_end_pfn = PFN_DOWN(p->zone_dma_end);
+	mm_zone_dma32_end_pfn = PFN_DOWN(p->zone_dma32_end);
 	fw_map_sanitize(p->map);
 	if (!fw_map_usable_bytes(p->map)) {
 		printk("mm: the firmware memory map has no usable RAM\n");
@@ -244,37 +244,37 @@ int mm_init(const struct mm_init_params *p)
 		return err;
 	memblock_set_current_limit(UINT64_MAX);
 	zones_from_memblock();
-	err = pcp_init(p->nr_cpus);
+	err = mm_pcp_init(p->nr_cpus);
 	if (!err)
 		err = slab_cpu_init(p->nr_cpus);
 	if (!err)
 		err = lock_check_cpus_init(p->nr_cpus);
 	if (!err)
-		err = pageblock_init(PFN_DOWN(memory_add_limit(&ranges)));
+		err = pageblock_init(PFN_DOWN(mm_memory_add_limit(&ranges)));
 	if (err)
 		return err;
 	t0 = now(p);
-	err = memmap_init(p->memmap ? p->memmap_size : 0, PFN_DOWN(memory_add_limit(&ranges)), p->run_parallel);
+	err = memmap_init(p->memmap ? p->memmap_size : 0, PFN_DOWN(mm_memory_add_limit(&ranges)), p->run_parallel);
 	if (err)
 		return err;
 	t1 = now(p);
 	/* Without its records, it stays off; with them, they cover memory added later too. */
-	page_owner_init(p->page_owner ? MAX(max_pfn, memmap_limit_pfn) : 0);
-	memory_add_boot(&ranges);
+	page_owner_init(p->page_owner ? MAX(mm_max_pfn, mm_memmap_limit_pfn) : 0);
+	mm_memory_add_boot(&ranges);
 	memblock_for_each_free(hand_off_range, NULL);
 	if (p->picture) /* while memblock still knows who reserved what */
 		show_memory_picture(p->map);
 	memblock_retire();
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		if (zones[z].managed_pages)
-			top_zone = (enum zone_type)z;
-	pcp_set_limits();
+		if (mm_zones[z].managed_pages)
+			mm_top_zone = (enum zone_type)z;
+	mm_pcp_set_limits();
 	setup_zone_watermarks();
 	page_alloc_init_zones();
 	compaction_init();
 	slab_init(); /* allocates nothing: the boot report's figures are the page allocator's */
 	vmalloc_init(); /* nor this: no area yet */
-	mm_init_timing = (struct mm_init_timing){ t1 - t0, now(p) - t1, memmap_bytes / sizeof(struct page) };
+	mm_init_timing = (struct mm_init_timing){ t1 - t0, now(p) - t1, mm_memmap_bytes / sizeof(struct page) };
 	if (!p->quiet)
 		report(p->map);
 	return 0;

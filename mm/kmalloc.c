@@ -64,9 +64,9 @@ struct large_cpu {
 	unsigned int nr[LARGE_MAX_ORDER + 1];
 	struct page *page[LARGE_MAX_ORDER + 1][LARGE_KEEP];
 };
-static struct large_cpu *large_cpu;           /* slab_nr_cpus of them, from slab_cpu_init() */
-static struct slab_cpu *kmalloc_cpu;          /* NR_KMALLOC * slab_nr_cpus slots, cache-major */
-unsigned int slab_nr_cpus = 1;
+static struct large_cpu *large_cpu;           /* mm_slab_nr_cpus of them, from slab_cpu_init() */
+static struct slab_cpu *kmalloc_cpu;          /* NR_KMALLOC * mm_slab_nr_cpus slots, cache-major */
+unsigned int mm_slab_nr_cpus = 1;
 
 static struct large_cpu *large_slot(void)
 {
@@ -140,7 +140,7 @@ static __attribute__((noinline)) void *kmalloc_large(size_t size, gfp_t gfp, con
 		page = large_pop(large_slot(), order); /* any zone: gfp asks for none */
 	if (page) {
 		set_page_ref(page, 1);
-		if (page_owner_on)
+		if (mm_page_owner_on)
 			page_owner_alloc(page_to_pfn(page), order, gfp | __GFP_COMP, (uintptr_t)caller);
 		if (gfp & __GFP_ZERO)
 			memset(page_address(page), 0, PAGE_SIZE << order);
@@ -158,7 +158,7 @@ static unsigned long large_drain(void)
 {
 	unsigned long freed = 0;
 
-	for (unsigned int i = 0; i < slab_nr_cpus; i++) {
+	for (unsigned int i = 0; i < mm_slab_nr_cpus; i++) {
 		for (unsigned int o = 1; o <= LARGE_MAX_ORDER; o++) {
 			for (struct page *page; (page = large_pop(&large_cpu[i], o));) {
 				free_compound_page(page);
@@ -173,15 +173,15 @@ static unsigned long large_drain(void)
 static __attribute__((noinline)) void kfree_large(struct page *head, const void *p, const void *caller)
 {
 	if (!head || !PageHead(head) || get_compound_page_dtor(head) != kmalloc_large_dtor) {
-		slab_report("kmalloc", "free of a pointer kmalloc never returned: not an", p, caller);
+		mm_slab_report("kmalloc", "free of a pointer kmalloc never returned: not an", p, caller);
 		return;
 	}
 	if (p != page_address(head)) {
-		slab_report("kmalloc", "free of a pointer inside a large", p, caller);
+		mm_slab_report("kmalloc", "free of a pointer inside a large", p, caller);
 		return;
 	}
 	if (page_ref(head) <= 0) {
-		slab_report("kmalloc", "double free of a large", p, caller);
+		mm_slab_report("kmalloc", "double free of a large", p, caller);
 		return;
 	}
 	/*
@@ -230,7 +230,7 @@ void kfree(const void *p)
 		struct kmem_cache *c = head->slab_cache;
 
 		if (unlikely(!slab_obj_starts_at(c, phys))) {
-			slab_report(c->name, "free of a pointer inside (not the start of) an", p, caller);
+			mm_slab_report(c->name, "free of a pointer inside (not the start of) an", p, caller);
 			return;
 		}
 		slab_free_fast(c, (void *)p, caller);
@@ -250,7 +250,7 @@ size_t ksize(const void *p)
 		return head->slab_cache->size;
 	if (head && PageHead(head) && get_compound_page_dtor(head) == kmalloc_large_dtor)
 		return PAGE_SIZE << compound_order(head);
-	slab_report("kmalloc", "ksize() of a pointer kmalloc never returned: not an", p, __builtin_return_address(0));
+	mm_slab_report("kmalloc", "ksize() of a pointer kmalloc never returned: not an", p, __builtin_return_address(0));
 	return 0;
 }
 
@@ -258,7 +258,7 @@ size_t ksize(const void *p)
 
 unsigned long kmem_cache_shrink_all(void)
 {
-	return large_drain() + slab_shrink_caches();
+	return large_drain() + mm_slab_shrink_caches();
 }
 
 /* Pages the CPUs keep of freed large kmallocs. */
@@ -266,7 +266,7 @@ static unsigned long large_kept_pages(void)
 {
 	unsigned long pages = 0;
 
-	for (unsigned int i = 0; i < slab_nr_cpus; i++) {
+	for (unsigned int i = 0; i < mm_slab_nr_cpus; i++) {
 		unsigned long irq = arch_irq_save();
 
 		arch_spin_lock(&large_cpu[i].lock);
@@ -287,7 +287,7 @@ static unsigned long large_kept_pages(void)
 static unsigned long slab_shrinker_count(struct shrinker *s, struct shrink_control *sc)
 {
 	(void)s, (void)sc;
-	return slab_idle_pages() + large_kept_pages();
+	return mm_slab_idle_pages() + large_kept_pages();
 }
 
 static unsigned long slab_shrinker_scan(struct shrinker *s, struct shrink_control *sc)
@@ -317,7 +317,7 @@ int slab_cpu_init(unsigned int nr_cpus)
 		printk("mm: no memory for the slab's per-CPU slots of %u CPUs (%zu bytes)\n", nr_cpus, large + slots);
 		return -ENOMEM;
 	}
-	slab_nr_cpus = nr_cpus ? nr_cpus : 1;
+	mm_slab_nr_cpus = nr_cpus ? nr_cpus : 1;
 	large_cpu = phys_to_virt(phys);
 	kmalloc_cpu = (struct slab_cpu *)((char *)large_cpu + large);
 	return 0;
@@ -325,9 +325,9 @@ int slab_cpu_init(unsigned int nr_cpus)
 
 void slab_init(void)
 {
-	slab_caches_reset();
-	memset(large_cpu, 0, slab_nr_cpus * sizeof(*large_cpu));
-	for (unsigned int i = 0; i < slab_nr_cpus; i++)
+	mm_slab_caches_reset();
+	memset(large_cpu, 0, mm_slab_nr_cpus * sizeof(*large_cpu));
+	for (unsigned int i = 0; i < mm_slab_nr_cpus; i++)
 		lock_set_class(&large_cpu[i].lock, "large_cpu->lock");
 	register_compound_dtor(kmalloc_large_dtor, "kmalloc_large");
 	register_shrinker(&slab_shrinker); /* mm_init() forgot the shrinkers of a previous build */
@@ -340,8 +340,8 @@ void slab_init(void)
 		size_t size = kmalloc_sizes[i];
 		size_t align = (size & (size - 1)) ? 8 : MIN(size, (size_t)PAGE_SIZE);
 
-		slab_cache_setup(&kmalloc_caches[i], kmalloc_cpu + (size_t)i * slab_nr_cpus, kmalloc_names[i], size,
+		mm_slab_cache_setup(&kmalloc_caches[i], kmalloc_cpu + (size_t)i * mm_slab_nr_cpus, kmalloc_names[i], size,
 				 align, SLAB_KMALLOC);
-		slab_add_cache(&kmalloc_caches[i]);
+		mm_slab_add_cache(&kmalloc_caches[i]);
 	}
 }

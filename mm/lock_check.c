@@ -12,7 +12,7 @@
 
 #if defined(MM_DEBUG) && MM_DEBUG
 
-#define LOCK_CHECK_CPUS 64 /* CPUs kept here; more in memory mm_init() hands over (lock_check_set_cpus()) */
+#define LOCK_CHECK_CPUS 64 /* CPUs kept here; more in memory mm_init() hands over (mm_lock_check_set_cpus()) */
 #define LOCK_DEPTH 8       /* locks one CPU may hold at once */
 #define LOCK_CLASSES 32    /* classes numbered 1..LOCK_CLASSES-1 */
 
@@ -36,7 +36,7 @@ struct lock_order {
 	uint8_t held[LOCK_DEPTH]; /* class numbers, oldest first (b not included) */
 };
 
-unsigned long lock_check_reports;
+unsigned long mm_lock_check_reports;
 
 static struct lock_cpu lock_cpus[LOCK_CHECK_CPUS];
 static struct lock_cpu *more_cpus;     /* CPUs LOCK_CHECK_CPUS.. below nr_cpus_checked */
@@ -73,7 +73,7 @@ static bool first_report(bool *once)
 	if (*once)
 		return false;
 	*once = true;
-	__atomic_fetch_add(&lock_check_reports, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&mm_lock_check_reports, 1, __ATOMIC_RELAXED);
 	return true;
 }
 
@@ -138,7 +138,7 @@ static void print_order(const char *verb, unsigned int a, unsigned int b, const 
 /* Table lock held: b taken holding a, which has been taken holding b before. */
 static void report_inversion(unsigned int a, unsigned int b)
 {
-	__atomic_fetch_add(&lock_check_reports, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&mm_lock_check_reports, 1, __ATOMIC_RELAXED);
 	printk("lock_check: lock order inversion: %s taken while holding %s, the opposite order was seen before\n",
 	       class_name(b), class_name(a));
 	print_order("takes", a, b, &orders[a][b]);
@@ -147,7 +147,7 @@ static void report_inversion(unsigned int a, unsigned int b)
 
 static void report_same_class(unsigned int a)
 {
-	__atomic_fetch_add(&lock_check_reports, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&mm_lock_check_reports, 1, __ATOMIC_RELAXED);
 	printk("lock_check: two locks of class %s held at once\n", class_name(a));
 	print_order("takes", a, a, &orders[a][a]);
 }
@@ -188,7 +188,7 @@ static void check_cycle(unsigned int a, unsigned int b)
 
 	if (!order_path(b, a, prev))
 		return;
-	__atomic_fetch_add(&lock_check_reports, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&mm_lock_check_reports, 1, __ATOMIC_RELAXED);
 	printk("lock_check: lock order cycle: %s taken while holding %s, and %s comes before %s through other locks\n",
 	       class_name(b), class_name(a), class_name(b), class_name(a));
 	print_order("takes", a, b, &orders[a][b]);
@@ -244,24 +244,24 @@ static void check_irq_usage(struct lock_class *class, const void *ip, bool irqs_
 	if ((class->usage & (LOCK_USED_IN_IRQ | LOCK_USED_IRQS_ON)) == (LOCK_USED_IN_IRQ | LOCK_USED_IRQS_ON) &&
 	    !(class->usage & LOCK_IRQ_REPORTED)) {
 		__atomic_fetch_or(&class->usage, LOCK_IRQ_REPORTED, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&lock_check_reports, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&mm_lock_check_reports, 1, __ATOMIC_RELAXED);
 		printk("lock_check: %s is taken in an interrupt handler (at %pS) and with interrupts on (at %pS)\n",
 		       class->name, class->irq_ip, class->irqs_on_ip);
 	}
 	table_unlock_irqrestore(irq);
 }
 
-size_t lock_check_cpu_bytes(unsigned int nr_cpus)
+size_t mm_lock_check_cpu_bytes(unsigned int nr_cpus)
 {
 	return nr_cpus > LOCK_CHECK_CPUS ? (nr_cpus - LOCK_CHECK_CPUS) * sizeof(struct lock_cpu) : 0;
 }
 
-void lock_check_set_cpus(void *mem, unsigned int nr_cpus)
+void mm_lock_check_set_cpus(void *mem, unsigned int nr_cpus)
 {
 	unsigned long irq = table_lock_irqsave();
 
 	if (mem)
-		memset(mem, 0, lock_check_cpu_bytes(nr_cpus));
+		memset(mem, 0, mm_lock_check_cpu_bytes(nr_cpus));
 	more_cpus = mem;
 	nr_cpus_checked = mem ? nr_cpus : LOCK_CHECK_CPUS;
 	table_unlock_irqrestore(irq);
@@ -325,7 +325,7 @@ static void release(mm_spinlock_t *lock, const void *ip)
 		report_once(&not_held, "released by a CPU that does not hold it", lock, ip);
 }
 
-void lock_check_acquire(mm_spinlock_t *lock)
+void mm_lock_check_acquire(mm_spinlock_t *lock)
 {
 	bool irqs_on = !arch_irqs_disabled();
 	unsigned long irq = arch_irq_save();
@@ -334,7 +334,7 @@ void lock_check_acquire(mm_spinlock_t *lock)
 	arch_irq_restore(irq);
 }
 
-void lock_check_release(mm_spinlock_t *lock)
+void mm_lock_check_release(mm_spinlock_t *lock)
 {
 	unsigned long irq = arch_irq_save();
 
@@ -369,7 +369,7 @@ void lock_check_show(void)
 	unsigned long irq = table_lock_irqsave();
 
 	printk("lock_check: %u classes, %lu reports\n", nr_classes,
-	       __atomic_load_n(&lock_check_reports, __ATOMIC_RELAXED));
+	       __atomic_load_n(&mm_lock_check_reports, __ATOMIC_RELAXED));
 	for (unsigned int a = 1; a <= nr_classes; a++)
 		for (unsigned int b = 1; b <= nr_classes; b++)
 			if (after[a] & (1u << b))

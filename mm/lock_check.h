@@ -4,7 +4,7 @@
  *
  * Lock order. A CPU that holds a lock takes only locks further down this list, never one above:
  *
- *   1. slab_caches_lock              the list of every slab cache (mm/slab_cache.h)
+ *   1. mm_slab_caches_lock           the list of every slab cache (mm/slab_cache.h)
  *   2. slab_cpu->lock                a cache's per-CPU slot: that CPU's free objects
  *   3. kmem_cache->lock              a cache's slab lists (a refill or flush of a slot)
  *   4. hugetlb_lock                  both huge page pools (mm/hugetlb.c)
@@ -35,7 +35,7 @@
  * DEFINE_MM_SPINLOCK for a static lock): one per place that sets it, so all zones' locks are one
  * class. Each CPU keeps the locks it holds. Taking a lock of class B while holding one of class A
  * records "A before B"; the first time the opposite order is seen, anywhere, it is reported once
- * with both call sites and both CPUs' held classes, and counted in lock_check_reports, even when
+ * with both call sites and both CPUs' held classes, and counted in mm_lock_check_reports, even when
  * the two never ran at the same time (they would deadlock the day they do). So is a circle through
  * more classes (A before B, B before C, then A taken holding C), with where each order was seen. A class taken in an
  * interrupt handler and also with interrupts on is reported too, as is a lock with no class. A
@@ -90,21 +90,21 @@ typedef struct {
 	} while (0)
 
 /* Problems reported since boot: order inversions, interrupt misuse, locks with no class. */
-extern unsigned long lock_check_reports;
+extern unsigned long mm_lock_check_reports;
 
 /**
  * lock_check_report_count() - Problems the check reported since boot.
  *
- * Return: lock_check_reports, read atomically (0 without MM_DEBUG).
+ * Return: mm_lock_check_reports, read atomically (0 without MM_DEBUG).
  */
 static inline unsigned long lock_check_report_count(void)
 {
-	return __atomic_load_n(&lock_check_reports, __ATOMIC_RELAXED);
+	return __atomic_load_n(&mm_lock_check_reports, __ATOMIC_RELAXED);
 }
 
 /* Called before taking and after releasing lock; they record where (their return address). */
-void lock_check_acquire(mm_spinlock_t *lock);
-void lock_check_release(mm_spinlock_t *lock);
+void mm_lock_check_acquire(mm_spinlock_t *lock);
+void mm_lock_check_release(mm_spinlock_t *lock);
 
 /**
  * lock_held() - Does the calling CPU hold a lock?
@@ -134,23 +134,23 @@ void lock_check_show(void);
 
 /*
  * The checker keeps the held locks of 64 CPUs itself; a machine of more hands it memory for the
- * rest. lock_check_cpu_bytes() is how much nr_cpus CPUs need (0 up to 64); lock_check_set_cpus()
+ * rest. mm_lock_check_cpu_bytes() is how much nr_cpus CPUs need (0 up to 64); mm_lock_check_set_cpus()
  * takes mem, that much (zeroed here), for CPUs 64..nr_cpus-1, or with NULL goes back to 64
  * (mm_init() does so before its memory is reused). A lock taken on a CPU past them is reported.
  */
-size_t lock_check_cpu_bytes(unsigned int nr_cpus);
-void lock_check_set_cpus(void *mem, unsigned int nr_cpus);
+size_t mm_lock_check_cpu_bytes(unsigned int nr_cpus);
+void mm_lock_check_set_cpus(void *mem, unsigned int nr_cpus);
 
 static inline __attribute__((always_inline)) void lock_check_spin_lock(mm_spinlock_t *lock)
 {
-	lock_check_acquire(lock);
+	mm_lock_check_acquire(lock);
 	(arch_spin_lock)(&lock->raw);
 }
 
 static inline __attribute__((always_inline)) void lock_check_spin_unlock(mm_spinlock_t *lock)
 {
 	(arch_spin_unlock)(&lock->raw);
-	lock_check_release(lock);
+	mm_lock_check_release(lock);
 }
 
 #define arch_spin_lock(lock) lock_check_spin_lock(lock)
@@ -165,8 +165,8 @@ static inline unsigned long lock_check_report_count(void) { return 0; }
 static inline bool lock_held(const mm_spinlock_t *lock) { return (void)lock, true; }
 static inline unsigned int lock_held_count(void) { return 0; }
 static inline void lock_check_show(void) {}
-static inline size_t lock_check_cpu_bytes(unsigned int nr_cpus) { return (void)nr_cpus, 0; }
-static inline void lock_check_set_cpus(void *mem, unsigned int nr_cpus) { (void)mem, (void)nr_cpus; }
+static inline size_t mm_lock_check_cpu_bytes(unsigned int nr_cpus) { return (void)nr_cpus, 0; }
+static inline void mm_lock_check_set_cpus(void *mem, unsigned int nr_cpus) { (void)mem, (void)nr_cpus; }
 
 #endif
 

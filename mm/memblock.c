@@ -10,7 +10,7 @@
 static struct memblock_region memory_init[MEMBLOCK_INIT_REGIONS];
 static struct memblock_region reserved_init[MEMBLOCK_INIT_REGIONS];
 
-struct memblock memblock = {
+struct memblock mm_memblock = {
 	.memory = { .name = "memory", .max = MEMBLOCK_INIT_REGIONS, .regions = memory_init },
 	.reserved = { .name = "reserved", .max = MEMBLOCK_INIT_REGIONS, .regions = reserved_init },
 	.current_limit = UINT64_MAX,
@@ -20,28 +20,28 @@ static phys_addr_t rend(const struct memblock_region *r) { return r->base + r->s
 
 static void check_alive(const char *fn)
 {
-	if (memblock.retired)
+	if (mm_memblock.retired)
 		panic("%s: the early allocator was retired when the buddy allocator took over; "
 		      "use alloc_pages()", fn);
 }
 
 void memblock_reset(void)
 {
-	memblock.memory = (struct memblock_type){ "memory", 0, MEMBLOCK_INIT_REGIONS, memory_init };
-	memblock.reserved = (struct memblock_type){ "reserved", 0, MEMBLOCK_INIT_REGIONS, reserved_init };
-	memblock.can_resize = false;
-	memblock.retired = false;
-	memblock.current_limit = UINT64_MAX;
+	mm_memblock.memory = (struct memblock_type){ "memory", 0, MEMBLOCK_INIT_REGIONS, memory_init };
+	mm_memblock.reserved = (struct memblock_type){ "reserved", 0, MEMBLOCK_INIT_REGIONS, reserved_init };
+	mm_memblock.can_resize = false;
+	mm_memblock.retired = false;
+	mm_memblock.current_limit = UINT64_MAX;
 }
 
 void memblock_allow_resize(void)
 {
-	memblock.can_resize = true;
+	mm_memblock.can_resize = true;
 }
 
 void memblock_set_current_limit(phys_addr_t limit)
 {
-	memblock.current_limit = limit;
+	mm_memblock.current_limit = limit;
 }
 
 /* Index of the first region that ends at or after base (touches or overlaps [base, ...)). */
@@ -99,7 +99,7 @@ static phys_addr_t fit_top_down(phys_addr_t lo, phys_addr_t hi, phys_addr_t size
 static phys_addr_t find_in_region(const struct memblock_region *m, phys_addr_t top, int k,
 				  phys_addr_t size, phys_addr_t align)
 {
-	const struct memblock_region *res = memblock.reserved.regions;
+	const struct memblock_region *res = mm_memblock.reserved.regions;
 
 	for (; top > m->base; k--) {
 		phys_addr_t lo = k >= 0 ? MAX(rend(&res[k]), m->base) : m->base, p;
@@ -120,16 +120,16 @@ static phys_addr_t find_in_region(const struct memblock_region *m, phys_addr_t t
  */
 static phys_addr_t find_free(phys_addr_t size, phys_addr_t align, phys_addr_t max_addr)
 {
-	const struct memblock_type *mem = &memblock.memory;
+	const struct memblock_type *mem = &mm_memblock.memory;
 
-	max_addr = MIN(max_addr, memblock.current_limit);
+	max_addr = MIN(max_addr, mm_memblock.current_limit);
 	for (int i = (int)mem->cnt - 1; i >= 0; i--) {
 		const struct memblock_region *m = &mem->regions[i];
 		phys_addr_t top = MIN(rend(m), max_addr), p;
 
 		if (top <= m->base)
 			continue;
-		p = find_in_region(m, top, last_below(&memblock.reserved, top), size, align);
+		p = find_in_region(m, top, last_below(&mm_memblock.reserved, top), size, align);
 		if (p)
 			return p;
 	}
@@ -143,7 +143,7 @@ static int region_add(struct memblock_type *t, phys_addr_t base, phys_addr_t end
 /* Takes [base, end) out of the reserved list (it lies inside one reserved region). */
 static void unreserve(phys_addr_t base, phys_addr_t end)
 {
-	struct memblock_type *t = &memblock.reserved;
+	struct memblock_type *t = &mm_memblock.reserved;
 	unsigned int i = first_touching(t, base + 1);
 	struct memblock_region *r = &t->regions[i];
 	phys_addr_t rend_old = rend(r);
@@ -173,11 +173,11 @@ static int grow(struct memblock_type *t)
 	bool old_static = old == memory_init || old == reserved_init;
 	phys_addr_t p;
 
-	if (!memblock.can_resize)
+	if (!mm_memblock.can_resize)
 		return -ENOMEM;
 	/* Reserving the new array, and giving back the old one, may each take a reserved range. */
-	if (t != &memblock.reserved && memblock.reserved.cnt + 2 > memblock.reserved.max &&
-	    grow(&memblock.reserved))
+	if (t != &mm_memblock.reserved && mm_memblock.reserved.cnt + 2 > mm_memblock.reserved.max &&
+	    grow(&mm_memblock.reserved))
 		return -ENOMEM;
 	p = find_free(new_bytes, PAGE_SIZE, UINT64_MAX);
 	if (!p) {
@@ -189,7 +189,7 @@ static int grow(struct memblock_type *t)
 	t->regions = phys_to_virt(p);
 	t->max *= 2;
 	/* Both lists have room now: the reserved list for the new array, and for a split. */
-	if (region_add(&memblock.reserved, p, p + new_bytes, "memblock lists"))
+	if (region_add(&mm_memblock.reserved, p, p + new_bytes, "memblock lists"))
 		panic("memblock: cannot reserve its own list after doubling it");
 	if (!old_static)
 		unreserve(virt_to_phys(old), virt_to_phys(old) + old_bytes);
@@ -264,9 +264,9 @@ int memblock_add(phys_addr_t base, phys_addr_t size)
 	check_alive("memblock_add");
 	if (size == 0)
 		return 0;
-	if (region_add(&memblock.memory, base, base + size, NULL)) {
+	if (region_add(&mm_memblock.memory, base, base + size, NULL)) {
 		printk("memblock: memory list full at %u ranges; RAM [mem 0x%016llx-0x%016llx] stays unused\n",
-		       memblock.memory.max, (unsigned long long)base, (unsigned long long)(base + size - 1));
+		       mm_memblock.memory.max, (unsigned long long)base, (unsigned long long)(base + size - 1));
 		return -ENOMEM;
 	}
 	return 0;
@@ -277,9 +277,9 @@ int memblock_reserve(phys_addr_t base, phys_addr_t size, const char *what)
 	check_alive("memblock_reserve");
 	if (size == 0)
 		return 0;
-	if (region_add(&memblock.reserved, base, base + size, what)) {
+	if (region_add(&mm_memblock.reserved, base, base + size, what)) {
 		printk("memblock: reserved list full at %u ranges; cannot reserve [mem %#llx-%#llx] (%s)\n",
-		       memblock.reserved.max, (unsigned long long)base, (unsigned long long)(base + size - 1),
+		       mm_memblock.reserved.max, (unsigned long long)base, (unsigned long long)(base + size - 1),
 		       what ? what : "?");
 		return -ENOMEM;
 	}
@@ -301,8 +301,8 @@ phys_addr_t memblock_alloc_named(phys_addr_t size, phys_addr_t align, phys_addr_
 	 * where the block would be found. If it cannot grow, reserving below still succeeds when the
 	 * block touches a reserved range, and fails (reported) otherwise.
 	 */
-	if (memblock.reserved.cnt == memblock.reserved.max)
-		grow(&memblock.reserved);
+	if (mm_memblock.reserved.cnt == mm_memblock.reserved.max)
+		grow(&mm_memblock.reserved);
 	p = find_free(size, align, max_addr);
 	if (!p)
 		return 0;
@@ -326,7 +326,7 @@ phys_addr_t memblock_alloc(phys_addr_t size, phys_addr_t align)
 static void free_in_region(const struct memblock_region *m, unsigned int *k,
 			   void (*fn)(phys_addr_t, phys_addr_t, void *), void *arg)
 {
-	const struct memblock_type *res = &memblock.reserved;
+	const struct memblock_type *res = &mm_memblock.reserved;
 	phys_addr_t cur = m->base;
 
 	for (; *k < res->cnt && res->regions[*k].base < rend(m); ++*k) {
@@ -349,8 +349,8 @@ void memblock_for_each_free(void (*fn)(phys_addr_t base, phys_addr_t end, void *
 	unsigned int k = 0;
 
 	check_alive("memblock_for_each_free");
-	for (unsigned int i = 0; i < memblock.memory.cnt; i++)
-		free_in_region(&memblock.memory.regions[i], &k, fn, arg);
+	for (unsigned int i = 0; i < mm_memblock.memory.cnt; i++)
+		free_in_region(&mm_memblock.memory.regions[i], &k, fn, arg);
 }
 
 static void add_bytes(phys_addr_t base, phys_addr_t end, void *arg)
@@ -368,7 +368,7 @@ phys_addr_t memblock_free_bytes(void)
 
 const char *memblock_reserved_by(phys_addr_t base, phys_addr_t end)
 {
-	const struct memblock_type *t = &memblock.reserved;
+	const struct memblock_type *t = &mm_memblock.reserved;
 
 	for (unsigned int i = 0; i < t->cnt; i++)
 		if (t->regions[i].base < end && base < t->regions[i].base + t->regions[i].size)
@@ -378,7 +378,7 @@ const char *memblock_reserved_by(phys_addr_t base, phys_addr_t end)
 
 bool memblock_is_memory(phys_addr_t base, phys_addr_t end)
 {
-	const struct memblock_type *t = &memblock.memory;
+	const struct memblock_type *t = &mm_memblock.memory;
 
 	check_alive("memblock_is_memory");
 	for (unsigned int i = 0; i < t->cnt; i++)
@@ -389,5 +389,5 @@ bool memblock_is_memory(phys_addr_t base, phys_addr_t end)
 
 void memblock_retire(void)
 {
-	memblock.retired = true;
+	mm_memblock.retired = true;
 }

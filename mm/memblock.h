@@ -51,7 +51,7 @@ struct mm_reservation {
 };
 
 /* The one early allocator. Tests may save a copy and restore it. */
-extern struct memblock memblock;
+extern struct memblock mm_memblock;
 
 /**
  * memblock_reset() - Empty both lists and start again.

@@ -12,11 +12,11 @@
 
 #define PIECE_CHUNKS 512UL /* 512 chunks of memmap = 2 MiB, mapped as one large page */
 
-unsigned long max_pfn;
-unsigned long memmap_bytes;
-unsigned long memmap_end_pfn;
-unsigned long *memmap_chunk_map;
-unsigned long memmap_limit_pfn;
+unsigned long mm_max_pfn;
+unsigned long mm_memmap_bytes;
+unsigned long mm_memmap_end_pfn;
+unsigned long *mm_memmap_chunk_map;
+unsigned long mm_memmap_limit_pfn;
 static bool memmap_prebacked; /* the caller backed the whole array (mm_init_params.memmap) */
 static size_t memmap_prebacked_bytes;
 
@@ -48,7 +48,7 @@ static void init_range(unsigned long pfn, unsigned long end)
 static void mark_chunks(unsigned long c, unsigned long end)
 {
 	for (; c < end; c++)
-		memmap_chunk_map[c / BITS_PER_LONG] |= 1UL << (c % BITS_PER_LONG);
+		mm_memmap_chunk_map[c / BITS_PER_LONG] |= 1UL << (c % BITS_PER_LONG);
 }
 
 /* Allocates backing for chunks [c, c + n) and maps it at their place in the memmap. */
@@ -84,14 +84,14 @@ static int back_piece(unsigned long c, unsigned long n)
 
 	if (err)
 		return err;
-	memmap_bytes += n * PAGE_SIZE;
+	mm_memmap_bytes += n * PAGE_SIZE;
 	mark_chunks(c, c + n);
 	return 0;
 }
 
 static bool chunk_backed(unsigned long c)
 {
-	return (memmap_chunk_map[c / BITS_PER_LONG] >> (c % BITS_PER_LONG)) & 1;
+	return (mm_memmap_chunk_map[c / BITS_PER_LONG] >> (c % BITS_PER_LONG)) & 1;
 }
 
 /*
@@ -103,7 +103,7 @@ static bool chunk_backed(unsigned long c)
  */
 static void init_part(unsigned int part, unsigned int parts)
 {
-	unsigned long nchunks = memmap_end_pfn >> MEMMAP_CHUNK_SHIFT;
+	unsigned long nchunks = mm_memmap_end_pfn >> MEMMAP_CHUNK_SHIFT;
 	unsigned long c = nchunks * part / parts, end = nchunks * (part + 1) / parts;
 
 	while (c < end) {
@@ -130,10 +130,10 @@ static int back_chunks(unsigned long c, unsigned long end)
 	return 0;
 }
 
-/* Allocates and clears the bitmap of backed chunks, for every chunk below memmap_limit_pfn. */
+/* Allocates and clears the bitmap of backed chunks, for every chunk below mm_memmap_limit_pfn. */
 static int alloc_chunk_map(void)
 {
-	unsigned long nchunks = memmap_limit_pfn >> MEMMAP_CHUNK_SHIFT;
+	unsigned long nchunks = mm_memmap_limit_pfn >> MEMMAP_CHUNK_SHIFT;
 	size_t bytes = ALIGN_UP((nchunks + BITS_PER_LONG - 1) / BITS_PER_LONG * sizeof(long), PAGE_SIZE);
 	phys_addr_t phys = memblock_alloc_named(bytes, PAGE_SIZE, UINT64_MAX, "memmap");
 
@@ -141,35 +141,35 @@ static int alloc_chunk_map(void)
 		printk("memmap: out of memory for the %zu-byte map of backed chunks\n", bytes);
 		return -ENOMEM;
 	}
-	memmap_chunk_map = phys_to_virt(phys);
-	memset(memmap_chunk_map, 0, bytes);
+	mm_memmap_chunk_map = phys_to_virt(phys);
+	memset(mm_memmap_chunk_map, 0, bytes);
 	return 0;
 }
 
-/* Is the caller's pre-backed array (if any) large enough for frames [0, memmap_end_pfn)? */
+/* Is the caller's pre-backed array (if any) large enough for frames [0, mm_memmap_end_pfn)? */
 static int check_prebacked(size_t prebacked_bytes)
 {
-	size_t needed = memmap_end_pfn * sizeof(struct page);
+	size_t needed = mm_memmap_end_pfn * sizeof(struct page);
 
 	memmap_prebacked = prebacked_bytes != 0;
 	memmap_prebacked_bytes = prebacked_bytes;
 	if (!memmap_prebacked || prebacked_bytes >= needed)
 		return 0;
 	printk("memmap: the memmap array given to mm_init() has %zu bytes; this map needs %zu "
-	       "(MEMMAP_BYTES(%#llx))\n", prebacked_bytes, needed, (unsigned long long)PFN_PHYS(max_pfn));
+	       "(MEMMAP_BYTES(%#llx))\n", prebacked_bytes, needed, (unsigned long long)PFN_PHYS(mm_max_pfn));
 	return -EINVAL;
 }
 
 int memmap_init(size_t prebacked_bytes, unsigned long limit_pfn, mm_run_parallel_fn *run_parallel)
 {
-	const struct memblock_type *mem = &memblock.memory;
+	const struct memblock_type *mem = &mm_memblock.memory;
 	unsigned long start = 0, done = 0; /* chunks [start, done) are still to be backed */
 	int err;
 
-	memmap_bytes = 0;
-	max_pfn = mem->cnt ? PFN_DOWN(mem->regions[mem->cnt - 1].base + mem->regions[mem->cnt - 1].size) : 0;
-	memmap_end_pfn = ALIGN_UP(max_pfn, MEMMAP_CHUNK_PAGES);
-	memmap_limit_pfn = MAX(memmap_end_pfn, ALIGN_DOWN(limit_pfn, MEMMAP_CHUNK_PAGES));
+	mm_memmap_bytes = 0;
+	mm_max_pfn = mem->cnt ? PFN_DOWN(mem->regions[mem->cnt - 1].base + mem->regions[mem->cnt - 1].size) : 0;
+	mm_memmap_end_pfn = ALIGN_UP(mm_max_pfn, MEMMAP_CHUNK_PAGES);
+	mm_memmap_limit_pfn = MAX(mm_memmap_end_pfn, ALIGN_DOWN(limit_pfn, MEMMAP_CHUNK_PAGES));
 	err = check_prebacked(prebacked_bytes);
 	if (!err)
 		err = alloc_chunk_map();
@@ -203,14 +203,14 @@ bool memmap_prebacked_array(void)
 
 bool memmap_chunk_backed(unsigned long c)
 {
-	return c < memmap_end_pfn >> MEMMAP_CHUNK_SHIFT && pfn_valid(c << MEMMAP_CHUNK_SHIFT);
+	return c < mm_memmap_end_pfn >> MEMMAP_CHUNK_SHIFT && pfn_valid(c << MEMMAP_CHUNK_SHIFT);
 }
 
 int memmap_add_chunk(unsigned long c, phys_addr_t phys)
 {
 	unsigned long end_pfn = (c + 1) << MEMMAP_CHUNK_SHIFT;
 
-	if (end_pfn > memmap_limit_pfn || memmap_chunk_backed(c))
+	if (end_pfn > mm_memmap_limit_pfn || memmap_chunk_backed(c))
 		return -EINVAL;
 	if (memmap_prebacked && end_pfn * sizeof(struct page) > memmap_prebacked_bytes) {
 		printk("memmap: the memmap array given to mm_init() (%zu bytes) ends before frame %#lx\n",
@@ -223,10 +223,10 @@ int memmap_add_chunk(unsigned long c, phys_addr_t phys)
 		return -ENOMEM;
 	}
 	init_range(c << MEMMAP_CHUNK_SHIFT, end_pfn);
-	memmap_bytes += PAGE_SIZE;
+	mm_memmap_bytes += PAGE_SIZE;
 	/* The struct pages are written before pfn_valid() can say they exist. */
-	__atomic_or_fetch(&memmap_chunk_map[c / BITS_PER_LONG], 1UL << (c % BITS_PER_LONG), __ATOMIC_RELEASE);
-	if (end_pfn > memmap_end_pfn)
-		__atomic_store_n(&memmap_end_pfn, end_pfn, __ATOMIC_RELEASE);
+	__atomic_or_fetch(&mm_memmap_chunk_map[c / BITS_PER_LONG], 1UL << (c % BITS_PER_LONG), __ATOMIC_RELEASE);
+	if (end_pfn > mm_memmap_end_pfn)
+		__atomic_store_n(&mm_memmap_end_pfn, end_pfn, __ATOMIC_RELEASE);
 	return 0;
 }

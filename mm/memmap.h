@@ -30,12 +30,12 @@ _Static_assert(sizeof(struct page) << MEMMAP_CHUNK_SHIFT == PAGE_SIZE, "a memmap
  */
 #define MEMMAP_BYTES(ram_end) (ALIGN_UP(PFN_DOWN(ram_end), MEMMAP_CHUNK_PAGES) * sizeof(struct page))
 
-extern unsigned long max_pfn;           /* one past the highest usable frame */
-extern unsigned long memmap_bytes;      /* memory backing the memmap */
-extern unsigned long memmap_end_pfn;    /* max_pfn rounded up to a whole chunk */
-extern unsigned long *memmap_chunk_map; /* bit c set: chunk c (frames c*128..) is backed */
+extern unsigned long mm_max_pfn;        /* one past the highest usable frame */
+extern unsigned long mm_memmap_bytes;   /* memory backing the memmap */
+extern unsigned long mm_memmap_end_pfn; /* mm_max_pfn rounded up to a whole chunk */
+extern unsigned long *mm_memmap_chunk_map; /* bit c set: chunk c (frames c*128..) is backed */
 /* One past the last frame the chunk map has room for: memmap_add_chunk() stays below it. */
-extern unsigned long memmap_limit_pfn;
+extern unsigned long mm_memmap_limit_pfn;
 
 /*
  * The four conversions are C99 inline definitions (memmap.c holds their external copies), so a
@@ -95,7 +95,7 @@ static inline bool pfn_valid(unsigned long pfn)
 {
 	unsigned long c = pfn >> MEMMAP_CHUNK_SHIFT, bits = 8 * sizeof(unsigned long);
 
-	return pfn < memmap_end_pfn && (memmap_chunk_map[c / bits] >> (c % bits)) & 1;
+	return pfn < mm_memmap_end_pfn && (mm_memmap_chunk_map[c / bits] >> (c % bits)) & 1;
 }
 
 /*
@@ -111,7 +111,7 @@ typedef void mm_run_parallel_fn(mm_parallel_fn *fn);
  * memmap_init() - Boot: build the memmap for memblock's memory.
  * @prebacked_bytes: 0, or how many bytes the caller has backed at mm_vmemmap_base already.
  * @limit_pfn: room to keep in the map of backed chunks for memory added later (memmap_add_chunk()),
- *             up to this frame; below max_pfn it changes nothing.
+ *             up to this frame; below mm_max_pfn it changes nothing.
  * @run_parallel: NULL, or how to run the struct pages' initialization on several CPUs at once.
  *
  * Allocates the backing of every chunk that holds RAM
@@ -145,13 +145,13 @@ bool memmap_chunk_backed(unsigned long c);
 
 /**
  * memmap_add_chunk() - After boot: back one more chunk of the memmap (memory added to mm/).
- * @c: the chunk number; not backed yet, and its frames below memmap_limit_pfn.
+ * @c: the chunk number; not backed yet, and its frames below mm_memmap_limit_pfn.
  * @phys: a free page for its struct pages (unused when the caller backed the whole array at
  *        mm_init(): the array must then reach the chunk's end).
  *
  * Maps @phys with arch_map_memmap() at the chunk's place, initializes its struct pages as
  * reserved, in their zones, count 0, then marks it backed (pfn_valid() becomes true) and moves
- * memmap_end_pfn past it. Serialized by the caller (mm/memory_add.c holds its lock).
+ * mm_memmap_end_pfn past it. Serialized by the caller (mm/memory_add.c holds its lock).
  *
  * Return: 0; -EINVAL when @c is backed or beyond the limit; -ERANGE (reported) past the caller's
  * array; -ENOMEM (reported) when it cannot be mapped.

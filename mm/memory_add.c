@@ -66,7 +66,7 @@ static void record_offline(const struct memory_add_ranges *p)
 	}
 }
 
-phys_addr_t memory_add_limit(const struct memory_add_ranges *p)
+phys_addr_t mm_memory_add_limit(const struct memory_add_ranges *p)
 {
 	phys_addr_t limit = p->hotplug_end;
 
@@ -93,7 +93,7 @@ bool mm_offline_ram(unsigned int i, phys_addr_t *start, phys_addr_t *end)
 	return true;
 }
 
-void memory_add_boot(const struct memory_add_ranges *p)
+void mm_memory_add_boot(const struct memory_add_ranges *p)
 {
 	record_offline(p);
 	nr_releasable = 0;
@@ -113,7 +113,7 @@ void memory_add_boot(const struct memory_add_ranges *p)
 
 unsigned long mm_hotplug_end_pfn(void)
 {
-	return memmap_limit_pfn;
+	return mm_memmap_limit_pfn;
 }
 
 static unsigned long memory_add_lock_irqsave(void)
@@ -157,7 +157,7 @@ static unsigned int block_order(unsigned long pfn, unsigned long end)
  */
 static void free_zone_range(unsigned long pfn, unsigned long end)
 {
-	struct zone *zone = &zones[pfn_zone(pfn)];
+	struct zone *zone = &mm_zones[pfn_zone(pfn)];
 
 	while (pfn < end) {
 		unsigned int order = block_order(pfn, end);
@@ -166,7 +166,7 @@ static void free_zone_range(unsigned long pfn, unsigned long end)
 		/* Under the lock: no scanner sees a frame neither reserved nor on a free list. */
 		for (unsigned long p = pfn; p < pfn + (1UL << order); p++)
 			page_flag_clear(pfn_to_page(p), PG_reserved);
-		buddy_give(pfn_to_page(pfn), order);
+		mm_buddy_give(pfn_to_page(pfn), order);
 		__atomic_store_n(&zone->managed_pages, zone->managed_pages + (1UL << order), __ATOMIC_RELAXED);
 		zone_unlock(zone, flags);
 		pfn += 1UL << order;
@@ -187,8 +187,8 @@ static void free_range(unsigned long pfn, unsigned long end)
 	}
 	setup_zone_watermarks();
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		if (zones[z].managed_pages && z > (int)top_zone)
-			top_zone = (enum zone_type)z;
+		if (mm_zones[z].managed_pages && z > (int)mm_top_zone)
+			mm_top_zone = (enum zone_type)z;
 	page_alloc_init_zones();
 }
 
@@ -222,7 +222,7 @@ static int check_reserved_range(phys_addr_t start, phys_addr_t end, const char *
 		       (unsigned long long)start, (unsigned long long)end);
 		return -EINVAL;
 	}
-	if (last > memmap_end_pfn || !chunks_backed(pfn, last)) {
+	if (last > mm_memmap_end_pfn || !chunks_backed(pfn, last)) {
 		printk("mm: cannot give back %s [mem %#llx-%#llx): beyond the memmap (frames without struct pages)\n",
 		       why, (unsigned long long)start, (unsigned long long)end);
 		return -ERANGE;
@@ -270,10 +270,10 @@ static int check_new_range(phys_addr_t start, phys_addr_t size)
 		printk("mm: cannot add [mem %#llx+%#llx]: %s\n", (unsigned long long)start, (unsigned long long)size, bad);
 		return -EINVAL;
 	}
-	if (PFN_DOWN(end) > memmap_limit_pfn) {
+	if (PFN_DOWN(end) > mm_memmap_limit_pfn) {
 		printk("mm: cannot add [mem %#llx-%#llx]: beyond %#llx, the limit the boot sized mm/'s "
 		       "structures for (mm_init_params.hotplug_end)\n", (unsigned long long)start,
-		       (unsigned long long)(end - 1), (unsigned long long)PFN_PHYS(memmap_limit_pfn));
+		       (unsigned long long)(end - 1), (unsigned long long)PFN_PHYS(mm_memmap_limit_pfn));
 		return -ERANGE;
 	}
 	for (unsigned long c = PFN_DOWN(start) >> MEMMAP_CHUNK_SHIFT; c < PFN_DOWN(end) >> MEMMAP_CHUNK_SHIFT; c++)
@@ -358,7 +358,7 @@ static void zone_grow(struct zone *zone, unsigned long pfn, unsigned long end)
 /* Adds [pfn, end), checked, while memory_add_lock is held. */
 static int add_range(unsigned long pfn, unsigned long end)
 {
-	struct zone *zone = &zones[pfn_zone(pfn)];
+	struct zone *zone = &mm_zones[pfn_zone(pfn)];
 	unsigned long c = pfn >> MEMMAP_CHUNK_SHIFT, c_end = end >> MEMMAP_CHUNK_SHIFT;
 	struct list_head pages = { &pages, &pages };
 	int err = memmap_prebacked_array() ? 0 : take_memmap_pages(c_end - c, &pages);
@@ -377,8 +377,8 @@ static int add_range(unsigned long pfn, unsigned long end)
 	if (err)
 		return err;
 	zone_grow(zone, pfn, end);
-	if (end > max_pfn)
-		__atomic_store_n(&max_pfn, end, __ATOMIC_RELAXED);
+	if (end > mm_max_pfn)
+		__atomic_store_n(&mm_max_pfn, end, __ATOMIC_RELAXED);
 	free_range(pfn, end);
 	return 0;
 }

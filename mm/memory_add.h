@@ -25,14 +25,14 @@ struct memory_add_ranges {
 };
 
 /**
- * memory_add_boot() - Boot: remember the ranges the caller will give back, and its offline RAM.
+ * mm_memory_add_boot() - Boot: remember the ranges the caller will give back, and its offline RAM.
  * @r: mm_init()'s ranges (releasable and offline, and reserve to check them against).
  *
  * Called by mm_init() while memblock lives. A releasable range that is not all usable RAM, or
  * that overlaps another reservation, stays reserved for good (reported); so do those beyond the
  * first MM_MAX_RELEASABLE.
  */
-void memory_add_boot(const struct memory_add_ranges *r);
+void mm_memory_add_boot(const struct memory_add_ranges *r);
 
 /* Releasable reservations mm/ remembers at most. */
 #define MM_MAX_RELEASABLE 32
@@ -40,12 +40,12 @@ void memory_add_boot(const struct memory_add_ranges *r);
 #define MM_MAX_OFFLINE 16
 
 /**
- * memory_add_limit() - Boot: the physical address memory may be added up to.
+ * mm_memory_add_limit() - Boot: the physical address memory may be added up to.
  * @r: mm_init()'s ranges.
  *
  * Return: the larger of r->hotplug_end and the end of the offline ranges (0: none).
  */
-phys_addr_t memory_add_limit(const struct memory_add_ranges *r);
+phys_addr_t mm_memory_add_limit(const struct memory_add_ranges *r);
 
 /**
  * mm_releasable_range() - A range mm_init() was given as releasable.
@@ -95,7 +95,7 @@ unsigned long mm_free_reserved_range(phys_addr_t start, phys_addr_t end, const c
  * first), within one zone, below mm_init_params.hotplug_end, and hold no frame mm/ already
  * describes (no memmap chunk of it backed). Backs its memmap chunks with pages from the buddy
  * allocator (arch_map_memmap(), as at boot) unless the caller's memmap array covers them,
- * initializes its struct pages, grows max_pfn, the zone's span and present pages and its
+ * initializes its struct pages, grows mm_max_pfn, the zone's span and present pages and its
  * pageblock arrays, then frees every frame to the buddy lists (managed pages, watermarks,
  * show_mem and the picture follow). A zone that had memory at boot cannot grow below its first
  * pageblock.

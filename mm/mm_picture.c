@@ -143,11 +143,11 @@ void show_zone_pictures(void)
 	printk("mm: zone pictures, %d slices each: %s\n", ZONE_PICTURE_COLS, ZONE_PICTURE_LEGEND);
 	printk("mm: below each, pageblock types: %s\n", ZONE_PAGEBLOCK_LEGEND);
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		if (!zones[z].present_pages)
+		if (!mm_zones[z].present_pages)
 			continue;
-		zone_picture_line(&zones[z], line, sizeof(line));
+		zone_picture_line(&mm_zones[z], line, sizeof(line));
 		printk("%s\n", line);
-		zone_pageblock_line(&zones[z], line, sizeof(line));
+		zone_pageblock_line(&mm_zones[z], line, sizeof(line));
 		printk("%s\n", line);
 	}
 }
@@ -222,20 +222,20 @@ void show_memory_picture(const struct fw_map *map)
 		print_range("map", e->base, e->base + e->size, fw_type_name(e->type));
 		cursor = e->base + e->size;
 	}
-	for (unsigned int i = 0; i < memblock.reserved.cnt; i++) {
-		const struct memblock_region *r = &memblock.reserved.regions[i];
+	for (unsigned int i = 0; i < mm_memblock.reserved.cnt; i++) {
+		const struct memblock_region *r = &mm_memblock.reserved.regions[i];
 
 		print_range("reserved", r->base, r->base + r->size, r->what ? r->what : "?");
 	}
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		struct free_run run = { 0, 0, 0 };
 
-		if (!zones[z].present_pages)
+		if (!mm_zones[z].present_pages)
 			continue;
-		print_range("zone", PFN_PHYS(zones[z].start_pfn), PFN_PHYS(zones[z].end_pfn), zones[z].name);
-		walk_zone(&zones[z], add_to_run, &run);
+		print_range("zone", PFN_PHYS(mm_zones[z].start_pfn), PFN_PHYS(mm_zones[z].end_pfn), mm_zones[z].name);
+		walk_zone(&mm_zones[z], add_to_run, &run);
 		flush_run(&run);
-		print_pageblock_runs(&zones[z]);
+		print_pageblock_runs(&mm_zones[z]);
 	}
 	printk("mm: picture end\n");
 }

@@ -20,9 +20,9 @@ void show_buddyinfo(void)
 	char line[160];
 
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		if (!zones[z].present_pages)
+		if (!mm_zones[z].present_pages)
 			continue;
-		buddyinfo_line(&zones[z], line, sizeof(line));
+		buddyinfo_line(&mm_zones[z], line, sizeof(line));
 		printk("%s\n", line);
 	}
 }
@@ -46,14 +46,14 @@ void show_mem_summary(void)
 	unsigned long present = 0, managed = 0, free = nr_free_pages();
 
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		show_zone(&zones[z]);
-		present += zones[z].present_pages;
-		managed += zones[z].managed_pages;
+		show_zone(&mm_zones[z]);
+		present += mm_zones[z].present_pages;
+		managed += mm_zones[z].managed_pages;
 	}
 	printk("struct page: %zu bytes; memmap: %lu bytes (%lu KiB) for frames up to pfn %#lx\n",
-	       sizeof(struct page), memmap_bytes, memmap_bytes >> 10, max_pfn);
+	       sizeof(struct page), mm_memmap_bytes, mm_memmap_bytes >> 10, mm_max_pfn);
 	printk("usable pages: %lu\nreserved pages: %lu\nmemmap bytes: %lu\nfree pages: %lu\n", present,
-	       present - managed, memmap_bytes, free);
+	       present - managed, mm_memmap_bytes, free);
 	printk("Memory: %luK total RAM, %luK reserved (%luK memmap), %luK free\n", present << 2,
-	       (present - managed) << 2, memmap_bytes >> 10, free << 2);
+	       (present - managed) << 2, mm_memmap_bytes >> 10, free << 2);
 }

@@ -77,7 +77,7 @@ static DEFINE_MM_SPINLOCK(isolating_lock, "page_alloc isolating_lock");
  */
 static void set_fast_free_masks(void)
 {
-	bool slow = page_owner_on || __atomic_load_n(&nr_isolating, __ATOMIC_RELAXED);
+	bool slow = mm_page_owner_on || __atomic_load_n(&nr_isolating, __ATOMIC_RELAXED);
 
 	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
 		__atomic_store_n(&fast_free_mask[o], slow ? ~(uintptr_t)0 : block_align_mask[o], __ATOMIC_RELAXED);
@@ -99,14 +99,14 @@ void page_alloc_init_zones(void)
 {
 	set_fast_free_masks();
 	for (gfp_t g = 0; g <= __GFP_ZONEMASK; g++) {
-		first_zone_of[g] = (uint8_t)MIN(highest_zone(g), (int)top_zone);
+		first_zone_of[g] = (uint8_t)MIN(highest_zone(g), (int)mm_top_zone);
 		first_pcp_offset_of[g] = (uint16_t)(first_zone_of[g] << PCP_SHIFT);
 	}
 }
 
 static inline bool poisoned_pages_remain(void)
 {
-	return __atomic_load_n(&nr_poisoned_pages, __ATOMIC_RELAXED) != 0;
+	return __atomic_load_n(&mm_nr_poisoned_pages, __ATOMIC_RELAXED) != 0;
 }
 
 /*
@@ -162,7 +162,7 @@ static void warn_alloc_failed(gfp_t gfp, unsigned int order)
 static struct page *buddy_take_checked(struct zone *zone, unsigned int order, gfp_t gfp)
 {
 	MM_BUG_ON(!lock_held(&zone->lock), NULL, "zone %s's lock not held", zone->name);
-	return zone_watermark_ok(zone, order, gfp) ? buddy_take(zone, order, gfp_migratetype(gfp)) : NULL;
+	return zone_watermark_ok(zone, order, gfp) ? mm_buddy_take(zone, order, gfp_migratetype(gfp)) : NULL;
 }
 
 /*
@@ -184,11 +184,11 @@ static struct page *take_from_zone(struct zone *zone, unsigned int order, gfp_t 
 		return page;
 	}
 	flags = arch_irq_save(); /* first: the CPU number holds only while interrupts are off */
-	pcp = cpu_pcp(arch_cpu_id(), (unsigned long)(zone - zones));
+	pcp = cpu_pcp(arch_cpu_id(), (unsigned long)(zone - mm_zones));
 	pcp_lists_lock(pcp);
 	page = pcp_take(pcp, slot, gfp_migratetype(gfp));
 	if (!page && pcp->high[slot]) {
-		page = pcp_refill(pcp, zone, order, gfp_migratetype(gfp), gfp);
+		page = mm_pcp_refill(pcp, zone, order, gfp_migratetype(gfp), gfp);
 	} else if (!page) { /* the lists are off (high 0): the plain buddy allocator */
 		arch_spin_lock(&zone->lock);
 		page = buddy_take_checked(zone, order, gfp);
@@ -203,7 +203,7 @@ static struct page *take_block(gfp_t gfp, unsigned int order)
 {
 	struct page *page = NULL;
 
-	for (struct zone *zone = &zones[first_zone_of[gfp & __GFP_ZONEMASK]]; zone >= zones && !page; zone--)
+	for (struct zone *zone = &mm_zones[first_zone_of[gfp & __GFP_ZONEMASK]]; zone >= mm_zones && !page; zone--)
 		page = take_from_zone(zone, order, gfp);
 	return page;
 }
@@ -230,7 +230,7 @@ static struct page *alloc_after_compaction(alloc_compact_fn *compact, gfp_t gfp,
 	struct page *page = NULL;
 	bool stalled = false;
 
-	for (struct zone *zone = &zones[first_zone_of[gfp & __GFP_ZONEMASK]]; zone >= zones; zone--) {
+	for (struct zone *zone = &mm_zones[first_zone_of[gfp & __GFP_ZONEMASK]]; zone >= mm_zones; zone--) {
 		int made = zone->managed_pages ? compact(zone, order) : -1;
 
 		stalled |= made >= 0;
@@ -336,7 +336,7 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_recorded(gfp_t g
  */
 __attribute__((noinline)) struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	if (unlikely(page_owner_on))
+	if (unlikely(mm_page_owner_on))
 		return alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0));
 	return alloc_pages_fast(gfp, order);
 }
@@ -410,7 +410,7 @@ static void free_block(struct page *page, unsigned int order)
 	unsigned long irq;
 
 	set_page_ref(page, 0);
-	if (unlikely(page_owner_on))
+	if (unlikely(mm_page_owner_on))
 		page_owner_free(page_to_pfn(page));
 	if (unlikely(__atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED)))
 		poison_pages(page, 1UL << order);
@@ -433,7 +433,7 @@ static void free_block(struct page *page, unsigned int order)
 		pcp_push(pcp, page, slot, mt, pcp->count[slot]);
 		pcp_unlock(pcp, irq);
 	} else {
-		pcp_give_slow_unlock(pcp, page, order, irq);
+		mm_pcp_give_slow_unlock(pcp, page, order, irq);
 	}
 }
 
@@ -474,7 +474,7 @@ void __free_pages(struct page *page, unsigned int order)
 	pcp_lists_lock(pcp);
 	count = pcp->count[order];
 	if (unlikely(count >= pcp->fast_high[order])) {
-		pcp_give_slow_unlock(pcp, page, order, irq); /* a tail call: nothing saved for it */
+		mm_pcp_give_slow_unlock(pcp, page, order, irq); /* a tail call: nothing saved for it */
 		return;
 	}
 	pcp_push(pcp, page, order, flags >> PAGE_PCPTYPE_SHIFT, count);
@@ -486,7 +486,7 @@ void __free_pages(struct page *page, unsigned int order)
 /* The zone whose managed frames include pfn, or NULL (reported, as fn's refusal). */
 static struct zone *managed_zone_of(unsigned long pfn, const char *fn)
 {
-	struct zone *zone = &zones[pfn_zone(pfn)];
+	struct zone *zone = &mm_zones[pfn_zone(pfn)];
 
 	if (!pfn_valid(pfn) || !zone->pageblock_type || pfn < zone->start_pfn || pfn >= zone->end_pfn) {
 		printk("%s: refused: pfn %#lx is in no zone's pageblocks\n", fn, pfn);
@@ -504,7 +504,7 @@ static int set_pageblock_type_locked(unsigned long pfn, unsigned int mt, const c
 	if (!zone)
 		return -EINVAL;
 	flags = zone_lock(zone);
-	buddy_move_pageblock(zone, pfn, mt);
+	mm_buddy_move_pageblock(zone, pfn, mt);
 	zone_unlock(zone, flags);
 	return 0;
 }
@@ -587,7 +587,7 @@ void free_compound_page(struct page *head)
 /* noinline as alloc_pages(): page_owner records its caller, not this function. */
 __attribute__((noinline)) unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
 {
-	struct page *page = unlikely(page_owner_on)
+	struct page *page = unlikely(mm_page_owner_on)
 				    ? alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0))
 				    : alloc_pages_fast(gfp, order);
 
@@ -639,7 +639,7 @@ int split_page(struct page *page, unsigned int order)
 		set_page_private(&page[i], 0);
 		set_block_order_type(&page[i], 0, mt); /* the fast free path reads the type here */
 	}
-	if (unlikely(page_owner_on))
+	if (unlikely(mm_page_owner_on))
 		page_owner_split(page_to_pfn(page), order);
 	return 0;
 }
@@ -666,7 +666,7 @@ __attribute__((noinline)) void *alloc_pages_exact(size_t size, gfp_t gfp)
 		       PAGE_SIZE << MAX_ORDER, gfp);
 		return NULL;
 	}
-	page = unlikely(page_owner_on) ? alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0))
+	page = unlikely(mm_page_owner_on) ? alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0))
 				       : alloc_pages_fast(gfp, order);
 	if (!page)
 		return NULL;
@@ -847,8 +847,8 @@ unsigned long zone_free_pages(const struct zone *zone)
 {
 	unsigned long pages = __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED);
 
-	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
-		pages += pcp_free_pages(cpu_pcp(cpu, (unsigned long)(zone - zones)));
+	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
+		pages += mm_pcp_free_pages(cpu_pcp(cpu, (unsigned long)(zone - mm_zones)));
 	/*
 	 * The counts are read one after another: a refill that moves a batch from the buddy lists
 	 * to a CPU's list between the reads is counted twice (32 whole pageblocks: 16384 frames),
@@ -862,6 +862,6 @@ unsigned long nr_free_pages(void)
 	unsigned long sum = 0;
 
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		sum += zone_free_pages(&zones[z]);
+		sum += zone_free_pages(&mm_zones[z]);
 	return sum;
 }

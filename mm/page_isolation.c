@@ -46,7 +46,7 @@ static unsigned long first_hole(unsigned long pfn, unsigned long end)
 /* Why [start, end) cannot be isolated as a range (mm/page_isolation.h), or NULL. */
 static const char *range_problem(unsigned long start, unsigned long end)
 {
-	const struct zone *zone = &zones[pfn_zone(start)];
+	const struct zone *zone = &mm_zones[pfn_zone(start)];
 
 	if (start >= end || ((start | end) & (PAGEBLOCK_NR_PAGES - 1)))
 		return "not whole pageblocks";
@@ -139,9 +139,9 @@ unsigned long first_unmovable_pfn(unsigned long start_pfn, unsigned long end_pfn
 static void restore_locked(struct zone *zone, struct isolated_range *range, unsigned long upto)
 {
 	for (unsigned long pfn = range->start_pfn; pfn < upto; pfn += PAGEBLOCK_NR_PAGES)
-		buddy_move_pageblock(zone, pfn, isolated_saved_type(range, pfn));
+		mm_buddy_move_pageblock(zone, pfn, isolated_saved_type(range, pfn));
 	for (unsigned long pfn = range->start_pfn; pfn < range->end_pfn; pfn += PAGEBLOCK_NR_PAGES)
-		buddy_remerge_pageblock(zone, pfn);
+		mm_buddy_remerge_pageblock(zone, pfn);
 }
 
 /*
@@ -151,9 +151,9 @@ static void restore_locked(struct zone *zone, struct isolated_range *range, unsi
  */
 static unsigned long isolate_locked(struct zone *zone, struct isolated_range *range)
 {
-	buddy_split_at(zone, range->start_pfn);
+	mm_buddy_split_at(zone, range->start_pfn);
 	if (range->end_pfn < zone->end_pfn)
-		buddy_split_at(zone, range->end_pfn);
+		mm_buddy_split_at(zone, range->end_pfn);
 	for (unsigned long pfn = range->start_pfn; pfn < range->end_pfn; pfn += PAGEBLOCK_NR_PAGES) {
 		unsigned int mt = pfn_migratetype(zone, pfn);
 
@@ -162,7 +162,7 @@ static unsigned long isolate_locked(struct zone *zone, struct isolated_range *ra
 			return pfn;
 		}
 		save_type(range, pfn, mt);
-		buddy_move_pageblock(zone, pfn, MIGRATE_ISOLATE);
+		mm_buddy_move_pageblock(zone, pfn, MIGRATE_ISOLATE);
 	}
 	return range->end_pfn;
 }
@@ -170,7 +170,7 @@ static unsigned long isolate_locked(struct zone *zone, struct isolated_range *ra
 int start_isolate_page_range(unsigned long start_pfn, unsigned long end_pfn, struct isolated_range *range)
 {
 	const char *problem = range_problem(start_pfn, end_pfn);
-	struct zone *zone = &zones[pfn_zone(start_pfn)];
+	struct zone *zone = &mm_zones[pfn_zone(start_pfn)];
 	unsigned long flags, busy;
 
 	if (problem) {
@@ -201,7 +201,7 @@ int start_isolate_page_range(unsigned long start_pfn, unsigned long end_pfn, str
 
 void undo_isolate_page_range(struct isolated_range *range)
 {
-	struct zone *zone = &zones[pfn_zone(range->start_pfn)];
+	struct zone *zone = &mm_zones[pfn_zone(range->start_pfn)];
 	unsigned long flags = zone_lock(zone);
 
 	restore_locked(zone, range, range->end_pfn);
@@ -211,7 +211,7 @@ void undo_isolate_page_range(struct isolated_range *range)
 
 int test_pages_isolated(const struct isolated_range *range, unsigned long *busy_pfn)
 {
-	struct zone *zone = &zones[pfn_zone(range->start_pfn)];
+	struct zone *zone = &mm_zones[pfn_zone(range->start_pfn)];
 	unsigned long flags = zone_lock(zone), pfn = range->start_pfn;
 
 	while (pfn < range->end_pfn) {

@@ -5,7 +5,7 @@
 #include "mm/arch.h"
 #include "mm/memblock.h"
 
-bool page_owner_on;
+bool mm_page_owner_on;
 static struct page_owner *records;
 static unsigned long nr_records;
 static unsigned long last_seq;
@@ -15,7 +15,7 @@ int page_owner_init(unsigned long nr_pfns)
 	size_t bytes = ALIGN_UP(nr_pfns * sizeof(struct page_owner), PAGE_SIZE);
 	phys_addr_t phys;
 
-	page_owner_on = false;
+	mm_page_owner_on = false;
 	records = NULL;
 	nr_records = 0;
 	if (!nr_pfns)
@@ -29,7 +29,7 @@ int page_owner_init(unsigned long nr_pfns)
 	records = phys_to_virt(phys);
 	memset(records, 0, bytes);
 	nr_records = nr_pfns;
-	page_owner_on = true;
+	mm_page_owner_on = true;
 	return 0;
 }
 

@@ -6,10 +6,10 @@
  * since boot; freeing the block clears the record. dump_page() prints it, and the self-test runner
  * uses it to name the blocks a suite leaked (tests/ktest/ktest.c).
  *
- * The records are a side array, one per frame from 0 to max_pfn, taken from memblock by mm_init()
+ * The records are a side array, one per frame from 0 to mm_max_pfn, taken from memblock by mm_init()
  * only when asked for (mm_init_params.page_owner; page_owner=on on the kernel's command line), so
  * struct page stays 32 bytes and a kernel without it pays 0 bytes and, on the allocation and free
- * fast paths, one load of page_owner_on and a branch that is never taken.
+ * fast paths, one load of mm_page_owner_on and a branch that is never taken.
  *
  * Concurrency: a block's record is written only by the CPU that holds the block (the one that
  * allocated it, then the one that frees it), so writers never race; the sequence number is one
@@ -30,7 +30,7 @@ struct page_owner {
 };
 
 /* True while records are kept (set by page_owner_init()); the fast paths test only this. */
-extern bool page_owner_on;
+extern bool mm_page_owner_on;
 
 /**
  * page_owner_init() - Boot: take records and turn recording on.
@@ -50,7 +50,7 @@ int page_owner_init(unsigned long nr_pfns);
  * @gfp: the flags it was asked with.
  * @site: the return address in the caller of alloc_pages().
  *
- * Called only while page_owner_on, by the CPU that holds the block.
+ * Called only while mm_page_owner_on, by the CPU that holds the block.
  */
 void page_owner_alloc(unsigned long pfn, unsigned int order, gfp_t gfp, uintptr_t site);
 
@@ -58,7 +58,7 @@ void page_owner_alloc(unsigned long pfn, unsigned int order, gfp_t gfp, uintptr_
  * page_owner_free() - The allocator's hook: forget a block freed.
  * @pfn: its first frame.
  *
- * Called only while page_owner_on, by the CPU that holds the block.
+ * Called only while mm_page_owner_on, by the CPU that holds the block.
  */
 void page_owner_free(unsigned long pfn);
 

@@ -35,7 +35,7 @@ static unsigned long zone_floor_pfn(int z)
 /* Room for zone z's pageblocks: its span, and what it may gain below limit_pfn. */
 static void zone_capacity(int z, unsigned long limit_pfn)
 {
-	const struct zone *zone = &zones[z];
+	const struct zone *zone = &mm_zones[z];
 	unsigned long lo = zone_floor_pfn(z), hi = MIN(limit_pfn, z == ZONE_NORMAL ? ~0UL : zone_floor_pfn(z + 1));
 	unsigned long first = zone->first_pageblock, end = first + zone->nr_pageblocks;
 
@@ -50,7 +50,7 @@ static void zone_capacity(int z, unsigned long limit_pfn)
 /* Points zone z's arrays at its first pageblock inside the room allocated for it. */
 static void zone_point_arrays(int z)
 {
-	struct zone *zone = &zones[z];
+	struct zone *zone = &mm_zones[z];
 	unsigned long off = zone->first_pageblock - cap_first[z];
 
 	zone->pageblock_free = zone->nr_pageblocks ? cap_free[z] + off : NULL;
@@ -69,7 +69,7 @@ int pageblock_init(unsigned long limit_pfn)
 	uint16_t *free;
 
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		zone_pageblock_span(&zones[z]);
+		zone_pageblock_span(&mm_zones[z]);
 		zone_capacity(z, limit_pfn);
 		n += cap_nr[z];
 	}
@@ -95,7 +95,7 @@ int pageblock_init(unsigned long limit_pfn)
 
 int pageblock_grow_zone(struct zone *zone, unsigned long start_pfn, unsigned long end_pfn)
 {
-	int z = (int)(zone - zones);
+	int z = (int)(zone - mm_zones);
 	unsigned long first = start_pfn >> PAGEBLOCK_ORDER, last = (end_pfn - 1) >> PAGEBLOCK_ORDER;
 
 	if (zone->nr_pageblocks)
@@ -174,21 +174,21 @@ void show_pagetypeinfo(void)
 	printk("Free pages count per migrate type at order       0      1      2      3      4      5      6"
 	       "      7      8      9     10\n");
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		for (unsigned int mt = 0; mt < MIGRATE_TYPES && zones[z].present_pages; mt++) {
-			pagetypeinfo_free_line(&zones[z], mt, line, sizeof(line));
+		for (unsigned int mt = 0; mt < MIGRATE_TYPES && mm_zones[z].present_pages; mt++) {
+			pagetypeinfo_free_line(&mm_zones[z], mt, line, sizeof(line));
 			printk("%s\n", line);
 		}
 	for (unsigned int mt = 0; mt < MIGRATE_TYPES; mt++)
 		APPEND(line, sizeof(line), len, " %12s", migratetype_name(mt));
 	printk("\nNumber of blocks type     %s\n", line);
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		if (zones[z].present_pages) {
-			pagetypeinfo_blocks_line(&zones[z], line, sizeof(line));
+		if (mm_zones[z].present_pages) {
+			pagetypeinfo_blocks_line(&mm_zones[z], line, sizeof(line));
 			printk("%s\n", line);
 		}
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		if (zones[z].present_pages)
-			printk("alloc_fallbacks_%s %lu\npageblock_claims_%s %lu\n", zones[z].name,
-			       __atomic_load_n(&zones[z].alloc_fallbacks, __ATOMIC_RELAXED), zones[z].name,
-			       __atomic_load_n(&zones[z].pageblock_claims, __ATOMIC_RELAXED));
+		if (mm_zones[z].present_pages)
+			printk("alloc_fallbacks_%s %lu\npageblock_claims_%s %lu\n", mm_zones[z].name,
+			       __atomic_load_n(&mm_zones[z].alloc_fallbacks, __ATOMIC_RELAXED), mm_zones[z].name,
+			       __atomic_load_n(&mm_zones[z].pageblock_claims, __ATOMIC_RELAXED));
 }

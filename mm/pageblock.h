@@ -93,7 +93,7 @@ static inline bool pageblock_sparse(const struct zone *zone, unsigned long pfn)
  */
 static inline unsigned int get_pageblock_migratetype(const struct page *page)
 {
-	return pfn_migratetype(&zones[page_zonenum(page)], page_to_pfn(page));
+	return pfn_migratetype(&mm_zones[page_zonenum(page)], page_to_pfn(page));
 }
 
 /**
@@ -101,11 +101,11 @@ static inline unsigned int get_pageblock_migratetype(const struct page *page)
  * @page: the page; its zone's lock held.
  * @mt: the type.
  *
- * Its free blocks stay where they are: buddy_move_pageblock() moves them.
+ * Its free blocks stay where they are: mm_buddy_move_pageblock() moves them.
  */
 static inline void set_pageblock_migratetype(struct page *page, unsigned int mt)
 {
-	struct zone *zone = &zones[page_zonenum(page)];
+	struct zone *zone = &mm_zones[page_zonenum(page)];
 
 	__atomic_store_n(&zone->pageblock_type[pageblock_index(zone, page_to_pfn(page))], (uint8_t)mt,
 			 __ATOMIC_RELAXED);

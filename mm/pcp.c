@@ -11,25 +11,25 @@
 #include "mm/pageblock.h"
 #include "mm/watermark.h"
 
-bool pcp_lists_on = true;
-struct per_cpu_pages *pcp_area;
-unsigned int pcp_nr_cpus;
+bool mm_pcp_lists_on = true;
+struct per_cpu_pages *mm_pcp_area;
+unsigned int mm_pcp_nr_cpus;
 
-int pcp_init(unsigned int nr_cpus)
+int mm_pcp_init(unsigned int nr_cpus)
 {
 	size_t bytes;
 	phys_addr_t phys;
 
-	pcp_nr_cpus = nr_cpus ? nr_cpus : 1;
-	bytes = (size_t)pcp_nr_cpus * MAX_NR_ZONES * sizeof(struct per_cpu_pages);
+	mm_pcp_nr_cpus = nr_cpus ? nr_cpus : 1;
+	bytes = (size_t)mm_pcp_nr_cpus * MAX_NR_ZONES * sizeof(struct per_cpu_pages);
 	phys = memblock_alloc_named(ALIGN_UP(bytes, PAGE_SIZE), PAGE_SIZE, UINT64_MAX, "per-CPU lists");
 	if (!phys) {
-		printk("mm: no memory for the per-CPU page lists of %u CPUs (%zu bytes)\n", pcp_nr_cpus, bytes);
+		printk("mm: no memory for the per-CPU page lists of %u CPUs (%zu bytes)\n", mm_pcp_nr_cpus, bytes);
 		return -ENOMEM;
 	}
-	pcp_area = phys_to_virt(phys);
-	memset(pcp_area, 0, bytes); /* all-zero locks are unlocked */
-	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
+	mm_pcp_area = phys_to_virt(phys);
+	memset(mm_pcp_area, 0, bytes); /* all-zero locks are unlocked */
+	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < MAX_NR_ZONES; z++) {
 			struct per_cpu_pages *pcp = cpu_pcp(cpu, z);
 
@@ -69,7 +69,7 @@ static unsigned long pcp_spare_frames(const struct zone *zone, unsigned long own
  * among the CPUs, two CPUs' bursts overflowed their lists and every block went through the zone
  * lock. What bounds the lists together is the busy rule: when the buddy lists fall to the
  * reserve, every free of a whole pageblock goes to them and every refill gives this CPU's back
- * (pcp_refill(), pcp_give_slow_unlock()).
+ * (mm_pcp_refill(), mm_pcp_give_slow_unlock()).
  */
 static unsigned int pcp_high_now(const struct per_cpu_pages *pcp, const struct zone *zone, unsigned int slot)
 {
@@ -78,7 +78,7 @@ static unsigned int pcp_high_now(const struct per_cpu_pages *pcp, const struct z
 	if (slot == PCP_PAGEBLOCK_SLOT)
 		blocks = pcp_spare_frames(zone, (unsigned long)pcp->count[slot] << PAGEBLOCK_ORDER) >> PAGEBLOCK_ORDER;
 	else
-		blocks = (pcp_spare_frames(zone, 0) >> (PCP_SPARE_SHARE_SHIFT + slot)) / pcp_nr_cpus;
+		blocks = (pcp_spare_frames(zone, 0) >> (PCP_SPARE_SHARE_SHIFT + slot)) / mm_pcp_nr_cpus;
 	return (unsigned int)MAX(PCP_MIN_HIGH_BLOCKS, MIN(PCP_HIGH_BLOCKS, blocks));
 }
 
@@ -97,7 +97,7 @@ static bool zone_busy(const struct zone *zone)
 /*
  * pcp's lock held: sets the high and batch of its lists of slot (atomic stores: show_mem reads
  * them), and the free fast path's limit: high, or 0 while busy (every free then takes the slow
- * path, pcp_give_slow_unlock()).
+ * path, mm_pcp_give_slow_unlock()).
  */
 static void pcp_set_high(struct per_cpu_pages *pcp, unsigned int slot, unsigned int high, bool busy)
 {
@@ -109,7 +109,7 @@ static void pcp_set_high(struct per_cpu_pages *pcp, unsigned int slot, unsigned 
 /* The zone pcp's lists are for. */
 static struct zone *pcp_zone(const struct per_cpu_pages *pcp)
 {
-	return &zones[(unsigned int)(pcp - pcp_area) % MAX_NR_ZONES];
+	return &mm_zones[(unsigned int)(pcp - mm_pcp_area) % MAX_NR_ZONES];
 }
 
 /*
@@ -123,16 +123,16 @@ static void pcp_retune(struct per_cpu_pages *pcp, unsigned int slot)
 }
 
 /* Boot, before the other CPUs run: so it may set every CPU's lists from here. */
-void pcp_set_limits(void)
+void mm_pcp_set_limits(void)
 {
-	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
+	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
-				pcp_set_high(cpu_pcp(cpu, z), slot, pcp_lists_on ? pcp_high_now(cpu_pcp(cpu, z), &zones[z], slot) : 0,
-					     zone_busy(&zones[z]));
+				pcp_set_high(cpu_pcp(cpu, z), slot, mm_pcp_lists_on ? pcp_high_now(cpu_pcp(cpu, z), &mm_zones[z], slot) : 0,
+					     zone_busy(&mm_zones[z]));
 }
 
-unsigned long pcp_free_pages(const struct per_cpu_pages *pcp)
+unsigned long mm_pcp_free_pages(const struct per_cpu_pages *pcp)
 {
 	unsigned long pages = 0;
 
@@ -153,9 +153,9 @@ static void pcp_give_coldest_locked(struct per_cpu_pages *pcp, unsigned int slot
 	struct page *coldest = lru_to_page(list->prev);
 
 	list_del(&coldest->lru);
-	pcp_set_count(pcp, slot, pcp->count[slot] - 1); /* before buddy_give() counts it */
+	pcp_set_count(pcp, slot, pcp->count[slot] - 1); /* before mm_buddy_give() counts it */
 	set_block_order(coldest, 0);
-	buddy_give(coldest, pcp_slot_order(slot));
+	mm_buddy_give(coldest, pcp_slot_order(slot));
 }
 
 /*
@@ -188,11 +188,11 @@ static struct page *take_pair_frame(struct zone *zone, struct page *frame, gfp_t
 
 	if (!PageBuddy(pair) || pair->private != 0 || !zone_watermark_ok(zone, 0, gfp))
 		return NULL;
-	buddy_take_free_block(zone, pair);
+	mm_buddy_take_free_block(zone, pair);
 	return pair;
 }
 
-struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, unsigned int mt,
+struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, unsigned int mt,
 			gfp_t gfp)
 {
 	unsigned int slot = pcp_order_slot(order);
@@ -205,7 +205,7 @@ struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned i
 	if (pcp->count[slot] > pcp->high[slot])
 		pcp_flush(pcp, slot, pcp->count[slot] - pcp->high[slot]);
 	if (zone_busy(zone))
-		pcp_flush(pcp, PCP_PAGEBLOCK_SLOT, pcp->count[PCP_PAGEBLOCK_SLOT]); /* see pcp_give_slow_unlock() */
+		pcp_flush(pcp, PCP_PAGEBLOCK_SLOT, pcp->count[PCP_PAGEBLOCK_SLOT]); /* see mm_pcp_give_slow_unlock() */
 	flags = zone_lock(zone);
 	/*
 	 * The first block is the one handed out; the others go on the list of their pageblock's
@@ -217,7 +217,7 @@ struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned i
 	for (unsigned int n = 0; n < pcp->batch[slot] && (!page || pcp->count[slot] < pcp->high[slot]) &&
 				 zone_watermark_ok(zone, order, gfp);
 	     n++) {
-		struct page *block = buddy_take(zone, order, mt), *pair;
+		struct page *block = mm_buddy_take(zone, order, mt), *pair;
 		unsigned int bt;
 
 		if (!block)
@@ -292,14 +292,14 @@ static bool pcp_free_goes_to_buddy(const struct zone *zone, const struct page *p
 	return !on || (busy && (slot == PCP_PAGEBLOCK_SLOT || pageblock_sparse(zone, page_to_pfn(page))));
 }
 
-bool pcp_free_bypasses(const struct page *page)
+bool mm_pcp_free_bypasses(const struct page *page)
 {
-	const struct zone *zone = &zones[page_zonenum(page)];
+	const struct zone *zone = &mm_zones[page_zonenum(page)];
 
-	return pcp_free_goes_to_buddy(zone, page, 0, pcp_lists_on, zone_busy(zone));
+	return pcp_free_goes_to_buddy(zone, page, 0, mm_pcp_lists_on, zone_busy(zone));
 }
 
-void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq)
+void mm_pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq)
 {
 	unsigned int slot = pcp_order_slot(order);
 
@@ -324,11 +324,11 @@ void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned
 static unsigned long drain_pcp(struct per_cpu_pages *pcp, int on)
 {
 	unsigned long flags = pcp_lock(pcp), blocks = 0;
-	unsigned int z = (unsigned int)(pcp - pcp_area) % MAX_NR_ZONES;
+	unsigned int z = (unsigned int)(pcp - mm_pcp_area) % MAX_NR_ZONES;
 
 	for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++) {
 		if (on >= 0)
-			pcp_set_high(pcp, slot, on ? pcp_high_now(pcp, &zones[z], slot) : 0, zone_busy(&zones[z]));
+			pcp_set_high(pcp, slot, on ? pcp_high_now(pcp, &mm_zones[z], slot) : 0, zone_busy(&mm_zones[z]));
 		blocks += pcp->count[slot];
 		pcp_flush(pcp, slot, pcp->count[slot]);
 	}
@@ -348,7 +348,7 @@ static void drain_cpu(unsigned int cpu, void *arg)
 	struct drain_request *req = arg;
 	unsigned long blocks = 0;
 
-	if (cpu >= pcp_nr_cpus)
+	if (cpu >= mm_pcp_nr_cpus)
 		return;
 	for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
 		blocks += drain_pcp(cpu_pcp(cpu, z), req->on);
@@ -362,9 +362,9 @@ static void drain_cpu(unsigned int cpu, void *arg)
  */
 static bool others_hold_blocks(unsigned int me)
 {
-	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
+	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; cpu != me && z < MAX_NR_ZONES; z++)
-			if (pcp_free_pages(cpu_pcp(cpu, z)))
+			if (mm_pcp_free_pages(cpu_pcp(cpu, z)))
 				return true;
 	return false;
 }
@@ -393,7 +393,7 @@ unsigned long drain_pcp_lists(void)
 
 bool set_pcp_lists(bool on)
 {
-	bool was = __atomic_exchange_n(&pcp_lists_on, on, __ATOMIC_RELAXED);
+	bool was = __atomic_exchange_n(&mm_pcp_lists_on, on, __ATOMIC_RELAXED);
 
 	drain_all(on);
 	return was;

@@ -55,16 +55,16 @@ bool set_pcp_lists(bool on);
  * every list's high is 0, set with it locked, so a CPU that frees after set_pcp_lists(false)
  * has drained its lists finds high 0 under the same lock and never puts a block back on them.
  */
-extern bool pcp_lists_on;
+extern bool mm_pcp_lists_on;
 
-/* Every CPU's lists: pcp_nr_cpus * MAX_NR_ZONES of them, CPU-major (from memblock, mm_init()). */
-extern struct per_cpu_pages *pcp_area;
-extern unsigned int pcp_nr_cpus;
+/* Every CPU's lists: mm_pcp_nr_cpus * MAX_NR_ZONES of them, CPU-major (from memblock, mm_init()). */
+extern struct per_cpu_pages *mm_pcp_area;
+extern unsigned int mm_pcp_nr_cpus;
 
 /* CPU cpu's lists for zone z. */
 static inline struct per_cpu_pages *cpu_pcp(unsigned long cpu, unsigned long z)
 {
-	return &pcp_area[cpu * MAX_NR_ZONES + z];
+	return &mm_pcp_area[cpu * MAX_NR_ZONES + z];
 }
 
 /*
@@ -76,7 +76,7 @@ static inline struct per_cpu_pages *cpu_pcp_at(unsigned int cpu, unsigned int of
 	/* 32-bit arithmetic: x86 then needs no extension of the CPU number to 64 bits. */
 	unsigned int bytes = cpu * (unsigned int)(MAX_NR_ZONES * sizeof(struct per_cpu_pages)) + offset;
 
-	return (struct per_cpu_pages *)((char *)pcp_area + bytes);
+	return (struct per_cpu_pages *)((char *)mm_pcp_area + bytes);
 }
 
 /* Do the per-CPU lists hold blocks of order: 0..PCP_MAX_ORDER, and PAGEBLOCK_ORDER? */
@@ -126,25 +126,25 @@ static inline void pcp_unlock(struct per_cpu_pages *pcp, unsigned long flags)
  * Boot, before memblock retires: allocates and initializes the lists of nr_cpus CPUs (0 means 1).
  * Returns 0, or -ENOMEM (reported).
  */
-int pcp_init(unsigned int nr_cpus);
+int mm_pcp_init(unsigned int nr_cpus);
 
 /*
  * Sets every list's high and batch from its zone's free memory (after the hand-off). They follow
  * it afterwards: a list's refill and its flush set them again (struct per_cpu_pages, mm/zone.h).
  */
-void pcp_set_limits(void);
+void mm_pcp_set_limits(void);
 
 /* Frames on pcp's lists, read atomically (no lock needed). */
-unsigned long pcp_free_pages(const struct per_cpu_pages *pcp);
+unsigned long mm_pcp_free_pages(const struct per_cpu_pages *pcp);
 
 /*
  * pcp's lock held: takes up to batch blocks of order (one pcp_holds_order() says yes to) for
- * mobility type mt from zone's buddy lists (buddy_take(), one hold of the zone lock) while the
+ * mobility type mt from zone's buddy lists (mm_buddy_take(), one hold of the zone lock) while the
  * zone stays at or above the watermark gfp may go down to, and hands out one of them, the others
  * on pcp's lists of order, each on its pageblock's type's (a fallback block ends the batch); NULL
  * when none could be had.
  */
-struct page *pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, unsigned int mt,
+struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, unsigned int mt,
 			gfp_t gfp);
 
 /*
@@ -161,14 +161,14 @@ void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n);
  * the buddy lists; else
  * puts it on the list and, at its high, gives the batch coldest back. Then unlocks pcp.
  */
-void pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq);
+void mm_pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq);
 
 /*
  * Would a free of the block at page (of an order below PAGEBLOCK_ORDER), on this CPU now, go
- * straight to the buddy lists (pcp_give_slow_unlock()): the lists off, or its zone busy and its
+ * straight to the buddy lists (mm_pcp_give_slow_unlock()): the lists off, or its zone busy and its
  * pageblock sparse? For tests that look for a freed block on a CPU's list.
  */
-bool pcp_free_bypasses(const struct page *page);
+bool mm_pcp_free_bypasses(const struct page *page);
 
 /* Atomic store of a slot's count (other CPUs read it without the lock to sum free pages). */
 static inline void pcp_set_count(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n)

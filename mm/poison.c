@@ -16,8 +16,8 @@
 #define POISON_WORD (0x0101010101010101ULL * PAGE_POISON)
 
 bool mm_debug_poison = MM_DEBUG;
-unsigned long poison_errors;
-unsigned long nr_poisoned_pages;
+unsigned long mm_poison_errors;
+unsigned long mm_nr_poisoned_pages;
 
 void poison_pages(struct page *page, unsigned long nr)
 {
@@ -26,7 +26,7 @@ void poison_pages(struct page *page, unsigned long nr)
 			continue;
 		memset(page_address(&page[i]), PAGE_POISON, PAGE_SIZE);
 		page_flag_set(&page[i], PG_poisoned);
-		__atomic_fetch_add(&nr_poisoned_pages, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&mm_nr_poisoned_pages, 1, __ATOMIC_RELAXED);
 	}
 }
 
@@ -43,7 +43,7 @@ static void report_poison(struct page *page, const uint8_t *mem, size_t w)
 		snprintf(bytes + 3 * i, sizeof(bytes) - 3 * i, " %02x", mem[off + i]);
 	printk("mm: poison overwritten in free page pfn %#lx at %p (offset %#zx), expected %#x:%s\n",
 	       page_to_pfn(page), (void *)(mem + off), off, PAGE_POISON, bytes);
-	__atomic_fetch_add(&poison_errors, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&mm_poison_errors, 1, __ATOMIC_RELAXED);
 }
 
 /* Checks one poisoned frame; returns true when the pattern is intact. */
@@ -66,6 +66,6 @@ void unpoison_pages(struct page *page, unsigned long nr)
 			continue;
 		check_page(&page[i]);
 		page_flag_clear(&page[i], PG_poisoned);
-		__atomic_fetch_sub(&nr_poisoned_pages, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_sub(&mm_nr_poisoned_pages, 1, __ATOMIC_RELAXED);
 	}
 }

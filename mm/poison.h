@@ -17,8 +17,8 @@
 #define PAGE_POISON 0xaa
 extern bool mm_debug_poison;
 /* Counted atomically: read them with __atomic_load_n() where other CPUs allocate and free. */
-extern unsigned long poison_errors;     /* poison mismatches found so far */
-extern unsigned long nr_poisoned_pages; /* free pages holding poison, checked when allocated */
+extern unsigned long mm_poison_errors;  /* poison mismatches found so far */
+extern unsigned long mm_nr_poisoned_pages; /* free pages holding poison, checked when allocated */
 
 /**
  * poison_pages() - Fill frames with PAGE_POISON and mark them PG_poisoned.

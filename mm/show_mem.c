@@ -18,9 +18,9 @@ struct meminfo meminfo_get(void)
 	struct meminfo m = { 0, 0, 0 };
 
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		unsigned long free = zone_free_pages(&zones[z]), min = zones[z].watermark[WMARK_MIN];
+		unsigned long free = zone_free_pages(&mm_zones[z]), min = mm_zones[z].watermark[WMARK_MIN];
 
-		m.total += zones[z].managed_pages;
+		m.total += mm_zones[z].managed_pages;
 		m.free += free;
 		m.available += free > min ? free - min : 0;
 	}
@@ -57,9 +57,9 @@ void show_meminfo(void)
 
 int zoneinfo_pcp_line(const struct zone *zone, unsigned int cpu, char *buf, size_t size)
 {
-	const struct per_cpu_pages *pcp = cpu_pcp(cpu, (unsigned long)(zone - zones));
+	const struct per_cpu_pages *pcp = cpu_pcp(cpu, (unsigned long)(zone - mm_zones));
 
-	return snprintf(buf, size, "    cpu: %u count: %lu high: %u batch: %u", cpu, pcp_free_pages(pcp),
+	return snprintf(buf, size, "    cpu: %u count: %lu high: %u batch: %u", cpu, mm_pcp_free_pages(pcp),
 			(unsigned int)__atomic_load_n(&pcp->high[0], __ATOMIC_RELAXED),
 			(unsigned int)__atomic_load_n(&pcp->batch[0], __ATOMIC_RELAXED));
 }
@@ -75,7 +75,7 @@ static void show_zone_block(const struct zone *zone)
 	printk("        spanned  %lu\n        present  %lu\n        managed  %lu\n",
 	       zone->end_pfn - zone->start_pfn, zone->present_pages, zone->managed_pages);
 	printk("  pagesets\n");
-	for (unsigned int cpu = 0; zone->present_pages && cpu < pcp_nr_cpus; cpu++) {
+	for (unsigned int cpu = 0; zone->present_pages && cpu < mm_pcp_nr_cpus; cpu++) {
 		zoneinfo_pcp_line(zone, cpu, line, sizeof(line));
 		printk("%s\n", line);
 	}
@@ -85,7 +85,7 @@ static void show_zone_block(const struct zone *zone)
 void show_zoneinfo(void)
 {
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		show_zone_block(&zones[z]);
+		show_zone_block(&mm_zones[z]);
 }
 
 /* The event counters, several to a line (vmstat_text()). */

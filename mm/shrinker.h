@@ -20,7 +20,7 @@
  * in an interrupt handler (an allocation there), on any CPU; two CPUs shrinking take turns. So a
  * shrinker's calls:
  *   - must not sleep, and take their locks with interrupts off, as every lock of mm/ is;
- *   - may take mm/'s locks (the slab's shrinker takes slab_caches_lock and the caches' locks) and
+ *   - may take mm/'s locks (the slab's shrinker takes mm_slab_caches_lock and the caches' locks) and
  *     free pages, but must not allocate unless with __GFP_NORECLAIM (an allocation that failed
  *     would call the shrinkers again on this CPU: that is refused, reported, and nothing freed);
  *   - must not register or unregister a shrinker (shrinker_lock is held).

@@ -17,8 +17,8 @@
 #include "mm/slab_cache.h"
 #include "mm/slab_debug.h"
 
-struct list_head slab_caches;
-DEFINE_MM_SPINLOCK(slab_caches_lock, "slab_caches_lock");
+struct list_head mm_slab_caches;
+DEFINE_MM_SPINLOCK(mm_slab_caches_lock, "slab_caches_lock");
 
 /*
  * The locks the comments below say are held (mm/lock_check.h has the order): checked in MM_DEBUG
@@ -29,7 +29,7 @@ DEFINE_MM_SPINLOCK(slab_caches_lock, "slab_caches_lock");
 #define assert_slot_locked(slot) MM_BUG_ON(!lock_held(&(slot)->lock), NULL, "a slab CPU slot's lock is not held")
 
 static bool debug_default = MM_DEBUG; /* atomic: slab_set_debug() may run beside a create */
-static bool kmalloc_started;          /* a kmalloc cache has had a slab since slab_caches_reset() */
+static bool kmalloc_started;          /* a kmalloc cache has had a slab since mm_slab_caches_reset() */
 
 /* ---- layout ------------------------------------------------------------------------------ */
 
@@ -89,7 +89,7 @@ static uint64_t mix64(uint64_t x)
  */
 static uintptr_t link_check_bits(void)
 {
-	uintptr_t lo = mm_direct_map_offset, hi = lo + PFN_PHYS(max_pfn) - 1;
+	uintptr_t lo = mm_direct_map_offset, hi = lo + PFN_PHYS(mm_max_pfn) - 1;
 	unsigned int top = 63 - (unsigned int)__builtin_clzl((lo ^ hi) | 1);
 
 	return (top >= 63 ? 0 : ~0UL << (top + 1)) | 7;
@@ -104,25 +104,25 @@ static uintptr_t link_secret(const struct kmem_cache *cache)
 	return (uintptr_t)mix64(arch_random_seed() ^ mix64((uintptr_t)cache)) | 1;
 }
 
-int slab_cache_setup(struct kmem_cache *cache, struct slab_cpu *cpu, const char *name, size_t size,
+int mm_slab_cache_setup(struct kmem_cache *cache, struct slab_cpu *cpu, const char *name, size_t size,
 		     size_t align, unsigned int flags)
 {
 	memset(cache, 0, sizeof(*cache));
-	memset(cpu, 0, slab_nr_cpus * sizeof(*cpu));
+	memset(cpu, 0, mm_slab_nr_cpus * sizeof(*cpu));
 	cache->cpu = cpu;
 	cache->name = name;
 	cache->size = (unsigned int)size;
 	cache->align = (unsigned int)(align ? align : 8);
 	cache->flags = flags | (__atomic_load_n(&debug_default, __ATOMIC_RELAXED) ? SLAB_DEBUG : 0);
 	lock_set_class(&cache->lock, "kmem_cache->lock");
-	for (unsigned int i = 0; i < slab_nr_cpus; i++)
+	for (unsigned int i = 0; i < mm_slab_nr_cpus; i++)
 		lock_set_class(&cache->cpu[i].lock, "slab_cpu->lock");
 	cache->partial.first = cache->empty.first = SLAB_NIL;
 	/* The slab lists hold 32-bit frame numbers: on a huge machine, slabs stay below 4 GiB. */
-	cache->gfp = max_pfn > SLAB_PFN_MAX ? __GFP_DMA32 : 0;
+	cache->gfp = mm_max_pfn > SLAB_PFN_MAX ? __GFP_DMA32 : 0;
 	cache->random = link_secret(cache);
 	cache->link_check = link_check_bits();
-	for (unsigned int i = 0; i < slab_nr_cpus; i++)
+	for (unsigned int i = 0; i < mm_slab_nr_cpus; i++)
 		cache->cpu[i].freelist = slab_list_end();
 	return slab_cache_layout(cache);
 }
@@ -275,7 +275,7 @@ static struct page *slab_new(struct kmem_cache *cache, gfp_t gfp)
 		/* The last links to itself: a list's last link is never followed, but decodes. */
 		set_link(cache, obj, i + 1 < cache->objects ? obj + cache->stride : obj);
 		if (cache->flags & SLAB_DEBUG)
-			slab_debug_mark_free(cache, obj);
+			mm_slab_debug_mark_free(cache, obj);
 	}
 	slab->slab_free = cache->obj_offset;
 	slab->slab_inuse = 0;
@@ -385,7 +385,7 @@ static struct page *lock_slab_with_free(struct kmem_cache *cache, gfp_t gfp)
 /* The report of a free list that does not decode at obj (the caller holds no slab lock). */
 static void report_broken_list(struct kmem_cache *cache, const void *obj, const void *caller)
 {
-	slab_report(cache->name, "free list broken (a double free, or a write to a freed object) at an", obj,
+	mm_slab_report(cache->name, "free list broken (a double free, or a write to a freed object) at an", obj,
 		    caller);
 }
 
@@ -502,7 +502,7 @@ static void *debug_alloc(struct kmem_cache *cache, gfp_t gfp, const void *caller
 		if (!obj)
 			report_broken_list(cache, slab_base(slab), caller);
 	} while (!obj);
-	slab_debug_alloc(cache, obj, caller);
+	mm_slab_debug_alloc(cache, obj, caller);
 	return obj;
 }
 
@@ -513,25 +513,25 @@ static void debug_free(struct kmem_cache *cache, struct page *slab, void *obj, c
 	bool overflow;
 
 	arch_spin_lock(&cache->lock);
-	problem = slab_debug_free_problem(cache, slab_base(slab), obj, &overflow);
+	problem = mm_slab_debug_free_problem(cache, slab_base(slab), obj, &overflow);
 	if (!problem) {
-		slab_debug_mark_free(cache, obj);
+		mm_slab_debug_mark_free(cache, obj);
 		empty = slab_put(cache, slab, obj);
 	}
 	arch_spin_unlock(&cache->lock);
 	if (empty)
 		slab_free_pages(cache, empty);
 	if (overflow)
-		slab_report(cache->name, "write past the end (red zone overwritten) of an", obj, caller);
+		mm_slab_report(cache->name, "write past the end (red zone overwritten) of an", obj, caller);
 	if (problem)
-		slab_report(cache->name, problem, obj, caller);
+		mm_slab_report(cache->name, problem, obj, caller);
 }
 
 /*
  * The CPU lists' slow paths: a debug cache (cpu_limit 0) always ends up here. Never inlined into
  * the fast paths of this file: the fast path would save registers for them.
  */
-__attribute__((noinline)) void *slab_alloc_slow(struct kmem_cache *cache, struct slab_cpu *slot, gfp_t gfp,
+__attribute__((noinline)) void *mm_slab_alloc_slow(struct kmem_cache *cache, struct slab_cpu *slot, gfp_t gfp,
 						 unsigned long irq, const void *caller)
 {
 	unsigned int broken = 0;
@@ -551,19 +551,19 @@ __attribute__((noinline)) void *slab_alloc_slow(struct kmem_cache *cache, struct
 	return obj;
 }
 
-__attribute__((noinline)) void *slab_alloc_broken(struct kmem_cache *cache, struct slab_cpu *slot, void *obj,
+__attribute__((noinline)) void *mm_slab_alloc_broken(struct kmem_cache *cache, struct slab_cpu *slot, void *obj,
 						    gfp_t gfp, unsigned long irq, const void *caller)
 {
 	void *fresh;
 
 	assert_slot_locked(slot);
 	abandon_list(slot);
-	fresh = slab_alloc_slow(cache, slot, gfp, irq, caller);
+	fresh = mm_slab_alloc_slow(cache, slot, gfp, irq, caller);
 	report_broken_list(cache, obj, caller);
 	return fresh;
 }
 
-__attribute__((noinline)) void slab_free_slow(struct kmem_cache *cache, struct slab_cpu *slot, void *obj,
+__attribute__((noinline)) void mm_slab_free_slow(struct kmem_cache *cache, struct slab_cpu *slot, void *obj,
 					      unsigned long irq, const void *caller)
 {
 	void *broken_at = NULL;
@@ -578,7 +578,7 @@ __attribute__((noinline)) void slab_free_slow(struct kmem_cache *cache, struct s
 	if (obj == slot->freelist && slot->count) {
 		arch_spin_unlock(&slot->lock);
 		arch_irq_restore(irq);
-		slab_report(cache->name, "double free of an", obj, caller);
+		mm_slab_report(cache->name, "double free of an", obj, caller);
 		return;
 	}
 	if (slot->count >= cache->cpu_limit)
@@ -606,7 +606,7 @@ static __attribute__((noinline, cold)) void report_wrong_cache(struct kmem_cache
 	char what[80];
 
 	snprintf(what, sizeof(what), "free to the wrong cache (it is %s's) of an", slab->slab_cache->name);
-	slab_report(cache->name, what, obj, caller);
+	mm_slab_report(cache->name, what, obj, caller);
 }
 
 void kmem_cache_free(struct kmem_cache *cache, void *obj)
@@ -618,12 +618,12 @@ void kmem_cache_free(struct kmem_cache *cache, void *obj)
 	if (!obj)
 		return;
 	if (unlikely(!pfn_valid(PFN_DOWN(phys)))) {
-		slab_report(cache->name, "free of a pointer no slab holds, not an", obj, caller);
+		mm_slab_report(cache->name, "free of a pointer no slab holds, not an", obj, caller);
 		return;
 	}
 	slab = compound_head(pfn_to_page(PFN_DOWN(phys)));
 	if (unlikely(!PageSlab(slab))) {
-		slab_report(cache->name, "free of a pointer no slab holds, not an", obj, caller);
+		mm_slab_report(cache->name, "free of a pointer no slab holds, not an", obj, caller);
 		return;
 	}
 	if (unlikely(slab->slab_cache != cache)) {
@@ -631,7 +631,7 @@ void kmem_cache_free(struct kmem_cache *cache, void *obj)
 		return;
 	}
 	if (unlikely(!slab_obj_starts_at(cache, phys))) {
-		slab_report(cache->name, "free of a pointer inside (not the start of) an", obj, caller);
+		mm_slab_report(cache->name, "free of a pointer inside (not the start of) an", obj, caller);
 		return;
 	}
 	slab_free_fast(cache, obj, caller);
@@ -643,7 +643,7 @@ int kmem_cache_shrink(struct kmem_cache *cache)
 	const void *caller = __builtin_return_address(0);
 	unsigned long freed = 0;
 
-	for (unsigned int i = 0; i < slab_nr_cpus; i++) {
+	for (unsigned int i = 0; i < mm_slab_nr_cpus; i++) {
 		struct slab_cpu *slot = &cache->cpu[i];
 		void *broken_at = NULL;
 		unsigned long irq;
@@ -676,12 +676,12 @@ int kmem_cache_shrink(struct kmem_cache *cache)
 	return (int)freed;
 }
 
-unsigned long slab_active_objects(struct kmem_cache *cache)
+unsigned long mm_slab_active_objects(struct kmem_cache *cache)
 {
 	unsigned long total = __atomic_load_n(&cache->nr_slabs, __ATOMIC_RELAXED) * cache->objects, idle;
 
 	idle = __atomic_load_n(&cache->free_in_slabs, __ATOMIC_RELAXED);
-	for (unsigned int i = 0; i < slab_nr_cpus; i++)
+	for (unsigned int i = 0; i < mm_slab_nr_cpus; i++)
 		idle += __atomic_load_n(&cache->cpu[i].count, __ATOMIC_RELAXED);
 	return total > idle ? total - idle : 0;
 }
@@ -698,19 +698,19 @@ bool slab_debug_enabled(const struct kmem_cache *cache)
 
 /* ---- caches: the list of them, creating, destroying, shrinking, the debug switch --------- */
 
-void slab_caches_reset(void)
+void mm_slab_caches_reset(void)
 {
-	slab_caches.next = slab_caches.prev = &slab_caches;
+	mm_slab_caches.next = mm_slab_caches.prev = &mm_slab_caches;
 	kmalloc_started = false;
 }
 
-void slab_add_cache(struct kmem_cache *cache)
+void mm_slab_add_cache(struct kmem_cache *cache)
 {
 	unsigned long irq = arch_irq_save();
 
-	arch_spin_lock(&slab_caches_lock);
-	list_add(&cache->caches, &slab_caches);
-	arch_spin_unlock(&slab_caches_lock);
+	arch_spin_lock(&mm_slab_caches_lock);
+	list_add(&cache->caches, &mm_slab_caches);
+	arch_spin_unlock(&mm_slab_caches_lock);
 	arch_irq_restore(irq);
 }
 
@@ -718,9 +718,9 @@ static void remove_cache(struct kmem_cache *cache)
 {
 	unsigned long irq = arch_irq_save();
 
-	arch_spin_lock(&slab_caches_lock);
+	arch_spin_lock(&mm_slab_caches_lock);
 	list_del(&cache->caches);
-	arch_spin_unlock(&slab_caches_lock);
+	arch_spin_unlock(&mm_slab_caches_lock);
 	arch_irq_restore(irq);
 }
 
@@ -734,18 +734,18 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 		snprintf(what, sizeof(what),
 			 "kmem_cache_create refused: size %zu (1..%d), align %zu (a power of two up to %lu)",
 			 size, KMALLOC_MAX_CACHE_SIZE, align, PAGE_SIZE);
-		slab_report(name ? name : "?", what, NULL, NULL);
+		mm_slab_report(name ? name : "?", what, NULL, NULL);
 		return NULL;
 	}
 	/* The descriptor and its CPUs' slots after it: one kmalloc object (a large one on big machines). */
-	cache = kmalloc(sizeof(*cache) + slab_nr_cpus * sizeof(struct slab_cpu), GFP_KERNEL);
+	cache = kmalloc(sizeof(*cache) + mm_slab_nr_cpus * sizeof(struct slab_cpu), GFP_KERNEL);
 	if (!cache)
 		return NULL;
-	if (slab_cache_setup(cache, (struct slab_cpu *)(cache + 1), name, size, align, flags & ~SLAB_KMALLOC)) {
+	if (mm_slab_cache_setup(cache, (struct slab_cpu *)(cache + 1), name, size, align, flags & ~SLAB_KMALLOC)) {
 		kfree(cache);
 		return NULL;
 	}
-	slab_add_cache(cache);
+	mm_slab_add_cache(cache);
 	return cache;
 }
 
@@ -757,32 +757,32 @@ void kmem_cache_destroy(struct kmem_cache *cache)
 	if (!cache)
 		return;
 	if (cache->flags & SLAB_KMALLOC) {
-		slab_report(cache->name, "kmem_cache_destroy of a kmalloc cache refused,", NULL, caller);
+		mm_slab_report(cache->name, "kmem_cache_destroy of a kmalloc cache refused,", NULL, caller);
 		return;
 	}
 	kmem_cache_shrink(cache);
-	active = slab_active_objects(cache);
+	active = mm_slab_active_objects(cache);
 	if (active || __atomic_load_n(&cache->nr_slabs, __ATOMIC_RELAXED)) {
 		char what[120];
 
 		snprintf(what, sizeof(what), "kmem_cache_destroy with %lu objects still allocated: the cache is kept,",
 			 active);
-		slab_report(cache->name, what, NULL, caller);
+		mm_slab_report(cache->name, what, NULL, caller);
 		return;
 	}
 	remove_cache(cache);
 	kfree(cache);
 }
 
-unsigned long slab_shrink_caches(void)
+unsigned long mm_slab_shrink_caches(void)
 {
 	unsigned long freed = 0, irq = arch_irq_save();
 
 	/* Created caches' descriptors are kmalloc objects: shrink those caches before kmalloc's. */
-	arch_spin_lock(&slab_caches_lock);
-	for (struct list_head *l = slab_caches.next; l != &slab_caches; l = l->next)
+	arch_spin_lock(&mm_slab_caches_lock);
+	for (struct list_head *l = mm_slab_caches.next; l != &mm_slab_caches; l = l->next)
 		freed += (unsigned long)kmem_cache_shrink(cache_of_list(l));
-	arch_spin_unlock(&slab_caches_lock);
+	arch_spin_unlock(&mm_slab_caches_lock);
 	arch_irq_restore(irq);
 	return freed;
 }
@@ -791,19 +791,19 @@ unsigned long slab_shrink_caches(void)
 static unsigned long cache_idle_pages(struct kmem_cache *cache)
 {
 	unsigned long slabs = __atomic_load_n(&cache->nr_slabs, __ATOMIC_RELAXED);
-	unsigned long idle = slabs * cache->objects - MIN(slab_active_objects(cache), slabs * cache->objects);
+	unsigned long idle = slabs * cache->objects - MIN(mm_slab_active_objects(cache), slabs * cache->objects);
 
 	return MIN(slabs, (idle + cache->objects - 1) / cache->objects) << cache->order;
 }
 
-unsigned long slab_idle_pages(void)
+unsigned long mm_slab_idle_pages(void)
 {
 	unsigned long pages = 0, irq = arch_irq_save();
 
-	arch_spin_lock(&slab_caches_lock);
-	for (struct list_head *l = slab_caches.next; l != &slab_caches; l = l->next)
+	arch_spin_lock(&mm_slab_caches_lock);
+	for (struct list_head *l = mm_slab_caches.next; l != &mm_slab_caches; l = l->next)
 		pages += cache_idle_pages(cache_of_list(l));
-	arch_spin_unlock(&slab_caches_lock);
+	arch_spin_unlock(&mm_slab_caches_lock);
 	arch_irq_restore(irq);
 	return pages;
 }
@@ -812,13 +812,13 @@ unsigned long nr_slab_pages(void)
 {
 	unsigned long pages = 0, irq = arch_irq_save();
 
-	arch_spin_lock(&slab_caches_lock);
-	for (struct list_head *l = slab_caches.next; l != &slab_caches; l = l->next) {
+	arch_spin_lock(&mm_slab_caches_lock);
+	for (struct list_head *l = mm_slab_caches.next; l != &mm_slab_caches; l = l->next) {
 		struct kmem_cache *cache = cache_of_list(l);
 
 		pages += __atomic_load_n(&cache->nr_slabs, __ATOMIC_RELAXED) << cache->order;
 	}
-	arch_spin_unlock(&slab_caches_lock);
+	arch_spin_unlock(&mm_slab_caches_lock);
 	arch_irq_restore(irq);
 	return pages;
 }
@@ -829,7 +829,7 @@ unsigned long nr_slab_pages(void)
  */
 static void switch_kmalloc_caches(bool on)
 {
-	for (struct list_head *l = slab_caches.next; l != &slab_caches; l = l->next) {
+	for (struct list_head *l = mm_slab_caches.next; l != &mm_slab_caches; l = l->next) {
 		struct kmem_cache *cache = cache_of_list(l);
 
 		if (!(cache->flags & SLAB_KMALLOC))

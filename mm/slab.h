@@ -20,7 +20,7 @@
  * cache's lock (the lock order: mm/lock_check.h). An object may be freed on any CPU.
  *
  * Misuse is reported ("BUG: slab CACHE: WHAT object ADDR caller FUNCTION", counted in
- * slab_reports) and the bad free refused: nothing is corrupted. Without debug: a double free of
+ * mm_slab_reports) and the bad free refused: nothing is corrupted. Without debug: a double free of
  * the object this CPU freed last, a pointer no slab or large kmalloc handed out, a pointer inside
  * an object, a free to the wrong cache; and, when allocation reaches it on a CPU's list, an
  * object freed twice or a freed object whose free link was overwritten (the links are hardened,
@@ -222,7 +222,7 @@ char *kstrdup(const char *s, gfp_t gfp);
 char *kstrndup(const char *s, size_t max, gfp_t gfp);
 
 /* Reports of slab misuse since boot (atomic adds: read with __atomic_load_n()). */
-extern unsigned long slab_reports;
+extern unsigned long mm_slab_reports;
 
 /**
  * slab_set_debug() - Debug (on) or not for caches created afterwards.

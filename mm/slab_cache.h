@@ -38,11 +38,11 @@
 #include "mm/page.h"
 
 /*
- * Per-CPU slots: each cache has one for each CPU (slab_nr_cpus, mm_init_params.nr_cpus), which
+ * Per-CPU slots: each cache has one for each CPU (mm_slab_nr_cpus, mm_init_params.nr_cpus), which
  * CPU n finds at cpu[n]. slab_cpu_init() sizes them at boot: a kmalloc cache's from memblock, a
  * created cache's right after its descriptor (kmem_cache_create()).
  */
-extern unsigned int slab_nr_cpus;
+extern unsigned int mm_slab_nr_cpus;
 
 /* Ends a slab list or a slab's free list (struct page's slab fields, mm/page.h). */
 #define SLAB_NIL 0xffffffffu
@@ -109,7 +109,7 @@ struct kmem_cache {
 	unsigned long nr_slabs;    /* atomic stores: nr_slab_pages() and slabinfo read them */
 	unsigned long free_in_slabs; /* objects on the slabs' own free lists */
 
-	struct slab_cpu *cpu;      /* slab_nr_cpus slots, one per CPU */
+	struct slab_cpu *cpu;      /* mm_slab_nr_cpus slots, one per CPU */
 };
 
 /* The cache whose caches link is l. */
@@ -187,38 +187,38 @@ static inline bool slab_obj_starts_at(const struct kmem_cache *c, uintptr_t phys
 int slab_cache_layout(struct kmem_cache *c);
 
 /*
- * Sets up c (zeroed by the caller or not) with no slabs and its CPUs' slots at cpu (slab_nr_cpus
+ * Sets up c (zeroed by the caller or not) with no slabs and its CPUs' slots at cpu (mm_slab_nr_cpus
  * of them, initialized here), debug when flags has SLAB_DEBUG or the default is on
- * (slab_set_debug()); the cache list is the caller's (slab_add_cache()).
+ * (slab_set_debug()); the cache list is the caller's (mm_slab_add_cache()).
  */
-int slab_cache_setup(struct kmem_cache *c, struct slab_cpu *cpu, const char *name, size_t size, size_t align,
+int mm_slab_cache_setup(struct kmem_cache *c, struct slab_cpu *cpu, const char *name, size_t size, size_t align,
 		     unsigned int flags);
 
 
 /* Boot (slab_init()): every cache forgotten, and slab_set_debug() may switch kmalloc's again. */
-void slab_caches_reset(void);
+void mm_slab_caches_reset(void);
 
 /* Puts cache on the list of every cache (slabinfo, shrinking). */
-void slab_add_cache(struct kmem_cache *cache);
+void mm_slab_add_cache(struct kmem_cache *cache);
 
 /* kmem_cache_shrink() of every cache: pages freed. */
-unsigned long slab_shrink_caches(void);
+unsigned long mm_slab_shrink_caches(void);
 
 /*
  * Pages that shrinking every cache could give back at most: per cache, the slabs its free objects
  * (in slabs and on CPU lists) would fill, no more than it has. An atomic-read estimate.
  */
-unsigned long slab_idle_pages(void);
+unsigned long mm_slab_idle_pages(void);
 
-/* mm/slab.h's count of reports, declared here too for slab_report() below mm/slab.h. */
-extern unsigned long slab_reports;
+/* mm/slab.h's count of reports, declared here too for mm_slab_report() below mm/slab.h. */
+extern unsigned long mm_slab_reports;
 
-/* Every cache (kmalloc's and created ones), behind slab_caches_lock. */
-extern struct list_head slab_caches;
-extern mm_spinlock_t slab_caches_lock;
+/* Every cache (kmalloc's and created ones), behind mm_slab_caches_lock. */
+extern struct list_head mm_slab_caches;
+extern mm_spinlock_t mm_slab_caches_lock;
 
 /* Objects of c allocated now (not free in a slab nor on a CPU list); an atomic-read snapshot. */
-unsigned long slab_active_objects(struct kmem_cache *c);
+unsigned long mm_slab_active_objects(struct kmem_cache *c);
 
 /*
  * The head page of the block obj is in (a slab's or not), or NULL when obj is no address of the
@@ -237,16 +237,16 @@ static inline struct page *slab_obj_head(const void *obj)
  * The slow halves of the fast paths below, entered with slot locked and interrupts off (irq:
  * what to restore); they unlock.
  */
-void *slab_alloc_slow(struct kmem_cache *c, struct slab_cpu *slot, gfp_t gfp, unsigned long irq,
+void *mm_slab_alloc_slow(struct kmem_cache *c, struct slab_cpu *slot, gfp_t gfp, unsigned long irq,
 		      const void *caller);
-void slab_free_slow(struct kmem_cache *c, struct slab_cpu *slot, void *obj, unsigned long irq,
+void mm_slab_free_slow(struct kmem_cache *c, struct slab_cpu *slot, void *obj, unsigned long irq,
 		    const void *caller);
 
 /*
  * The fast path's side exit when obj's link does not decode (a double free or a write to a freed
- * object): entered like slab_alloc_slow(); reports, abandons this CPU's list and refills it.
+ * object): entered like mm_slab_alloc_slow(); reports, abandons this CPU's list and refills it.
  */
-void *slab_alloc_broken(struct kmem_cache *c, struct slab_cpu *slot, void *obj, gfp_t gfp, unsigned long irq,
+void *mm_slab_alloc_broken(struct kmem_cache *c, struct slab_cpu *slot, void *obj, gfp_t gfp, unsigned long irq,
 			const void *caller);
 
 /* An object of c: the first of this CPU's list. Inlined into the interface (the caller's address). */
@@ -261,11 +261,11 @@ static inline __attribute__((always_inline)) void *slab_alloc_fast(struct kmem_c
 	arch_spin_lock(&slot->lock);
 	count = slot->count;
 	if (unlikely(!count))
-		return slab_alloc_slow(c, slot, gfp, irq, __builtin_return_address(0));
+		return mm_slab_alloc_slow(c, slot, gfp, irq, __builtin_return_address(0));
 	obj = slot->freelist;
 	mixed = slab_link_mixed(c, obj);
 	if (unlikely(mixed & c->link_check)) /* !slab_link_intact(), which the compiler tests less well */
-		return slab_alloc_broken(c, slot, obj, gfp, irq, __builtin_return_address(0));
+		return mm_slab_alloc_broken(c, slot, obj, gfp, irq, __builtin_return_address(0));
 	slot->freelist = (void *)(mixed ^ (uintptr_t)obj);
 	*obj = NULL; /* never decodes: a second trip through the list is caught */
 	__atomic_store_n(&slot->count, count - 1, __ATOMIC_RELAXED);
@@ -293,7 +293,7 @@ static inline __attribute__((always_inline)) void slab_free_fast(struct kmem_cac
 	count = slot->count;
 	head = slot->freelist;
 	if (unlikely(count >= c->cpu_limit || obj == head)) {
-		slab_free_slow(c, slot, obj, irq, caller);
+		mm_slab_free_slow(c, slot, obj, irq, caller);
 		return;
 	}
 	*(uintptr_t *)obj = slab_link_encode(c, obj, head);

@@ -5,11 +5,11 @@
 #include "mm/debug.h"
 
 
-unsigned long slab_reports;
+unsigned long mm_slab_reports;
 
-void slab_report(const char *cache, const char *what, const void *obj, const void *caller)
+void mm_slab_report(const char *cache, const char *what, const void *obj, const void *caller)
 {
-	__atomic_fetch_add(&slab_reports, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&mm_slab_reports, 1, __ATOMIC_RELAXED);
 	if (obj && caller)
 		printk("BUG: slab %s: %s object %p caller %pS\n", cache, what, obj, caller);
 	else if (caller)
@@ -70,16 +70,16 @@ static bool poison_intact(const struct kmem_cache *c, const void *obj)
 	return p[c->size - 1] == POISON_END;
 }
 
-void slab_debug_alloc(const struct kmem_cache *c, void *obj, const void *caller)
+void mm_slab_debug_alloc(const struct kmem_cache *c, void *obj, const void *caller)
 {
 	if (!poison_intact(c, obj))
-		slab_report(c->name, "write to a freed (poison overwritten)", obj, caller);
+		mm_slab_report(c->name, "write to a freed (poison overwritten)", obj, caller);
 	else if (!rz_is(c, obj, RZ_FREE))
-		slab_report(c->name, "write around a freed (red zone overwritten)", obj, caller);
+		mm_slab_report(c->name, "write around a freed (red zone overwritten)", obj, caller);
 	set_rz(c, obj, RZ_ACTIVE);
 }
 
-const char *slab_debug_free_problem(const struct kmem_cache *c, const char *base, const void *obj,
+const char *mm_slab_debug_free_problem(const struct kmem_cache *c, const char *base, const void *obj,
 				    bool *overflow)
 {
 	unsigned long offset = (unsigned long)((const char *)obj - base);
@@ -98,7 +98,7 @@ const char *slab_debug_free_problem(const struct kmem_cache *c, const char *base
 	return NULL;
 }
 
-void slab_debug_mark_free(const struct kmem_cache *c, void *obj)
+void mm_slab_debug_mark_free(const struct kmem_cache *c, void *obj)
 {
 	set_rz(c, obj, RZ_FREE);
 	poison(c, obj);

@@ -4,7 +4,7 @@
 
 #include "mm/arch.h"
 
-unsigned long vm_events[NR_VM_EVENT_ITEMS];
+unsigned long mm_vm_events[NR_VM_EVENT_ITEMS];
 
 static const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 	[PGMIGRATE_SUCCESS] = "pgmigrate_success",

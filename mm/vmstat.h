@@ -28,7 +28,7 @@ enum vm_event_item {
 	NR_VM_EVENT_ITEMS
 };
 
-extern unsigned long vm_events[NR_VM_EVENT_ITEMS];
+extern unsigned long mm_vm_events[NR_VM_EVENT_ITEMS];
 
 /**
  * count_vm_events() - Add to an event counter.
@@ -37,7 +37,7 @@ extern unsigned long vm_events[NR_VM_EVENT_ITEMS];
  */
 static inline void count_vm_events(enum vm_event_item item, unsigned long n)
 {
-	__atomic_fetch_add(&vm_events[item], n, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&mm_vm_events[item], n, __ATOMIC_RELAXED);
 }
 
 /**
@@ -54,7 +54,7 @@ static inline void count_vm_event(enum vm_event_item item) { count_vm_events(ite
  */
 static inline unsigned long vm_event_count(enum vm_event_item item)
 {
-	return __atomic_load_n(&vm_events[item], __ATOMIC_RELAXED);
+	return __atomic_load_n(&mm_vm_events[item], __ATOMIC_RELAXED);
 }
 
 /**

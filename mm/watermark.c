@@ -5,7 +5,7 @@
 #define MIN_FREE_KBYTES_FLOOR 128UL
 #define MIN_FREE_KBYTES_CEILING 65536UL
 
-unsigned long min_free_kbytes;
+unsigned long mm_min_free_kbytes;
 
 /* The largest r with r * r <= n. */
 static unsigned long isqrt(unsigned long n)
@@ -28,13 +28,13 @@ void setup_zone_watermarks(void)
 	unsigned long managed = 0, kbytes, min_pages;
 
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		managed += zones[z].managed_pages;
+		managed += mm_zones[z].managed_pages;
 	kbytes = managed * (PAGE_SIZE / 1024);
-	min_free_kbytes = MIN(MAX(isqrt(kbytes * 16), MIN_FREE_KBYTES_FLOOR), MIN_FREE_KBYTES_CEILING);
-	min_free_kbytes = MIN(min_free_kbytes, kbytes / 16);
-	min_pages = min_free_kbytes / (PAGE_SIZE / 1024);
+	mm_min_free_kbytes = MIN(MAX(isqrt(kbytes * 16), MIN_FREE_KBYTES_FLOOR), MIN_FREE_KBYTES_CEILING);
+	mm_min_free_kbytes = MIN(mm_min_free_kbytes, kbytes / 16);
+	min_pages = mm_min_free_kbytes / (PAGE_SIZE / 1024);
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		struct zone *zone = &zones[z];
+		struct zone *zone = &mm_zones[z];
 		unsigned long min = managed ? min_pages * zone->managed_pages / managed : 0;
 
 		zone->watermark[WMARK_MIN] = min;

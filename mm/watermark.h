@@ -4,7 +4,7 @@
  * so that an allocation that cannot wait (GFP_ATOMIC: an interrupt handler) still finds memory
  * when the rest of the kernel has taken everything it may.
  *
- * Linux's rule for the reserve: min_free_kbytes = sqrt(16 * lowmem in KiB), clamped to
+ * Linux's rule for the reserve: mm_min_free_kbytes = sqrt(16 * lowmem in KiB), clamped to
  * [128 KiB, 64 MiB], here also at most 1/16 of lowmem (so that a machine of a few MiB still lends
  * most of its memory to GFP_KERNEL), shared among the zones by their managed pages. Each zone
  * then has three marks, in free pages of its buddy lists:
@@ -24,7 +24,7 @@
 #include "mm/zone.h"
 
 /* What the last setup_zone_watermarks() chose, in KiB (Linux's min_free_kbytes). */
-extern unsigned long min_free_kbytes;
+extern unsigned long mm_min_free_kbytes;
 
 /**
  * setup_zone_watermarks() - Set every zone's watermarks from the managed pages.

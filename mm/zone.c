@@ -4,9 +4,9 @@
 
 #include "mm/list.h"
 
-struct zone zones[MAX_NR_ZONES];
-unsigned long zone_dma_end_pfn, zone_dma32_end_pfn;
-enum zone_type top_zone;
+struct zone mm_zones[MAX_NR_ZONES];
+unsigned long mm_zone_dma_end_pfn, mm_zone_dma32_end_pfn;
+enum zone_type mm_top_zone;
 
 const char *zone_name(unsigned int z)
 {
@@ -17,9 +17,9 @@ const char *zone_name(unsigned int z)
 
 void zones_reset(void)
 {
-	top_zone = ZONE_DMA;
+	mm_top_zone = ZONE_DMA;
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		struct zone *zone = &zones[z];
+		struct zone *zone = &mm_zones[z];
 
 		*zone = (struct zone){ .name = zone_name(z) }; /* all-zero: the lock is unlocked */
 		lock_set_class(&zone->lock, "zone->lock");

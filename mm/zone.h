@@ -26,9 +26,9 @@
 enum zone_type { ZONE_DMA, ZONE_DMA32, ZONE_NORMAL, MAX_NR_ZONES };
 
 /* The first frame above ZONE_DMA and above ZONE_DMA32 (set by mm_init()). */
-extern unsigned long zone_dma_end_pfn, zone_dma32_end_pfn;
-#define ZONE_DMA_END_PFN zone_dma_end_pfn
-#define ZONE_DMA32_END_PFN zone_dma32_end_pfn
+extern unsigned long mm_zone_dma_end_pfn, mm_zone_dma32_end_pfn;
+#define ZONE_DMA_END_PFN mm_zone_dma_end_pfn
+#define ZONE_DMA32_END_PFN mm_zone_dma32_end_pfn
 
 /*
  * The free blocks of one order in one zone, one list per mobility type: a block is on the list of
@@ -70,7 +70,7 @@ struct free_area {
  * smaller blocks do, so the grouping by mobility holds. Only the slow paths handle this slot
  * (alloc_pages_slow(), free_block()); it follows the same high and batch rules, but each CPU's
  * list may hold all of the zone's spare memory, not a share of it (pcp_high_now(), mm/pcp.c), and
- * a busy zone keeps none (pcp_give_slow_unlock(), mm/pcp.h).
+ * a busy zone keeps none (mm_pcp_give_slow_unlock(), mm/pcp.h).
  */
 #define PCP_PAGEBLOCK_SLOT (PCP_MAX_ORDER + 1)
 #define PCP_NR_SLOTS (PCP_MAX_ORDER + 2)
@@ -173,7 +173,7 @@ struct zone {
 	unsigned long alloc_fallbacks, pageblock_claims;
 };
 
-extern struct zone zones[MAX_NR_ZONES];
+extern struct zone mm_zones[MAX_NR_ZONES];
 
 /**
  * zone_free_orders() - The orders a zone has free blocks of.
@@ -199,7 +199,7 @@ static inline unsigned int zone_free_orders(const struct zone *zone)
 const char *zone_name(unsigned int z);
 
 /* The highest zone with memory: allocations start there when the caller allows it. */
-extern enum zone_type top_zone;
+extern enum zone_type mm_top_zone;
 
 /**
  * pfn_zone() - The zone a frame belongs to, by address alone.

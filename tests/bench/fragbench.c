@@ -390,7 +390,7 @@ static int frag_state_init(struct frag_state *st, uint64_t seed)
 	*st = (struct frag_state){ .rng = (unsigned long)(seed * 0x9e3779b97f4a7c15ULL) };
 	st->boot_free = pages;
 	st->boot_slab = nr_slab_pages();
-	st->nr_regions = max_pfn / FRAG_REGION_PAGES + 1;
+	st->nr_regions = mm_max_pfn / FRAG_REGION_PAGES + 1;
 	st->target = pages / 100 * FRAG_FILL_PERCENT;
 	st->low = pages / 100 * FRAG_CHURN_LOW_PERCENT;
 	st->longs = calloc(pages, sizeof(*st->longs));

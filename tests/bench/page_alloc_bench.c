@@ -250,7 +250,7 @@ void page_alloc_bench(void)
 
 	mm_debug_poison = false;
 	printk("bench: per alloc_pages + __free_pages pair, locks taken and interrupts masked as on\n"
-	       "bench: many CPUs (mm/ set up for %u here); cycles (rdtsc)%s\n", pcp_nr_cpus,
+	       "bench: many CPUs (mm/ set up for %u here); cycles (rdtsc)%s\n", mm_pcp_nr_cpus,
 	       bench_instructions ? " and instructions" : "");
 	printk("bench: under each row, the same pairs with the per-CPU lists off: the plain buddy\n"
 	       "bench: path, a split on every alloc and a merge on every free. ratio: ours /\n"
@@ -259,7 +259,7 @@ void page_alloc_bench(void)
 	printk("bench: Linux 6.1 and 1-CPU before: instructions per pair (kernel, QEMU -icount), of\n"
 	       "bench: Linux one at a time, and of this allocator on one CPU without locks\n");
 	report_harness();
-	printk("bench: page_owner %s\n", page_owner_on ? "on (page_owner=on): every pair also writes and "
+	printk("bench: page_owner %s\n", mm_page_owner_on ? "on (page_owner=on): every pair also writes and "
 	       "clears its block's record" : "off: every pair tests page_owner_on once");
 	printk("bench: order  shape          batch     pairs  cycles/pair   instr/pair   ratio Linux 6.1 1-CPU before\n");
 	for (unsigned int i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {

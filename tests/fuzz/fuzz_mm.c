@@ -182,8 +182,8 @@ static void check_accounting(void)
 		if (objs[i].size > KMALLOC_MAX_CACHE_SIZE)
 			pages += ksize(objs[i].p) >> PAGE_SHIFT;
 	pages += stash_pages() + vmalloc_nr_pages();
-	check(bad_page_reports == reports_expected, "a bad_page report without misuse", NULL);
-	check(slab_reports == slab_reports_expected, "a slab report without misuse", NULL);
+	check(mm_bad_page_reports == reports_expected, "a bad_page report without misuse", NULL);
+	check(mm_slab_reports == slab_reports_expected, "a slab report without misuse", NULL);
 	/*
 	 * Slabs hold pages (nr_slab_pages()), and kmalloc may keep a large block or two for reuse
 	 * until kmem_cache_shrink_all(): after which, as at the end, the count is exact.
@@ -464,10 +464,10 @@ static unsigned long reserved_found; /* find_reserved() this run: 0 not yet, ~0 
  */
 static struct page *find_reserved(uint8_t b)
 {
-	unsigned long start = b * (max_pfn / 256), steps = 0;
+	unsigned long start = b * (mm_max_pfn / 256), steps = 0;
 
-	for (unsigned long n = 0; !reserved_found && n < max_pfn && steps < (1UL << 20); n++, steps++) {
-		unsigned long pfn = (start + n) % max_pfn;
+	for (unsigned long n = 0; !reserved_found && n < mm_max_pfn && steps < (1UL << 20); n++, steps++) {
+		unsigned long pfn = (start + n) % mm_max_pfn;
 
 		if (!pfn_valid(pfn))
 			n += MEMMAP_CHUNK_PAGES - 1 - pfn % MEMMAP_CHUNK_PAGES; /* the rest of the chunk */
@@ -588,13 +588,13 @@ static bool (*const misuse_cases[8])(struct held *h, uint8_t b) = {
 /* A misuse (op bits 4..6 pick the case) that must be reported exactly once and change nothing. */
 static void op_misuse(uint8_t op, uint8_t b)
 {
-	unsigned long reports = bad_page_reports, free0 = nr_free_pages();
+	unsigned long reports = mm_bad_page_reports, free0 = nr_free_pages();
 	struct hugetlb_counters c0 = hugetlb_counters(HPAGE_ORDER), c;
 
 	if (!misuse_cases[(op >> 4) & 7](nheld ? &held[b % nheld] : NULL, b))
 		return;
 	c = hugetlb_counters(HPAGE_ORDER);
-	check(bad_page_reports == reports + 1, "misuse not reported exactly once", NULL);
+	check(mm_bad_page_reports == reports + 1, "misuse not reported exactly once", NULL);
 	check(nr_free_pages() == free0, "misuse changed the free count", NULL);
 	check(c.total == c0.total && c.free == c0.free && c.in_use == c0.in_use, "misuse changed the pool", NULL);
 	reports_expected++;
@@ -607,7 +607,7 @@ static unsigned long managed_total(void)
 	unsigned long n = 0;
 
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		n += zones[z].managed_pages;
+		n += mm_zones[z].managed_pages;
 	return n;
 }
 
@@ -780,7 +780,7 @@ static void migrate_batch(uint8_t b, bool move)
 static void op_migrate(uint8_t op, uint8_t b)
 {
 	struct held *h = &held[b % nheld];
-	unsigned long reports = bad_page_reports, free0 = nr_free_pages();
+	unsigned long reports = mm_bad_page_reports, free0 = nr_free_pages();
 
 	owner_refuses = (op & 0x80) && (b & 0x40);
 	owner_fails = (op & 0x80) && (b & 0x20);
@@ -802,7 +802,7 @@ static void op_migrate(uint8_t op, uint8_t b)
 			return;
 		set_page_movable(h->kind == HUGE && (b & 0x80) ? h->page : h->page + 1, &fz_ops); /* head or tail */
 	}
-	check(bad_page_reports == reports + 1 && nr_free_pages() == free0, "movable misuse not reported once", NULL);
+	check(mm_bad_page_reports == reports + 1 && nr_free_pages() == free0, "movable misuse not reported once", NULL);
 	reports_expected++;
 }
 
@@ -967,7 +967,7 @@ static void op_cache_shrink(uint8_t op, uint8_t b)
  */
 static void op_slab_misuse(uint8_t b)
 {
-	unsigned long reports = slab_reports, slab = nr_slab_pages();
+	unsigned long reports = mm_slab_reports, slab = nr_slab_pages();
 
 	switch (b % 4) {
 	case 0: {
@@ -1030,7 +1030,7 @@ static void op_slab_misuse(uint8_t b)
 		break;
 	}
 	}
-	check(slab_reports == reports + 1, "slab misuse not reported exactly once", NULL);
+	check(mm_slab_reports == reports + 1, "slab misuse not reported exactly once", NULL);
 	check(nr_slab_pages() == slab, "slab misuse changed the slab pages", NULL);
 	slab_reports_expected++;
 }
@@ -1307,8 +1307,8 @@ static void run_ops(const uint8_t *ops, size_t n)
 	reserved = 0;
 	reserved_found = 0;
 	free_at_start = nr_free_pages();
-	reports_expected = bad_page_reports;
-	slab_reports_expected = slab_reports;
+	reports_expected = mm_bad_page_reports;
+	slab_reports_expected = mm_slab_reports;
 	nobjs = ncaches = nvareas = ncompactions = 0;
 	memset(&stash, 0, sizeof(stash)); /* each input boots mm/ afresh: no shrinker is registered */
 	last_freed_obj = NULL;

@@ -20,8 +20,8 @@ static unsigned long bad_before, slab_before;
 /* Starts counting the reports of either kind, and capturing what printk prints. */
 static void watch(void)
 {
-	bad_before = bad_page_reports;
-	slab_before = slab_reports;
+	bad_before = mm_bad_page_reports;
+	slab_before = mm_slab_reports;
 	capture_console_start();
 }
 
@@ -29,10 +29,10 @@ static void watch(void)
 static void expect_reports(struct ktest *t, const char *what, unsigned long bad, const char *word)
 {
 	capture_console_stop();
-	KT_EXPECT(t, bad_page_reports - bad_before == bad, "%s: %lu bad_page reports, want %lu", what,
-		  bad_page_reports - bad_before, bad);
-	KT_EXPECT(t, slab_reports == slab_before, "%s: %lu slab reports, want none", what,
-		  slab_reports - slab_before);
+	KT_EXPECT(t, mm_bad_page_reports - bad_before == bad, "%s: %lu bad_page reports, want %lu", what,
+		  mm_bad_page_reports - bad_before, bad);
+	KT_EXPECT(t, mm_slab_reports == slab_before, "%s: %lu slab reports, want none", what,
+		  mm_slab_reports - slab_before);
 	KT_EXPECT(t, !word || strstr(captured.text, word), "%s: nothing printed says \"%s\":\n%s", what,
 		  word ? word : "", captured.text);
 }

@@ -124,7 +124,7 @@ static void hold_huge_blocks(struct frag *f)
 static void give_back_zone_blocks(struct frag *f)
 {
 	for (unsigned long i = 0; i < f->nr_held && f->given_back < FRAG_PAGEBLOCKS;) {
-		if (&zones[page_zonenum(f->held[i])] != f->zone) {
+		if (&mm_zones[page_zonenum(f->held[i])] != f->zone) {
 			i++;
 			continue;
 		}
@@ -145,7 +145,7 @@ static unsigned long free_fragment_pages(void)
 	drain_pcp_lists();
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		for (unsigned int o = 0; o < HUGE_ORDER; o++)
-			pages += __atomic_load_n(&zones[z].free_area[o].nr_free, __ATOMIC_RELAXED) << o;
+			pages += __atomic_load_n(&mm_zones[z].free_area[o].nr_free, __ATOMIC_RELAXED) << o;
 	return pages;
 }
 
@@ -182,7 +182,7 @@ static bool frag_setup(struct ktest *t, struct frag *f)
 {
 	static char reason[160];
 
-	*f = (struct frag){ .zone = &zones[top_zone] };
+	*f = (struct frag){ .zone = &mm_zones[mm_top_zone] };
 	owner.nr_slots = owner.migrated = owner.bad_migrations = 0;
 	f->cap_held = nr_free_pages() / PAGEBLOCK_NR_PAGES + 16;
 	/* The tables' own blocks may split a 2 MiB block: the rest of it is fragments too. */
@@ -204,7 +204,7 @@ static bool frag_setup(struct ktest *t, struct frag *f)
 	}
 	fill_owner(f);
 	for (unsigned long i = 0; i < owner.nr_slots; i += 2) {
-		f->freed_in_zone += &zones[page_zonenum(owner.slot[i])] == f->zone;
+		f->freed_in_zone += &mm_zones[page_zonenum(owner.slot[i])] == f->zone;
 		owner_free_slot(i);
 	}
 	drain_pcp_lists();
@@ -249,10 +249,10 @@ static bool any_free_block(unsigned int order)
 
 	drain_pcp_lists();
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		unsigned long flags = zone_lock(&zones[z]);
+		unsigned long flags = zone_lock(&mm_zones[z]);
 
-		found |= (zone_free_orders(&zones[z]) >> order) != 0;
-		zone_unlock(&zones[z], flags);
+		found |= (zone_free_orders(&mm_zones[z]) >> order) != 0;
+		zone_unlock(&mm_zones[z], flags);
 	}
 	return found;
 }
@@ -332,7 +332,7 @@ static void compaction_with_nothing_movable_changes_nothing(struct ktest *t)
 static void compact_zone_stops_at_once_when_the_block_is_there(struct ktest *t)
 {
 	unsigned long scanned = vm_event_count(COMPACT_MIGRATE_SCANNED);
-	struct zone *zone = &zones[top_zone];
+	struct zone *zone = &mm_zones[mm_top_zone];
 
 	if (mm_skip_without_blocks(t, 0, 1, GFP_KERNEL))
 		return;
@@ -380,7 +380,7 @@ static unsigned long lowest_live_slots(struct zone *zone, unsigned long *slots)
 		struct page *page = owner.slot[i];
 		unsigned long k;
 
-		if (!page || &zones[page_zonenum(page)] != zone || get_pageblock_migratetype(page) != MIGRATE_MOVABLE)
+		if (!page || &mm_zones[page_zonenum(page)] != zone || get_pageblock_migratetype(page) != MIGRATE_MOVABLE)
 			continue;
 		for (k = n; k > 0 && page_to_pfn(owner.slot[slots[k - 1]]) > page_to_pfn(page); k--)
 			if (k < NR_PINS)
@@ -432,7 +432,7 @@ static void compact_memory_option_compacts_and_prints_the_counters(struct ktest 
 	unsigned long runs = vm_event_count(COMPACT_RUNS), zones_with_memory = 0;
 
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		zones_with_memory += zones[z].managed_pages != 0;
+		zones_with_memory += mm_zones[z].managed_pages != 0;
 	capture_console_start();
 	compact_memory_at_boot("ktest=compaction compact_memory=1 compact_memory_now");
 	capture_console_stop();

@@ -11,13 +11,13 @@
 #define ORDER 3
 #define NR (1UL << ORDER)
 
-static unsigned long reports_before; /* bad_page_reports when the case took its unit */
+static unsigned long reports_before; /* mm_bad_page_reports when the case took its unit */
 
 /* Expects the misuse since get_unit() to have been reported n times. */
 static void expect_reported(struct ktest *t, unsigned long n)
 {
-	KT_EXPECT(t, bad_page_reports - reports_before == n, "%lu bad_page reports, want %lu",
-		  bad_page_reports - reports_before, n);
+	KT_EXPECT(t, mm_bad_page_reports - reports_before == n, "%lu bad_page reports, want %lu",
+		  mm_bad_page_reports - reports_before, n);
 }
 
 /* A fresh order-3 compound page, and the free count before it was taken. */
@@ -26,7 +26,7 @@ static struct page *get_unit(struct ktest *t, unsigned long *before)
 	struct page *head;
 
 	*before = test_free_pages();
-	reports_before = bad_page_reports;
+	reports_before = mm_bad_page_reports;
 	head = alloc_pages(GFP_KERNEL | __GFP_COMP, ORDER);
 	if (!head)
 		KT_EXPECT(t, head != NULL, "alloc_pages(__GFP_COMP, %d) failed", ORDER);
@@ -168,13 +168,13 @@ static void unknown_destructor_is_never_called(struct ktest *t)
 
 static void destroying_a_non_compound_page_is_reported(struct ktest *t)
 {
-	unsigned long before = test_free_pages(), reports = bad_page_reports;
+	unsigned long before = test_free_pages(), reports = mm_bad_page_reports;
 	struct page *page = alloc_pages(GFP_KERNEL, 1);
 
 	KT_ASSERT(t, page != NULL, "alloc_pages failed");
 	destroy_compound_page(page);
 	destroy_compound_page(&page[1]);
-	KT_EXPECT_EQ(t, bad_page_reports - reports, 2);
+	KT_EXPECT_EQ(t, mm_bad_page_reports - reports, 2);
 	KT_EXPECT_EQ(t, test_free_pages(), before - 2);
 	KT_EXPECT_EQ(t, page_count(page), 1);
 	__free_pages(page, 1);

@@ -34,7 +34,7 @@ struct range_state {
 
 static unsigned int type_at(unsigned long pfn)
 {
-	const struct zone *zone = &zones[pfn_zone(pfn)];
+	const struct zone *zone = &mm_zones[pfn_zone(pfn)];
 
 	return pfn >= zone->start_pfn && pfn < zone->end_pfn ? pfn_migratetype(zone, pfn) : MIGRATE_TYPES;
 }
@@ -47,7 +47,7 @@ static void range_state_take(struct range_state *s, unsigned long pfn)
 	s->types[1] = type_at(pfn);
 	s->types[2] = type_at(pfn + PB);
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		struct zone *zone = &zones[z];
+		struct zone *zone = &mm_zones[z];
 		unsigned long flags = zone_lock(zone);
 
 		for (unsigned int mt = 0; mt < MIGRATE_TYPES; mt++) {
@@ -73,7 +73,7 @@ static bool expect_range_state(struct ktest *t, const struct range_state *before
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		for (unsigned int mt = 0; mt < MIGRATE_TYPES; mt++)
 			ok &= KT_EXPECT(t, now.type_free[z][mt] == before->type_free[z][mt],
-					"zone %s, %s lists: %lu free pages, %lu before", zones[z].name,
+					"zone %s, %s lists: %lu free pages, %lu before", mm_zones[z].name,
 					migratetype_name(mt), now.type_free[z][mt], before->type_free[z][mt]);
 	return ok && mm_expect_shape(t, &before->shape);
 }
@@ -151,7 +151,7 @@ static void ranges_that_break_the_rules_are_refused(struct ktest *t)
 	KT_EXPECT_EQ(t, start_isolate_page_range(pfn, pfn, &range), -EINVAL);
 	KT_EXPECT_EQ(t, alloc_contig_range(pfn, pfn + PB + 7, GFP_KERNEL), -EINVAL);
 	KT_EXPECT_EQ(t, alloc_contig_range(pfn, pfn + PB, __GFP_HIGH), -EINVAL);
-	if (zones[ZONE_NORMAL].present_pages && zones[ZONE_DMA32].present_pages)
+	if (mm_zones[ZONE_NORMAL].present_pages && mm_zones[ZONE_DMA32].present_pages)
 		KT_EXPECT_EQ(t, alloc_contig_range(ZONE_DMA32_END_PFN - PB, ZONE_DMA32_END_PFN + PB, GFP_KERNEL),
 			     -EINVAL);
 	KT_EXPECT(t, alloc_contig_pages(3 * PB, GFP_KERNEL) == NULL, "3 pageblocks is no power of two");
@@ -265,7 +265,7 @@ static void compound_movable_block_moves_out_whole(struct ktest *t)
 {
 	struct contig_owner o;
 	struct page *first = take_test_range(t), *head;
-	unsigned long pfn, reports = bad_page_reports;
+	unsigned long pfn, reports = mm_bad_page_reports;
 	int rc;
 
 	contig_owner_init(&o);
@@ -283,7 +283,7 @@ static void compound_movable_block_moves_out_whole(struct ktest *t)
 	rc = alloc_contig_range(pfn, pfn + PB, GFP_KERNEL);
 	KT_EXPECT_EQ(t, rc, 0);
 	KT_EXPECT_EQ(t, o.moved, 1);
-	KT_EXPECT_EQ(t, bad_page_reports - reports, 0);
+	KT_EXPECT_EQ(t, mm_bad_page_reports - reports, 0);
 	head = o.blocks[0];
 	KT_EXPECT(t, PageHead(head) && compound_order(head) == 2, "the moved block at pfn %#lx is %s of order %u",
 		  page_to_pfn(head), PageHead(head) ? "a compound page" : "a plain block",
@@ -358,7 +358,7 @@ static void pinned_movable_page_fails_cleanly(struct ktest *t)
 	KT_EXPECT(t, contig_owner_bad_block(&o) < 0, "block %d lost its contents", contig_owner_bad_block(&o));
 	KT_EXPECT_EQ(t, type_at(pfn), before.types[1]);
 	KT_EXPECT_EQ(t, nr_free_pages(), before.shape.free_pages); /* the others moved: as many free */
-	KT_EXPECT_EQ(t, zones[pfn_zone(pfn)].free_orders[MIGRATE_ISOLATE], 0);
+	KT_EXPECT_EQ(t, mm_zones[pfn_zone(pfn)].free_orders[MIGRATE_ISOLATE], 0);
 	put_page(pinned);
 	contig_owner_free_all(&o);
 }
@@ -402,7 +402,7 @@ static unsigned int free_spares(struct mm_held *held, const struct zone *zone, s
 
 		if (zone_free_pages(zone) >= zone->watermark[WMARK_MIN] + 2 * PB || n + nr / PB > MAX_SPARES)
 			break;
-		if (&zones[page_zonenum(page)] != zone) {
+		if (&mm_zones[page_zonenum(page)] != zone) {
 			l = &(*l)->next;
 			continue;
 		}
@@ -438,7 +438,7 @@ static void hugetlb_pool_grows_by_migration_without_a_free_2m_block(struct ktest
 		return;
 	}
 	pfn = page_to_pfn(first);
-	zone = &zones[page_zonenum(first)];
+	zone = &mm_zones[page_zonenum(first)];
 	mm_held_init(&held);
 	mm_exhaust(&held, MAX_ORDER, PAGEBLOCK_ORDER, GFP_ATOMIC | __GFP_COMP);
 	nspares = free_spares(&held, zone, spares);
@@ -471,8 +471,8 @@ static struct zone *zone_with_a_free_gigabyte(void)
 {
 	drain_pcp_lists();
 	for (int z = MAX_NR_ZONES - 1; z >= 0; z--)
-		if (zone_free_pages(&zones[z]) >= zones[z].watermark[WMARK_MIN] + GIG_NR + 8 * PB)
-			return &zones[z];
+		if (zone_free_pages(&mm_zones[z]) >= mm_zones[z].watermark[WMARK_MIN] + GIG_NR + 8 * PB)
+			return &mm_zones[z];
 	return NULL;
 }
 
@@ -493,7 +493,7 @@ static unsigned long owner_pages_in_a_free_gigabyte(struct contig_owner *o)
 	mm_held_init(&held);
 	while (!found && (page = alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_COMP | __GFP_NOWARN, PAGEBLOCK_ORDER))) {
 		unsigned long start = page_to_pfn(page) & ~(GIG_NR - 1);
-		const struct zone *zone = &zones[page_zonenum(page)];
+		const struct zone *zone = &mm_zones[page_zonenum(page)];
 
 		mm_held_add(&held, page, PAGEBLOCK_ORDER);
 		if (start >= zone->start_pfn && start + GIG_NR <= zone->end_pfn &&

@@ -225,19 +225,19 @@ static void folio_calls_on_a_tail_or_free_page_are_reported(struct ktest *t)
 	struct page *head = alloc_pages(GFP_COMP, 2), *page = alloc_page(GFP_KERNEL);
 
 	KT_ASSERT(t, head && page, "allocations failed");
-	reports = bad_page_reports;
+	reports = mm_bad_page_reports;
 	folio_get((struct folio *)&head[1]);
 	folio_put((struct folio *)&head[2]);
-	KT_EXPECT_EQ(t, bad_page_reports - reports, 2);
+	KT_EXPECT_EQ(t, mm_bad_page_reports - reports, 2);
 	KT_EXPECT_EQ(t, folio_ref_count(page_folio(head)), 1);
 	KT_EXPECT_EQ(t, head[1]._refcount + head[2]._refcount, 0);
 	folio_put(page_folio(&head[3]));
 	folio_put(page_folio(page));
 	KT_EXPECT_EQ(t, test_free_pages(), before);
-	reports = bad_page_reports;
+	reports = mm_bad_page_reports;
 	folio_put(page_folio(page));
 	folio_get(page_folio(page));
-	KT_EXPECT_EQ(t, bad_page_reports - reports, 2);
+	KT_EXPECT_EQ(t, mm_bad_page_reports - reports, 2);
 	KT_EXPECT_EQ(t, test_free_pages(), before);
 }
 

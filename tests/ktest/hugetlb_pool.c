@@ -252,7 +252,7 @@ static void double_free_and_foreign_pages_are_refused(struct ktest *t)
 {
 	struct saved_pool s;
 	struct page *head, *plain;
-	unsigned long reports = bad_page_reports;
+	unsigned long reports = mm_bad_page_reports;
 
 	if (!pool_begin(t, &s, 2))
 		return;
@@ -272,7 +272,7 @@ static void double_free_and_foreign_pages_are_refused(struct ktest *t)
 	free_huge_page(plain); /* not a pool page */
 	plain->_refcount = 1;
 	EXPECT_POOL(t, 1, 1, 0, 0);
-	KT_EXPECT_EQ(t, bad_page_reports - reports, 4);
+	KT_EXPECT_EQ(t, mm_bad_page_reports - reports, 4);
 	put_page(plain);
 	saved_pool_restore(t, &s);
 }

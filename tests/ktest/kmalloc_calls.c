@@ -26,7 +26,7 @@ static size_t pattern_intact(const void *p, size_t n)
 
 static void krealloc_grows_and_keeps_contents(struct ktest *t)
 {
-	unsigned long free_before = slab_test_free_pages(), reports = slab_reports;
+	unsigned long free_before = slab_test_free_pages(), reports = mm_slab_reports;
 	char *p = kmalloc(100, GFP_KERNEL), *q;
 
 	KT_ASSERT(t, p != NULL, "kmalloc(100) failed");
@@ -45,13 +45,13 @@ static void krealloc_grows_and_keeps_contents(struct ktest *t)
 	KT_ASSERT(t, q != NULL, "krealloc to 70000 failed");
 	KT_EXPECT_EQ(t, pattern_intact(q, 20000), 20000);
 	kfree(q);
-	KT_EXPECT_EQ(t, slab_reports, reports);
+	KT_EXPECT_EQ(t, mm_slab_reports, reports);
 	KT_EXPECT_EQ(t, slab_test_free_pages(), free_before);
 }
 
 static void krealloc_keeps_an_object_that_is_big_enough(struct ktest *t)
 {
-	unsigned long reports = slab_reports;
+	unsigned long reports = mm_slab_reports;
 	char *p = kmalloc(100, GFP_KERNEL), *big;
 
 	KT_ASSERT(t, p != NULL, "kmalloc(100) failed");
@@ -66,12 +66,12 @@ static void krealloc_keeps_an_object_that_is_big_enough(struct ktest *t)
 	KT_EXPECT_EQ(t, pattern_intact(big, 33000), 33000);
 	kfree(big);
 	kfree(p);
-	KT_EXPECT_EQ(t, slab_reports, reports);
+	KT_EXPECT_EQ(t, mm_slab_reports, reports);
 }
 
 static void krealloc_of_null_allocates_and_to_zero_frees(struct ktest *t)
 {
-	unsigned long free_before = slab_test_free_pages(), reports = slab_reports;
+	unsigned long free_before = slab_test_free_pages(), reports = mm_slab_reports;
 	char *p = krealloc(NULL, 40, GFP_KERNEL), *big;
 
 	KT_ASSERT(t, p != NULL, "krealloc(NULL, 40) failed");
@@ -83,13 +83,13 @@ static void krealloc_of_null_allocates_and_to_zero_frees(struct ktest *t)
 	big = krealloc(NULL, 50000, GFP_KERNEL);
 	KT_ASSERT(t, big != NULL, "krealloc(NULL, 50000) failed");
 	KT_EXPECT(t, krealloc(big, 0, GFP_KERNEL) == ZERO_SIZE_PTR, "krealloc(big, 0) should free it");
-	KT_EXPECT_EQ(t, slab_reports, reports); /* a second free of p or big would be reported */
+	KT_EXPECT_EQ(t, mm_slab_reports, reports); /* a second free of p or big would be reported */
 	KT_EXPECT_EQ(t, slab_test_free_pages(), free_before);
 }
 
 static void krealloc_that_fails_leaves_the_object(struct ktest *t)
 {
-	unsigned long reports = slab_reports;
+	unsigned long reports = mm_slab_reports;
 	char *p = kmalloc(200, GFP_KERNEL);
 
 	KT_ASSERT(t, p != NULL, "kmalloc(200) failed");
@@ -99,17 +99,17 @@ static void krealloc_that_fails_leaves_the_object(struct ktest *t)
 	KT_EXPECT_EQ(t, pattern_intact(p, 200), 200);
 	KT_EXPECT_EQ(t, ksize(p), 256);
 	kfree(p); /* still the caller's: freed once, no report */
-	KT_EXPECT_EQ(t, slab_reports, reports);
+	KT_EXPECT_EQ(t, mm_slab_reports, reports);
 }
 
 static char not_from_kmalloc[64];
 
 static void krealloc_of_a_pointer_kmalloc_never_returned_is_refused(struct ktest *t)
 {
-	unsigned long reports = slab_reports, free_before = slab_test_free_pages();
+	unsigned long reports = mm_slab_reports, free_before = slab_test_free_pages();
 
 	KT_EXPECT(t, krealloc(not_from_kmalloc, 200, GFP_KERNEL) == NULL, "krealloc of a static array");
-	KT_EXPECT_EQ(t, slab_reports, reports + 1);
+	KT_EXPECT_EQ(t, mm_slab_reports, reports + 1);
 	KT_EXPECT_EQ(t, slab_test_free_pages(), free_before);
 }
 

@@ -14,8 +14,8 @@ static unsigned long managed_less_memmap(void)
 	unsigned long managed = 0;
 
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		managed += __atomic_load_n(&zones[z].managed_pages, __ATOMIC_RELAXED);
-	return managed - memmap_bytes / PAGE_SIZE;
+		managed += __atomic_load_n(&mm_zones[z].managed_pages, __ATOMIC_RELAXED);
+	return managed - mm_memmap_bytes / PAGE_SIZE;
 }
 
 struct ktest_mem_mark ktest_mem_mark(void)
@@ -57,7 +57,7 @@ long ktest_leak_check(const struct ktest_mem_mark *before, const struct ktest_me
 		      "it freed memory it did not allocate\n", -missing, before->free_pages, after->free_pages);
 		return missing;
 	}
-	if (!page_owner_on) {
+	if (!mm_page_owner_on) {
 		print("    # leak: %ld pages (free %lu before the suite, %lu after); boot with "
 		      "page_owner=on to see who holds them\n", missing, before->free_pages, after->free_pages);
 		return missing;

@@ -33,7 +33,7 @@ static void a_held_block_is_named_with_its_owner(struct ktest *t)
 	capture_forget();
 	KT_EXPECT_EQ(t, ktest_leak_check(&before, &after, capture_printf), 4);
 	__free_pages(page, 2);
-	if (page_owner_on) {
+	if (mm_page_owner_on) {
 		snprintf(want, sizeof(want), "    # leak: pfn %#lx order 2 owner <", page_to_pfn(page));
 		KT_EXPECT(t, !strncmp(captured.text, want, strlen(want)), "said \"%s\", want it to start \"%s\"",
 			  captured.text, want);
@@ -60,7 +60,7 @@ static void at_most_sixteen_blocks_are_named(struct ktest *t)
 	KT_EXPECT_EQ(t, ktest_leak_check(&before, &after, capture_printf), n);
 	while (n)
 		__free_pages(pages[--n], 0);
-	if (!page_owner_on) {
+	if (!mm_page_owner_on) {
 		ktest_skip(t, "page_owner is off (boot with page_owner=on)");
 		return;
 	}
@@ -82,7 +82,7 @@ static void blocks_after_the_second_mark_are_not_named(struct ktest *t)
 	__free_pages(mine, 0);
 	if (later)
 		__free_pages(later, 0);
-	KT_EXPECT(t, !page_owner_on || strstr(captured.text, ", 1 blocks allocated during it still held\n"),
+	KT_EXPECT(t, !mm_page_owner_on || strstr(captured.text, ", 1 blocks allocated during it still held\n"),
 		  "said \"%s\"", captured.text);
 }
 

@@ -27,14 +27,14 @@ static unsigned long managed_pages(void)
 	unsigned long n = 0;
 
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		n += zones[z].managed_pages;
+		n += mm_zones[z].managed_pages;
 	return n;
 }
 
 /* Is frame pfn inside a free block of the buddy lists? (Lists drained: none on a CPU's.) */
 static bool frame_is_free(unsigned long pfn)
 {
-	struct zone *zone = &zones[pfn_zone(pfn)];
+	struct zone *zone = &mm_zones[pfn_zone(pfn)];
 	unsigned long flags = zone_lock(zone);
 	bool free = false;
 
@@ -151,7 +151,7 @@ static void a_given_back_frame_is_allocated(struct ktest *t)
 	 * Movable allocations (which claim no pageblock for another type), down to the last free
 	 * page of the zone if need be, until one of the range comes.
 	 */
-	for (unsigned long i = 0; i < zones[zone].managed_pages && !got; i++) {
+	for (unsigned long i = 0; i < mm_zones[zone].managed_pages && !got; i++) {
 		struct page *page = alloc_pages(gfp, 0);
 
 		if (!page)
@@ -179,7 +179,7 @@ static void giving_back_refuses_bad_ranges(struct ktest *t)
 {
 	unsigned long managed = managed_pages();
 	struct page *page = alloc_pages(GFP_KERNEL, 0);
-	phys_addr_t frame, chunk_map = (uintptr_t)memmap_chunk_map - mm_direct_map_offset;
+	phys_addr_t frame, chunk_map = (uintptr_t)mm_memmap_chunk_map - mm_direct_map_offset;
 	unsigned long n = 1;
 
 	KT_ASSERT(t, page, "no page");
@@ -252,7 +252,7 @@ static void added_ram_is_allocatable_frame_by_frame(struct ktest *t)
 	}
 	pfn = PFN_DOWN(start);
 	last = PFN_DOWN(end);
-	zone = &zones[pfn_zone(pfn)];
+	zone = &mm_zones[pfn_zone(pfn)];
 	managed = zone->managed_pages;
 	present = zone->present_pages;
 	span = zone->end_pfn - zone->start_pfn;
@@ -266,7 +266,7 @@ static void added_ram_is_allocatable_frame_by_frame(struct ktest *t)
 	KT_EXPECT_EQ(t, zone->present_pages, present + (last - pfn));
 	KT_EXPECT(t, zone->end_pfn - zone->start_pfn >= span && zone->end_pfn >= last && zone->start_pfn <= pfn,
 		  "zone %s spans [%#lx, %#lx)", zone->name, zone->start_pfn, zone->end_pfn);
-	KT_EXPECT(t, max_pfn >= last, "max_pfn %#lx, added up to %#lx", max_pfn, last);
+	KT_EXPECT(t, mm_max_pfn >= last, "max_pfn %#lx, added up to %#lx", mm_max_pfn, last);
 	KT_EXPECT_EQ(t, after.total, before.total + (last - pfn));
 	KT_EXPECT(t, zone_picture_line(zone, line, sizeof(line)) > 0 && !strstr(line, "empty"), "%s", line);
 	/* Every frame, taken a pageblock at a time, holds what was written into it. */
@@ -286,9 +286,9 @@ static void added_ram_is_allocatable_frame_by_frame(struct ktest *t)
 static void adding_refuses_bad_ranges(struct ktest *t)
 {
 	const phys_addr_t chunk = MM_ADD_MEMORY_ALIGN;
-	phys_addr_t ram = PFN_PHYS(ALIGN_UP(zones[top_zone].start_pfn, MEMMAP_CHUNK_PAGES));
+	phys_addr_t ram = PFN_PHYS(ALIGN_UP(mm_zones[mm_top_zone].start_pfn, MEMMAP_CHUNK_PAGES));
 	phys_addr_t limit = PFN_PHYS(mm_hotplug_end_pfn()), start, end;
-	unsigned long managed = managed_pages(), mp = max_pfn;
+	unsigned long managed = managed_pages(), mp = mm_max_pfn;
 	int err = 0;
 
 	KT_EXPECT(t, PRINTS("its size is 0", err = mm_add_memory(limit, 0)) && err == -EINVAL, "%d %s", err, captured.text);
@@ -302,7 +302,7 @@ static void adding_refuses_bad_ranges(struct ktest *t)
 		KT_EXPECT(t, PRINTS("have struct pages already", err = mm_add_memory(ram, start + chunk - ram)) &&
 			  err == -EINVAL, "%d %s", err, captured.text);
 	KT_EXPECT_EQ(t, managed_pages(), managed);
-	KT_EXPECT_EQ(t, max_pfn, mp);
+	KT_EXPECT_EQ(t, mm_max_pfn, mp);
 }
 
 static void adding_the_same_range_twice_is_refused(struct ktest *t)

@@ -231,7 +231,7 @@ static void expect_no_bad_calls(struct ktest *t)
 /* Moves one block of order (compound or plain) and checks everything a move promises. */
 static void expect_move(struct ktest *t, unsigned int order, bool compound)
 {
-	unsigned long reports = bad_page_reports, success = vm_event_count(PGMIGRATE_SUCCESS);
+	unsigned long reports = mm_bad_page_reports, success = vm_event_count(PGMIGRATE_SUCCESS);
 	unsigned long before = free_pages_now(), held;
 	struct page *old, *new;
 
@@ -257,7 +257,7 @@ static void expect_move(struct ktest *t, unsigned int order, bool compound)
 	KT_EXPECT_EQ(t, owner.putbacks, 0);
 	KT_EXPECT_EQ(t, vm_event_count(PGMIGRATE_SUCCESS) - success, 1UL << order);
 	owner_free(0);
-	KT_EXPECT_EQ(t, bad_page_reports, reports);
+	KT_EXPECT_EQ(t, mm_bad_page_reports, reports);
 	KT_EXPECT_EQ(t, free_pages_now(), before);
 	expect_no_bad_calls(t);
 }
@@ -394,7 +394,7 @@ static void a_block_is_isolated_once(struct ktest *t)
 /* A block that is not movable is no migration's: -EINVAL, no report, its count untouched. */
 static void only_movable_blocks_are_isolated(struct ktest *t)
 {
-	unsigned long reports = bad_page_reports;
+	unsigned long reports = mm_bad_page_reports;
 	struct page *page = alloc_pages(GFP_KERNEL, 0);
 
 	KT_ASSERT(t, page != NULL, "no page");
@@ -404,7 +404,7 @@ static void only_movable_blocks_are_isolated(struct ktest *t)
 	KT_EXPECT_EQ(t, isolate_movable_page(page), -EINVAL); /* free */
 	KT_EXPECT_EQ(t, migrate_page_to_new(page, GFP_KERNEL), -EINVAL);
 	KT_EXPECT_EQ(t, page_ref(page), 0);
-	KT_EXPECT_EQ(t, bad_page_reports, reports);
+	KT_EXPECT_EQ(t, mm_bad_page_reports, reports);
 }
 
 /* While migrate_page() runs, both blocks are frozen: no reference, no second isolation. */
@@ -492,12 +492,12 @@ static void migrate_pages_moves_what_it_can(struct ktest *t)
 /* Expects set_page_movable(page) refused: one report, no PG_movable, the count unchanged. */
 static void expect_refused(struct ktest *t, struct page *page, const char *what)
 {
-	unsigned long reports = bad_page_reports;
+	unsigned long reports = mm_bad_page_reports;
 	uint32_t flags = page_flags(page);
 	int count = page_ref(page);
 
 	set_page_movable(page, &owner_ops);
-	KT_EXPECT(t, bad_page_reports == reports + 1, "%s: %lu reports, want 1", what, bad_page_reports - reports);
+	KT_EXPECT(t, mm_bad_page_reports == reports + 1, "%s: %lu reports, want 1", what, mm_bad_page_reports - reports);
 	KT_EXPECT(t, page_flags(page) == flags, "%s: flags %#x, were %#x", what, page_flags(page), flags);
 	KT_EXPECT(t, page_ref(page) == count, "%s: count %d, was %d", what, page_ref(page), count);
 }
@@ -542,7 +542,7 @@ static void set_page_movable_refuses_what_is_not_a_block(struct ktest *t)
  */
 static void a_block_cleared_while_isolated_is_put_back(struct ktest *t)
 {
-	unsigned long before = free_pages_now(), reports = bad_page_reports;
+	unsigned long before = free_pages_now(), reports = mm_bad_page_reports;
 	struct page *page, *pages[1];
 	struct targets tg = { .refuse_index = ~0u };
 
@@ -553,7 +553,7 @@ static void a_block_cleared_while_isolated_is_put_back(struct ktest *t)
 	clear_page_movable(page);
 	pages[0] = page;
 	KT_EXPECT_EQ(t, migrate_pages(pages, 1, test_new_page, test_put_new, &tg), 0);
-	KT_EXPECT_EQ(t, bad_page_reports - reports, 1);
+	KT_EXPECT_EQ(t, mm_bad_page_reports - reports, 1);
 	KT_EXPECT(t, pages[0] == page && owner.blocks[0].page == page, "the block moved");
 	KT_EXPECT_EQ(t, owner.putbacks, 1);
 	KT_EXPECT_EQ(t, tg.given, 0);
@@ -570,7 +570,7 @@ static void a_block_cleared_while_isolated_is_put_back(struct ktest *t)
  */
 static void a_movable_block_is_not_freed(struct ktest *t)
 {
-	unsigned long before = free_pages_now(), reports = bad_page_reports;
+	unsigned long before = free_pages_now(), reports = mm_bad_page_reports;
 	struct page *page;
 
 	owner_reset();
@@ -578,32 +578,32 @@ static void a_movable_block_is_not_freed(struct ktest *t)
 	KT_ASSERT(t, page != NULL, "no order-1 block");
 	__free_pages(page, 1);
 	put_page(page);
-	KT_EXPECT_EQ(t, bad_page_reports - reports, 2);
+	KT_EXPECT_EQ(t, mm_bad_page_reports - reports, 2);
 	expect_intact(t, 0);
 	KT_EXPECT_EQ(t, isolate_movable_page(page), 0);
 	put_page(page);
 	put_page(page);
-	KT_EXPECT_EQ(t, bad_page_reports - reports, 3);
+	KT_EXPECT_EQ(t, mm_bad_page_reports - reports, 3);
 	KT_EXPECT_EQ(t, page_count(page), 1); /* the last put refused: the isolation's reference stays */
 	get_page(page);
 	putback_movable_page(page);
 	expect_intact(t, 0);
-	reports = bad_page_reports;
+	reports = mm_bad_page_reports;
 	owner_free(0);
-	KT_EXPECT_EQ(t, bad_page_reports, reports);
+	KT_EXPECT_EQ(t, mm_bad_page_reports, reports);
 	KT_EXPECT_EQ(t, free_pages_now(), before);
 }
 
 static void clear_page_movable_refuses_a_block_that_is_not_movable(struct ktest *t)
 {
-	unsigned long reports = bad_page_reports;
+	unsigned long reports = mm_bad_page_reports;
 	struct page *page = alloc_pages(GFP_KERNEL, 0);
 
 	KT_ASSERT(t, page != NULL, "no page");
 	clear_page_movable(page);
-	KT_EXPECT_EQ(t, bad_page_reports - reports, 1);
+	KT_EXPECT_EQ(t, mm_bad_page_reports - reports, 1);
 	putback_movable_page(page);
-	KT_EXPECT_EQ(t, bad_page_reports - reports, 2);
+	KT_EXPECT_EQ(t, mm_bad_page_reports - reports, 2);
 	KT_EXPECT_EQ(t, page_count(page), 1);
 	__free_pages(page, 0);
 }

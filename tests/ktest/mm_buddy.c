@@ -150,7 +150,7 @@ static void exhaust_and_restore(struct ktest *t, unsigned int order)
 	if (order == 0)
 		KT_EXPECT_EQ(t, nr_free_pages(), 0);
 	else
-		KT_EXPECT(t, !((zone_free_orders(&zones[0]) | zone_free_orders(&zones[1]) | zone_free_orders(&zones[2])) >> order),
+		KT_EXPECT(t, !((zone_free_orders(&mm_zones[0]) | zone_free_orders(&mm_zones[1]) | zone_free_orders(&mm_zones[2])) >> order),
 			  "a block of order %u is still free", order);
 	KT_EXPECT_EQ(t, held.pages + nr_free_pages(), free0);
 	KT_EXPECT(t, alloc_pages(GFP_ATOMIC | __GFP_NOWARN, order) == NULL, "allocation after exhaustion");
@@ -184,7 +184,7 @@ static void failed_allocation_returns_null(struct ktest *t)
 
 static const char *zone_empty(enum zone_type z)
 {
-	return zones[z].managed_pages ? NULL : "zone has no memory on this machine";
+	return mm_zones[z].managed_pages ? NULL : "zone has no memory on this machine";
 }
 
 static void check_zone_alloc(struct ktest *t, gfp_t gfp, unsigned long limit_pfn, const char *what)
@@ -247,7 +247,7 @@ static void normal_falls_back_to_lower_zones(struct ktest *t)
 	mm_debug_poison = false;
 	mm_held_init(&normal);
 	/* GFP_KERNEL leaves ZONE_NORMAL at its min watermark, then goes below 4 GiB. */
-	while (mm_zone_free(ZONE_NORMAL) > zones[ZONE_NORMAL].watermark[WMARK_MIN] &&
+	while (mm_zone_free(ZONE_NORMAL) > mm_zones[ZONE_NORMAL].watermark[WMARK_MIN] &&
 	       (page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0)))
 		mm_held_add(&normal, page, 0);
 	page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0);
@@ -332,7 +332,7 @@ static void pcp_lists_off_merge_every_free_and_on_keep_them(struct ktest *t)
 	KT_EXPECT(t, !set_pcp_lists(true), "set_pcp_lists(true) did not report them off");
 	page = alloc_pages(GFP_KERNEL, 0);
 	if (KT_EXPECT(t, page != NULL, "alloc_pages(0) failed with the pcp lists back on")) {
-		bool bypassed = pcp_free_bypasses(page);
+		bool bypassed = mm_pcp_free_bypasses(page);
 
 		__free_pages(page, 0);
 		/* The refill took a batch; the freed page is the most recently freed of this CPU's. */
@@ -345,7 +345,7 @@ static void pcp_lists_off_merge_every_free_and_on_keep_them(struct ktest *t)
 static void buddyinfo_lines_have_the_proc_form(struct ktest *t)
 {
 	char line[160];
-	int len = buddyinfo_line(&zones[ZONE_DMA32], line, sizeof(line));
+	int len = buddyinfo_line(&mm_zones[ZONE_DMA32], line, sizeof(line));
 
 	KT_EXPECT(t, len > 0 && !strncmp(line, "Node 0, zone    DMA32 ", 22), "line: '%s'", line);
 	KT_EXPECT_EQ(t, len, 21 + 7 * NR_ORDERS);

@@ -31,7 +31,7 @@ static inline bool mm_expect_shape(struct ktest *t, const struct mm_shape *befor
 		return true;
 	if (o < NR_ORDERS)
 		return KT_EXPECT(t, now.nr_free[z][o] == before->nr_free[z][o],
-				 "zone %s order %d: %lu free blocks, %lu before", zones[z].name, o,
+				 "zone %s order %d: %lu free blocks, %lu before", mm_zones[z].name, o,
 				 now.nr_free[z][o], before->nr_free[z][o]);
 	return KT_EXPECT(t, now.free_pages == before->free_pages, "%lu free pages, %lu before",
 			 now.free_pages, before->free_pages);
@@ -51,7 +51,7 @@ static inline bool mm_pfn_in_buddy_block(unsigned long pfn)
 
 /*
  * After freeing page on this CPU (interrupts off since): expects it where the free should have put
- * it, first on this CPU's list of its pcp type, or in the buddy lists when pcp_free_bypasses() said
+ * it, first on this CPU's list of its pcp type, or in the buddy lists when mm_pcp_free_bypasses() said
  * so before the free (a zone that hugepages= filled is busy).
  */
 static inline bool mm_expect_freed_to(struct ktest *t, struct page *page, bool bypassed)
@@ -103,7 +103,7 @@ static inline void mm_held_free_all(struct mm_held *h)
 /* Free pages of zone z, its buddy lists' and every CPU's lists'. */
 static inline unsigned long mm_zone_free(enum zone_type z)
 {
-	return zone_free_pages(&zones[z]);
+	return zone_free_pages(&mm_zones[z]);
 }
 
 /* Blocks on every CPU's lists of every zone. */
@@ -111,7 +111,7 @@ static inline unsigned long mm_pcp_blocks(void)
 {
 	unsigned long n = 0;
 
-	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
+	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
 				n += __atomic_load_n(&cpu_pcp(cpu, z)->count[slot], __ATOMIC_RELAXED);
@@ -168,7 +168,7 @@ static inline unsigned long mm_free_blocks(unsigned int order, gfp_t gfp)
 
 	drain_pcp_lists();
 	for (int z = 0; z <= (int)mm_gfp_top_zone(gfp); z++)
-		n += mm_zone_free_blocks(&zones[z], order, gfp);
+		n += mm_zone_free_blocks(&mm_zones[z], order, gfp);
 	return n;
 }
 

@@ -13,7 +13,7 @@ static struct memblock_region saved_ranges[2][MEMBLOCK_INIT_REGIONS];
 
 static void begin(void)
 {
-	memcpy(&saved, &memblock, sizeof(saved));
+	memcpy(&saved, &mm_memblock, sizeof(saved));
 	memcpy(saved_ranges[0], saved.memory.regions, MIN(saved.memory.cnt, MEMBLOCK_INIT_REGIONS) * sizeof(saved_ranges[0][0]));
 	memcpy(saved_ranges[1], saved.reserved.regions, MIN(saved.reserved.cnt, MEMBLOCK_INIT_REGIONS) * sizeof(saved_ranges[0][0]));
 	memblock_reset();
@@ -21,24 +21,24 @@ static void begin(void)
 
 static void end(void)
 {
-	memcpy(&memblock, &saved, sizeof(saved));
-	if (memblock.memory.max == MEMBLOCK_INIT_REGIONS)
-		memcpy(memblock.memory.regions, saved_ranges[0], memblock.memory.cnt * sizeof(saved_ranges[0][0]));
-	if (memblock.reserved.max == MEMBLOCK_INIT_REGIONS)
-		memcpy(memblock.reserved.regions, saved_ranges[1], memblock.reserved.cnt * sizeof(saved_ranges[0][0]));
+	memcpy(&mm_memblock, &saved, sizeof(saved));
+	if (mm_memblock.memory.max == MEMBLOCK_INIT_REGIONS)
+		memcpy(mm_memblock.memory.regions, saved_ranges[0], mm_memblock.memory.cnt * sizeof(saved_ranges[0][0]));
+	if (mm_memblock.reserved.max == MEMBLOCK_INIT_REGIONS)
+		memcpy(mm_memblock.reserved.regions, saved_ranges[1], mm_memblock.reserved.cnt * sizeof(saved_ranges[0][0]));
 }
 
 /* The boot's lists come back whole after a case: what mm_check and later reports read. */
 static void saved_lists_are_restored(struct ktest *t)
 {
-	phys_addr_t base = memblock.reserved.cnt ? memblock.reserved.regions[0].base : 0;
-	unsigned int cnt = memblock.reserved.cnt;
+	phys_addr_t base = mm_memblock.reserved.cnt ? mm_memblock.reserved.regions[0].base : 0;
+	unsigned int cnt = mm_memblock.reserved.cnt;
 
 	begin();
 	memblock_reserve(0x12345000, 0x1000, "test");
 	end();
-	KT_EXPECT_EQ(t, memblock.reserved.cnt, cnt);
-	KT_EXPECT_EQ(t, cnt ? memblock.reserved.regions[0].base : 0, base);
+	KT_EXPECT_EQ(t, mm_memblock.reserved.cnt, cnt);
+	KT_EXPECT_EQ(t, cnt ? mm_memblock.reserved.regions[0].base : 0, base);
 }
 
 /* Expects region i of type to be [base, base + size). */
@@ -59,12 +59,12 @@ static void added_ranges_are_sorted_and_merged(struct ktest *t)
 	memblock_add(0x100000, 0x100000);
 	memblock_add(0x200000, 0x100000); /* touches the second: merged */
 	memblock_add(0x450000, 0x10000);  /* inside the first: nothing new */
-	KT_EXPECT_EQ(t, memblock.memory.cnt, 2);
-	expect_region(t, &memblock.memory, 0, 0x100000, 0x200000);
-	expect_region(t, &memblock.memory, 1, 0x400000, 0x100000);
+	KT_EXPECT_EQ(t, mm_memblock.memory.cnt, 2);
+	expect_region(t, &mm_memblock.memory, 0, 0x100000, 0x200000);
+	expect_region(t, &mm_memblock.memory, 1, 0x400000, 0x100000);
 	memblock_add(0x300000, 0x100000); /* fills the gap */
-	KT_EXPECT_EQ(t, memblock.memory.cnt, 1);
-	expect_region(t, &memblock.memory, 0, 0x100000, 0x400000);
+	KT_EXPECT_EQ(t, mm_memblock.memory.cnt, 1);
+	expect_region(t, &mm_memblock.memory, 0, 0x100000, 0x400000);
 	end();
 }
 
@@ -102,7 +102,7 @@ static void allocation_failure_returns_zero(struct ktest *t)
 	KT_EXPECT_EQ(t, memblock_alloc(0x1000, 0x1000000), 0);
 	KT_EXPECT_EQ(t, memblock_alloc(0x1000, 3), 0); /* not a power of two: reported */
 	KT_EXPECT_EQ(t, memblock_alloc(0, 0x1000), 0);
-	KT_EXPECT_EQ(t, memblock.reserved.cnt, 0);
+	KT_EXPECT_EQ(t, mm_memblock.reserved.cnt, 0);
 	end();
 }
 
@@ -146,7 +146,7 @@ static void full_memory_list_refuses_a_range(struct ktest *t)
 	begin();
 	for (unsigned int i = 0; i < MEMBLOCK_INIT_REGIONS; i++)
 		memblock_add((phys_addr_t)i << 24, 0x1000);
-	KT_EXPECT_EQ(t, memblock.memory.cnt, MEMBLOCK_INIT_REGIONS);
+	KT_EXPECT_EQ(t, mm_memblock.memory.cnt, MEMBLOCK_INIT_REGIONS);
 	KT_EXPECT_EQ(t, memblock_add(1ULL << 40, 0x1000), -ENOMEM);
 	KT_EXPECT_EQ(t, memblock_add(0x1000, 0x1000), 0); /* touches the first: still fits */
 	end();

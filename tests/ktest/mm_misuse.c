@@ -17,7 +17,7 @@ struct misuse {
 
 static void misuse_begin(struct misuse *m)
 {
-	m->reports = bad_page_reports;
+	m->reports = mm_bad_page_reports;
 	mm_shape_take(&m->shape);
 }
 
@@ -27,8 +27,8 @@ static void misuse_begin(struct misuse *m)
  */
 static void expect_reported(struct ktest *t, struct misuse *m, unsigned long n, const char *what)
 {
-	KT_EXPECT(t, bad_page_reports - m->reports == n, "%s: %lu bad_page reports, expected %lu", what,
-		  bad_page_reports - m->reports, n);
+	KT_EXPECT(t, mm_bad_page_reports - m->reports == n, "%s: %lu bad_page reports, expected %lu", what,
+		  mm_bad_page_reports - m->reports, n);
 	mm_expect_shape(t, &m->shape);
 	misuse_begin(m);
 }
@@ -57,7 +57,7 @@ static void double_free_is_reported_and_loses_nothing(struct ktest *t)
 /* A reserved frame with a struct page: the first frame of the first MiB, or any other. */
 static struct page *find_reserved_page(void)
 {
-	for (unsigned long pfn = 0; pfn < max_pfn; pfn++)
+	for (unsigned long pfn = 0; pfn < mm_max_pfn; pfn++)
 		if (pfn_valid(pfn) && PageReserved(pfn_to_page(pfn)))
 			return pfn_to_page(pfn);
 	return NULL;
@@ -96,7 +96,7 @@ static void wrong_order_is_refused(struct ktest *t)
 	expect_reported(t, &m, 1, "order-2 block freed at order 0");
 	KT_EXPECT_EQ(t, page_count(block), 1);
 	__free_pages(block, 2);
-	KT_EXPECT_EQ(t, bad_page_reports, m.reports);
+	KT_EXPECT_EQ(t, mm_bad_page_reports, m.reports);
 	KT_EXPECT_EQ(t, nr_free_pages(), m.shape.free_pages + 4);
 }
 
@@ -153,7 +153,7 @@ static void nonzero_refcount_is_refused(struct ktest *t)
 	KT_EXPECT_EQ(t, page_count(page), 2);
 	put_page(page);
 	__free_pages(page, 0);
-	KT_EXPECT_EQ(t, bad_page_reports, m.reports);
+	KT_EXPECT_EQ(t, mm_bad_page_reports, m.reports);
 	KT_EXPECT_EQ(t, nr_free_pages(), m.shape.free_pages + 1);
 }
 
@@ -170,7 +170,7 @@ static void tail_page_free_is_refused(struct ktest *t)
 	expect_reported(t, &m, 1, "__free_pages on a tail page at order 1");
 	KT_EXPECT(t, PageTail(&head[1]) && PageHead(head), "compound marks damaged");
 	__free_pages(head, 2);
-	KT_EXPECT_EQ(t, bad_page_reports, m.reports);
+	KT_EXPECT_EQ(t, mm_bad_page_reports, m.reports);
 	KT_EXPECT_EQ(t, nr_free_pages(), m.shape.free_pages + 4);
 }
 
@@ -181,12 +181,12 @@ static void free_pages_of_a_bad_address_is_refused(struct ktest *t)
 	misuse_begin(&m);
 	free_pages(mm_direct_map_offset + 0x123, 0);
 	expect_reported(t, &m, 1, "free_pages of an unaligned address");
-	free_pages(mm_direct_map_offset + PFN_PHYS(memmap_end_pfn + 1024), 0);
+	free_pages(mm_direct_map_offset + PFN_PHYS(mm_memmap_end_pfn + 1024), 0);
 	expect_reported(t, &m, 1, "free_pages beyond RAM");
 }
 
 /*
- * An order-0 page whose free goes to this CPU's list (pcp_free_bypasses()), so that the next
+ * An order-0 page whose free goes to this CPU's list (mm_pcp_free_bypasses()), so that the next
  * allocation gives it back: in a zone that hugepages= fills, a page of a sparse pageblock goes
  * straight to the buddy lists instead, so up to 64 pages are tried. NULL (the case skipped,
  * saying why) when none is such a page.
@@ -199,7 +199,7 @@ static struct page *page_freed_to_this_cpu(struct ktest *t)
 	mm_held_init(&others);
 	for (int i = 0; i < 64; i++) {
 		page = alloc_pages(GFP_KERNEL, 0);
-		if (!page || !pcp_free_bypasses(page))
+		if (!page || !mm_pcp_free_bypasses(page))
 			break;
 		mm_held_add(&others, page, 0);
 		page = NULL;
@@ -213,7 +213,7 @@ static struct page *page_freed_to_this_cpu(struct ktest *t)
 static void write_after_free_is_caught_by_poison(struct ktest *t)
 {
 	bool poison = mm_debug_poison;
-	unsigned long errors = poison_errors;
+	unsigned long errors = mm_poison_errors;
 	struct page *page;
 	char *mem;
 
@@ -230,7 +230,7 @@ static void write_after_free_is_caught_by_poison(struct ktest *t)
 	mem[100] = 0x42; /* the bug the poison is there to catch */
 	page = alloc_pages(GFP_KERNEL, 0); /* the most recently freed page comes back first */
 	KT_EXPECT(t, page_address(page) == mem, "a different page came back");
-	KT_EXPECT_EQ(t, poison_errors, errors + 1);
+	KT_EXPECT_EQ(t, mm_poison_errors, errors + 1);
 	KT_EXPECT(t, !page_flag_test(page, PG_poisoned), "allocated page still marked poisoned");
 	__free_pages(page, 0);
 	mm_debug_poison = poison;

@@ -18,7 +18,7 @@ struct held_block {
 };
 
 struct model {
-	unsigned long *bitmap; /* one bit per frame up to max_pfn: allocated by the test */
+	unsigned long *bitmap; /* one bit per frame up to mm_max_pfn: allocated by the test */
 	struct page *bitmap_page;
 	unsigned int bitmap_order;
 	struct held_block held[MAX_HELD];
@@ -43,10 +43,10 @@ static bool model_mark(unsigned long pfn, unsigned long n, bool set)
 	return true;
 }
 
-/* A bitmap for max_pfn frames, from the allocator itself. */
+/* A bitmap for mm_max_pfn frames, from the allocator itself. */
 static bool model_init(void)
 {
-	unsigned long bytes = (max_pfn + BITS) / 8;
+	unsigned long bytes = (mm_max_pfn + BITS) / 8;
 
 	model.nheld = 0;
 	model.pages = 0;
@@ -89,7 +89,7 @@ static void random_alloc(struct ktest *t, unsigned long *seed)
 	if (!page)
 		return; /* a small zone may be out of blocks this large */
 	pfn = page_to_pfn(page);
-	KT_EXPECT(t, (pfn & (n - 1)) == 0 && pfn + n <= zone_limit(gfp) && pfn + n <= max_pfn,
+	KT_EXPECT(t, (pfn & (n - 1)) == 0 && pfn + n <= zone_limit(gfp) && pfn + n <= mm_max_pfn,
 		  "order %u gfp %#x: block at pfn %#lx", order, gfp, pfn);
 	KT_EXPECT(t, page_count(page) == 1 && !PageBuddy(page) && !PageReserved(page),
 		  "order %u block at pfn %#lx: count %d flags %#x", order, pfn, page_count(page),
@@ -117,7 +117,7 @@ static void random_free(struct ktest *t, unsigned long *seed)
 static void run_seed(struct ktest *t, unsigned long seed)
 {
 	struct mm_shape before;
-	unsigned long free0, reports = bad_page_reports;
+	unsigned long free0, reports = mm_bad_page_reports;
 
 	mm_shape_take(&before);
 	free0 = before.free_pages;
@@ -134,7 +134,7 @@ static void run_seed(struct ktest *t, unsigned long seed)
 	while (model.nheld)
 		random_free(t, &seed);
 	mm_expect_shape(t, &before);
-	KT_EXPECT_EQ(t, bad_page_reports, reports);
+	KT_EXPECT_EQ(t, mm_bad_page_reports, reports);
 }
 
 static void random_sequences_match_the_bitmap_model(struct ktest *t)

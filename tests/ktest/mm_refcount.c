@@ -10,7 +10,7 @@
 /* get_page, then two put_page on a fresh plain block of order: it must come back whole. */
 static void get_put_put_frees(struct ktest *t, unsigned int order)
 {
-	unsigned long reports = bad_page_reports;
+	unsigned long reports = mm_bad_page_reports;
 	struct mm_shape before;
 	struct page *block;
 
@@ -23,8 +23,8 @@ static void get_put_put_frees(struct ktest *t, unsigned int order)
 	KT_EXPECT_EQ(t, page_count(block), 1);
 	KT_EXPECT_EQ(t, nr_free_pages(), before.free_pages - (1UL << order));
 	put_page(block);
-	KT_EXPECT(t, bad_page_reports == reports, "order %u: %lu bad_page reports, expected none", order,
-		  bad_page_reports - reports);
+	KT_EXPECT(t, mm_bad_page_reports == reports, "order %u: %lu bad_page reports, expected none", order,
+		  mm_bad_page_reports - reports);
 	KT_EXPECT(t, nr_free_pages() == before.free_pages, "order %u: %lu free pages, %lu before", order,
 		  nr_free_pages(), before.free_pages);
 	mm_expect_shape(t, &before);
@@ -45,18 +45,18 @@ static void last_put_page_frees_a_plain_block_at_its_order(struct ktest *t)
 static void expect_one_report(struct ktest *t, unsigned long *reports, struct page *block, int count,
 			      unsigned long free, const char *what)
 {
-	KT_EXPECT(t, bad_page_reports - *reports == 1, "%s: %lu bad_page reports, expected 1", what,
-		  bad_page_reports - *reports);
+	KT_EXPECT(t, mm_bad_page_reports - *reports == 1, "%s: %lu bad_page reports, expected 1", what,
+		  mm_bad_page_reports - *reports);
 	KT_EXPECT(t, page_count(block) == count && block[1]._refcount == 0 && block[3]._refcount == 0,
 		  "%s: counts %d, %d, %d; expected %d, 0, 0", what, page_count(block),
 		  (int)block[1]._refcount, (int)block[3]._refcount, count);
 	KT_EXPECT(t, nr_free_pages() == free, "%s: %lu free pages, expected %lu", what, nr_free_pages(), free);
-	*reports = bad_page_reports;
+	*reports = mm_bad_page_reports;
 }
 
 static void references_on_an_inner_page_of_a_plain_block_are_reported(struct ktest *t)
 {
-	unsigned long reports = bad_page_reports, free;
+	unsigned long reports = mm_bad_page_reports, free;
 	struct mm_shape before;
 	struct page *block;
 
@@ -73,7 +73,7 @@ static void references_on_an_inner_page_of_a_plain_block_are_reported(struct kte
 	expect_one_report(t, &reports, block, 2, free, "put_page on page 1 with two references on page 0");
 	put_page(block);
 	put_page(block);
-	KT_EXPECT_EQ(t, bad_page_reports, reports);
+	KT_EXPECT_EQ(t, mm_bad_page_reports, reports);
 	mm_expect_shape(t, &before);
 }
 

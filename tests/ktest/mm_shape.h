@@ -22,7 +22,7 @@ static inline void mm_shape_take(struct mm_shape *s)
 	drain_pcp_lists();
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		for (int o = 0; o < NR_ORDERS; o++)
-			s->nr_free[z][o] = zones[z].free_area[o].nr_free;
+			s->nr_free[z][o] = mm_zones[z].free_area[o].nr_free;
 	s->free_pages = nr_free_pages();
 }
 

@@ -25,7 +25,7 @@ static unsigned long managed_all(void)
 	unsigned long n = 0;
 
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		n += zones[z].managed_pages;
+		n += mm_zones[z].managed_pages;
 	return n;
 }
 
@@ -35,17 +35,17 @@ static void reserve_follows_the_square_root_rule(struct ktest *t)
 
 	want = MIN(MAX(want, 128UL), 65536UL);
 	want = MIN(want, kb / 16);
-	KT_EXPECT_EQ(t, min_free_kbytes, want);
+	KT_EXPECT_EQ(t, mm_min_free_kbytes, want);
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		const unsigned long *w = zones[z].watermark;
+		const unsigned long *w = mm_zones[z].watermark;
 
 		pages += w[WMARK_MIN];
-		KT_EXPECT_EQ(t, w[WMARK_MIN], min_free_kbytes / 4 * zones[z].managed_pages / managed_all());
+		KT_EXPECT_EQ(t, w[WMARK_MIN], mm_min_free_kbytes / 4 * mm_zones[z].managed_pages / managed_all());
 		KT_EXPECT_EQ(t, w[WMARK_LOW], w[WMARK_MIN] + w[WMARK_MIN] / 4);
 		KT_EXPECT_EQ(t, w[WMARK_HIGH], w[WMARK_MIN] + w[WMARK_MIN] / 2);
 	}
-	KT_EXPECT(t, pages <= min_free_kbytes / 4 && pages + MAX_NR_ZONES > min_free_kbytes / 4,
-		  "the zones' mins add up to %lu pages of a reserve of %lu", pages, min_free_kbytes / 4);
+	KT_EXPECT(t, pages <= mm_min_free_kbytes / 4 && pages + MAX_NR_ZONES > mm_min_free_kbytes / 4,
+		  "the zones' mins add up to %lu pages of a reserve of %lu", pages, mm_min_free_kbytes / 4);
 }
 
 /*
@@ -66,10 +66,10 @@ static void gfp_kernel_stops_at_min_and_gfp_atomic_takes_the_reserve(struct ktes
 	mm_held_init(&atomic);
 	mm_exhaust(&kernel, 0, 0, GFP_KERNEL);
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		reserve += zones[z].watermark[WMARK_MIN];
-		KT_EXPECT(t, mm_zone_free(z) == zones[z].watermark[WMARK_MIN],
-			  "zone %s: GFP_KERNEL left %lu pages, its min is %lu", zones[z].name, mm_zone_free(z),
-			  zones[z].watermark[WMARK_MIN]);
+		reserve += mm_zones[z].watermark[WMARK_MIN];
+		KT_EXPECT(t, mm_zone_free(z) == mm_zones[z].watermark[WMARK_MIN],
+			  "zone %s: GFP_KERNEL left %lu pages, its min is %lu", mm_zones[z].name, mm_zone_free(z),
+			  mm_zones[z].watermark[WMARK_MIN]);
 	}
 	KT_EXPECT_EQ(t, nr_free_pages(), reserve);
 	mm_exhaust(&atomic, 0, 0, GFP_ATOMIC);
@@ -89,11 +89,11 @@ static void zone_lines_show_the_watermarks(struct ktest *t)
 	show_mem_summary();
 	capture_console_stop();
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		if (!zones[z].present_pages)
+		if (!mm_zones[z].present_pages)
 			continue;
-		snprintf(want, sizeof(want), "watermarks min %lu low %lu high %lu\n", zones[z].watermark[WMARK_MIN],
-			 zones[z].watermark[WMARK_LOW], zones[z].watermark[WMARK_HIGH]);
-		KT_EXPECT(t, strstr(captured.text, want) != NULL, "zone %s: no '%s' in the report:\n%s", zones[z].name,
+		snprintf(want, sizeof(want), "watermarks min %lu low %lu high %lu\n", mm_zones[z].watermark[WMARK_MIN],
+			 mm_zones[z].watermark[WMARK_LOW], mm_zones[z].watermark[WMARK_HIGH]);
+		KT_EXPECT(t, strstr(captured.text, want) != NULL, "zone %s: no '%s' in the report:\n%s", mm_zones[z].name,
 			  want, captured.text);
 	}
 }

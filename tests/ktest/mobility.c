@@ -29,7 +29,7 @@ static unsigned long type_free_pages(struct zone *zone, unsigned int mt)
 static void pageblock_arrays_cover_every_zone(struct ktest *t)
 {
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		struct zone *zone = &zones[z];
+		struct zone *zone = &mm_zones[z];
 		unsigned long total = 0;
 
 		if (!zone->present_pages)
@@ -45,7 +45,7 @@ static void pageblock_arrays_cover_every_zone(struct ktest *t)
 
 static void movable_allocation_lands_in_a_movable_pageblock_while_one_has_room(struct ktest *t)
 {
-	struct zone *zone = &zones[top_zone];
+	struct zone *zone = &mm_zones[mm_top_zone];
 	struct mm_held held;
 	unsigned long want = 64;
 
@@ -99,12 +99,12 @@ static void per_cpu_lists_keep_types_apart(struct ktest *t)
 	}
 	movable_mt = get_pageblock_migratetype(movable);
 	other_mt = get_pageblock_migratetype(other);
-	bypassed = pcp_free_bypasses(movable);
+	bypassed = mm_pcp_free_bypasses(movable);
 	__free_pages(movable, 0);
 	KT_EXPECT(t, page_pcptype(movable) == movable_mt, "the movable page's list type is %u, its pageblock's %s",
 		  page_pcptype(movable), migratetype_name(movable_mt));
 	mm_expect_freed_to(t, movable, bypassed);
-	other_bypassed = pcp_free_bypasses(other);
+	other_bypassed = mm_pcp_free_bypasses(other);
 	__free_pages(other, 0);
 	KT_EXPECT(t, page_pcptype(other) == other_mt, "the GFP_KERNEL page's list type is %u, its pageblock's %s",
 		  page_pcptype(other), migratetype_name(other_mt));
@@ -165,7 +165,7 @@ static void pagetypeinfo_adds_up_to_buddyinfo(struct ktest *t)
 	drain_pcp_lists();
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		unsigned long sum[NR_ORDERS] = { 0 }, blocks = 0;
-		struct zone *zone = &zones[z];
+		struct zone *zone = &mm_zones[z];
 
 		if (!zone->present_pages)
 			continue;

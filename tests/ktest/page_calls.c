@@ -11,9 +11,9 @@
 /* Reports since *reports, which is then moved on. */
 static unsigned long new_reports(unsigned long *reports)
 {
-	unsigned long n = bad_page_reports - *reports;
+	unsigned long n = mm_bad_page_reports - *reports;
 
-	*reports = bad_page_reports;
+	*reports = mm_bad_page_reports;
 	return n;
 }
 
@@ -41,7 +41,7 @@ static void expect_exact(struct ktest *t, size_t size, unsigned long npages)
 
 static void alloc_pages_exact_holds_only_the_pages_asked_for(struct ktest *t)
 {
-	unsigned long reports = bad_page_reports;
+	unsigned long reports = mm_bad_page_reports;
 
 	expect_exact(t, 3 * PAGE_SIZE, 3); /* 12 KiB: 3 pages, not 4 */
 	expect_exact(t, 5 * PAGE_SIZE - 100, 5);
@@ -80,7 +80,7 @@ static void alloc_pages_exact_refuses_bad_sizes_and_gfp_comp(struct ktest *t)
 
 static void free_pages_exact_of_a_wrong_range_frees_nothing(struct ktest *t)
 {
-	unsigned long reports = bad_page_reports, before = nr_free_pages();
+	unsigned long reports = mm_bad_page_reports, before = nr_free_pages();
 	char *p = alloc_pages_exact(3 * PAGE_SIZE, GFP_KERNEL);
 	struct page *block = alloc_pages(GFP_KERNEL, 2);
 
@@ -103,7 +103,7 @@ static void free_pages_exact_of_a_wrong_range_frees_nothing(struct ktest *t)
 
 static void split_page_gives_every_frame_its_own_count(struct ktest *t)
 {
-	unsigned long reports = bad_page_reports, before = nr_free_pages();
+	unsigned long reports = mm_bad_page_reports, before = nr_free_pages();
 	struct page *block = alloc_pages(GFP_KERNEL, 2), *comp = alloc_pages(GFP_KERNEL | __GFP_COMP, 2);
 
 	KT_ASSERT(t, block && comp, "allocations failed");
@@ -142,7 +142,7 @@ static void get_zeroed_page_and_free_page_by_address(struct ktest *t)
 
 static void free_pages_of_what_is_not_a_block_start_frees_nothing(struct ktest *t)
 {
-	unsigned long reports = bad_page_reports, before = nr_free_pages();
+	unsigned long reports = mm_bad_page_reports, before = nr_free_pages();
 	unsigned long addr = __get_free_pages(GFP_KERNEL, 2);
 
 	KT_ASSERT(t, addr != 0, "__get_free_pages(2) failed");

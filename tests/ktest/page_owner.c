@@ -12,7 +12,7 @@
 
 static const char *records_off(void)
 {
-	return page_owner_on ? NULL : "page_owner is off (boot with page_owner=on)";
+	return mm_page_owner_on ? NULL : "page_owner is off (boot with page_owner=on)";
 }
 
 /* Is the recorded site inside fn, whose code takes less than a page? */

@@ -16,7 +16,7 @@ static unsigned long pageblocks_on_cpu_lists(void)
 {
 	unsigned long n = 0;
 
-	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
+	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
 			n += __atomic_load_n(&cpu_pcp(cpu, z)->count[PCP_PAGEBLOCK_SLOT], __ATOMIC_RELAXED);
 	return n;
@@ -38,7 +38,7 @@ static bool skip_busy_zone(struct ktest *t, const struct page *page)
 /* Skips the case when the lists are off or no 2 MiB block of gfp is free; true if it did. */
 static bool skip_without_pageblock(struct ktest *t, gfp_t gfp)
 {
-	if (!pcp_lists_on) {
+	if (!mm_pcp_lists_on) {
 		ktest_skip(t, "the per-CPU lists are off");
 		return true;
 	}
@@ -65,7 +65,7 @@ static void a_freed_pageblock_comes_back_from_this_cpus_list(struct ktest *t)
 		arch_irq_restore(irq);
 		return;
 	}
-	zone = &zones[page_zonenum(page)];
+	zone = &mm_zones[page_zonenum(page)];
 	pcp = cpu_pcp(arch_cpu_id(), page_zonenum(page));
 	buddy_free = __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED);
 	__free_pages(page, PAGEBLOCK_ORDER);

@@ -22,9 +22,9 @@ static void meminfo_adds_up_the_zones(struct ktest *t)
 
 	drain_pcp_lists();
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		unsigned long free = zone_free_pages(&zones[z]), min = zones[z].watermark[WMARK_MIN];
+		unsigned long free = zone_free_pages(&mm_zones[z]), min = mm_zones[z].watermark[WMARK_MIN];
 
-		managed += zones[z].managed_pages;
+		managed += mm_zones[z].managed_pages;
 		above_min += free > min ? free - min : 0;
 	}
 	m = meminfo_get();
@@ -89,9 +89,9 @@ static void a_cpu_line_counts_its_lists(struct ktest *t)
 	z = page_zonenum(page);
 	drain_pcp_lists();
 	flags = arch_irq_save(); /* stay on this CPU between the free and the line */
-	bypassed = pcp_free_bypasses(page); /* the lists off, or a busy zone (hugepages=) */
+	bypassed = mm_pcp_free_bypasses(page); /* the lists off, or a busy zone (hugepages=) */
 	__free_pages(page, 0);
-	zoneinfo_pcp_line(&zones[z], arch_cpu_id(), line, sizeof(line));
+	zoneinfo_pcp_line(&mm_zones[z], arch_cpu_id(), line, sizeof(line));
 	snprintf(want, sizeof(want), "    cpu: %u count: %u high: %u batch: %u", arch_cpu_id(),
 		 bypassed ? 0u : 1u, cpu_pcp(arch_cpu_id(), z)->high[0],
 		 cpu_pcp(arch_cpu_id(), z)->batch[0]);

@@ -120,7 +120,7 @@ static void objects_of_all_classes_do_not_overlap(struct ktest *t)
 static void kzalloc_zeroes_a_reused_dirty_object(struct ktest *t)
 {
 	static const char *const ways[] = { "kzalloc", "kmalloc __GFP_ZERO", "kzalloc GFP_ATOMIC" };
-	unsigned long reports = slab_reports;
+	unsigned long reports = mm_slab_reports;
 
 	for (size_t k = 0; k < SLAB_TEST_NCLASSES; k++) {
 		size_t s = slab_test_classes[k];
@@ -167,12 +167,12 @@ static void kzalloc_zeroes_a_reused_dirty_object(struct ktest *t)
 		KT_EXPECT(t, slab_test_zeroed(q, ksize(q)), "kzalloc(%zu): not zeroed", s);
 		kfree(q);
 	}
-	KT_EXPECT_EQ(t, slab_reports - reports, 0);
+	KT_EXPECT_EQ(t, mm_slab_reports - reports, 0);
 }
 
 static void zero_size_and_null_are_special(struct ktest *t)
 {
-	unsigned long reports = slab_reports, before = slab_test_free_pages();
+	unsigned long reports = mm_slab_reports, before = slab_test_free_pages();
 
 	KT_EXPECT(t, kmalloc(0, GFP_KERNEL) == ZERO_SIZE_PTR, "kmalloc(0) = %p", kmalloc(0, GFP_KERNEL));
 	KT_EXPECT(t, kzalloc(0, GFP_KERNEL) == ZERO_SIZE_PTR, "kzalloc(0) = %p", kzalloc(0, GFP_KERNEL));
@@ -181,7 +181,7 @@ static void zero_size_and_null_are_special(struct ktest *t)
 	kfree(ZERO_SIZE_PTR);
 	kfree(ZERO_SIZE_PTR);
 	kmem_cache_free(kmalloc_cache(64), NULL);
-	KT_EXPECT_EQ(t, slab_reports - reports, 0);
+	KT_EXPECT_EQ(t, mm_slab_reports - reports, 0);
 	KT_EXPECT_EQ(t, slab_test_free_pages(), before);
 }
 
@@ -189,7 +189,7 @@ static void zero_size_and_null_are_special(struct ktest *t)
 static void large_kmalloc_is_a_compound_page(struct ktest *t)
 {
 	static const size_t sizes[] = { 8193, 12288, 16384, 65536, 65537, 200000, 1UL << 20 };
-	unsigned long before = slab_test_free_pages(), reports = slab_reports;
+	unsigned long before = slab_test_free_pages(), reports = mm_slab_reports;
 
 	/* The largest, 1 MiB, is a block of order 8: a machine whose memory is cut up has none. */
 	if (mm_skip_without_blocks(t, slab_test_large_order(sizes[6]), 1, GFP_KERNEL))
@@ -216,7 +216,7 @@ static void large_kmalloc_is_a_compound_page(struct ktest *t)
 		KT_EXPECT(t, slab_test_free_pages() == before, "kfree(kmalloc(%zu)) left %ld pages out", s,
 			  (long)(before - slab_test_free_pages()));
 	}
-	KT_EXPECT_EQ(t, slab_reports - reports, 0);
+	KT_EXPECT_EQ(t, mm_slab_reports - reports, 0);
 }
 
 /*
@@ -226,7 +226,7 @@ static void large_kmalloc_is_a_compound_page(struct ktest *t)
 static void large_blocks_are_kept_for_reuse(struct ktest *t)
 {
 	bool poison = mm_debug_poison;
-	unsigned long before = slab_test_free_pages(), reports = slab_reports;
+	unsigned long before = slab_test_free_pages(), reports = mm_slab_reports;
 
 	mm_debug_poison = false;
 	for (size_t size = 16384; size <= 65536; size *= 4) {
@@ -241,12 +241,12 @@ static void large_blocks_are_kept_for_reuse(struct ktest *t)
 		KT_EXPECT_EQ(t, ksize(b), size);
 		kfree(b);
 		kfree(b);
-		KT_EXPECT_EQ(t, slab_reports, reports + 1); /* a kept block freed again */
-		reports = slab_reports;
+		KT_EXPECT_EQ(t, mm_slab_reports, reports + 1); /* a kept block freed again */
+		reports = mm_slab_reports;
 	}
 	mm_debug_poison = poison;
 	slab_expect_free_pages(t, before);
-	KT_EXPECT_EQ(t, slab_reports, reports);
+	KT_EXPECT_EQ(t, mm_slab_reports, reports);
 }
 
 static void too_large_kmalloc_fails(struct ktest *t)
@@ -366,14 +366,14 @@ static void per_cpu_lists_hand_out_distinct_objects(struct ktest *t)
 /* Size 0, too large, alignment not a power of two: no cache (and a report each). */
 static void impossible_caches_are_refused(struct ktest *t)
 {
-	unsigned long before = slab_test_free_pages(), reports = slab_reports;
+	unsigned long before = slab_test_free_pages(), reports = mm_slab_reports;
 
 	KT_EXPECT(t, kmem_cache_create("slabtest-0", 0, 0, 0) == NULL, "size 0 accepted");
 	KT_EXPECT(t, kmem_cache_create("slabtest-big", KMALLOC_MAX_CACHE_SIZE + 1, 0, 0) == NULL, "size %d accepted",
 		  KMALLOC_MAX_CACHE_SIZE + 1);
 	KT_EXPECT(t, kmem_cache_create("slabtest-align3", 64, 3, 0) == NULL, "align 3 accepted");
 	KT_EXPECT(t, kmem_cache_create("slabtest-align24", 64, 24, 0) == NULL, "align 24 accepted");
-	KT_EXPECT_EQ(t, slab_reports - reports, 4);
+	KT_EXPECT_EQ(t, mm_slab_reports - reports, 4);
 	slab_expect_free_pages(t, before);
 }
 
@@ -596,7 +596,7 @@ static void slabinfo_of_kmalloc_caches(struct ktest *t)
 static void allocations_fail_cleanly_without_memory(struct ktest *t)
 {
 	static void *got[4096];
-	unsigned long before = slab_test_free_pages(), reports = slab_reports;
+	unsigned long before = slab_test_free_pages(), reports = mm_slab_reports;
 	struct kmem_cache *c = slab_test_cache("slabtest-oom", 200, 0, 0, false);
 	struct mm_held held;
 	size_t n = 0, from_cache = 0;
@@ -617,7 +617,7 @@ static void allocations_fail_cleanly_without_memory(struct ktest *t)
 		n++, from_cache++;
 	KT_EXPECT(t, n < 4096, "%zu allocations with no free page", n);
 	KT_EXPECT(t, kmem_cache_alloc(c, GFP_KERNEL | __GFP_NOWARN) == NULL, "an object of a full cache without memory");
-	KT_EXPECT_EQ(t, slab_reports - reports, 0);
+	KT_EXPECT_EQ(t, mm_slab_reports - reports, 0);
 	for (size_t i = 0; i < n - from_cache; i++)
 		kfree(got[i]);
 	for (size_t i = n - from_cache; i < n; i++)
@@ -631,7 +631,7 @@ static void allocations_fail_cleanly_without_memory(struct ktest *t)
 	if (got[0])
 		kmem_cache_free(c, got[0]);
 	kmem_cache_destroy(c);
-	KT_EXPECT_EQ(t, slab_reports - reports, 0);
+	KT_EXPECT_EQ(t, mm_slab_reports - reports, 0);
 	slab_expect_free_pages(t, before);
 }
 
@@ -642,7 +642,7 @@ static void allocations_fail_cleanly_without_memory(struct ktest *t)
  */
 static void debug_switch_after_boot_leaves_kmalloc_alone(struct ktest *t)
 {
-	unsigned long before = slab_test_free_pages(), reports = slab_reports;
+	unsigned long before = slab_test_free_pages(), reports = mm_slab_reports;
 	bool was = slab_test_debug_default(), modes[SLAB_TEST_NCLASSES];
 	struct kmem_cache *created;
 	void *p = kmalloc(96, GFP_KERNEL), *q;
@@ -668,7 +668,7 @@ static void debug_switch_after_boot_leaves_kmalloc_alone(struct ktest *t)
 	kfree(p);
 	kfree(q);
 	kmem_cache_destroy(created);
-	KT_EXPECT_EQ(t, slab_reports - reports, 0);
+	KT_EXPECT_EQ(t, mm_slab_reports - reports, 0);
 	check_one(t, 96, GFP_KERNEL);
 	check_one(t, 8192, GFP_KERNEL);
 	slab_expect_free_pages(t, before);
@@ -677,17 +677,17 @@ static void debug_switch_after_boot_leaves_kmalloc_alone(struct ktest *t)
 /* The page allocator refuses a page that is still marked as a slab's, and takes it once cleared. */
 static void a_page_marked_slab_is_not_freed(struct ktest *t)
 {
-	unsigned long reports = bad_page_reports;
+	unsigned long reports = mm_bad_page_reports;
 	struct page *page = alloc_pages(GFP_KERNEL, 0);
 
 	KT_ASSERT(t, page != NULL, "alloc_pages");
 	page_flag_set(page, PG_slab);
 	__free_pages(page, 0);
-	KT_EXPECT_EQ(t, bad_page_reports, reports + 1);
+	KT_EXPECT_EQ(t, mm_bad_page_reports, reports + 1);
 	KT_EXPECT_EQ(t, page_ref(page), 1);
 	page_flag_clear(page, PG_slab);
 	__free_pages(page, 0);
-	KT_EXPECT_EQ(t, bad_page_reports, reports + 1);
+	KT_EXPECT_EQ(t, mm_bad_page_reports, reports + 1);
 }
 
 /* A slab cache's objects work after another cache of the same size is destroyed. */

@@ -22,7 +22,7 @@ static unsigned long reports_before;
 /* Starts watching: the report count, and what printk prints. */
 static void watch(void)
 {
-	reports_before = slab_reports;
+	reports_before = mm_slab_reports;
 	capture_console_start();
 }
 
@@ -35,7 +35,7 @@ static void expect_one_report(struct ktest *t, const char *what, const char *con
 	bool named = false;
 
 	capture_console_stop();
-	KT_EXPECT(t, slab_reports - reports_before == 1, "%s: %lu reports, want 1", what, slab_reports - reports_before);
+	KT_EXPECT(t, mm_slab_reports - reports_before == 1, "%s: %lu reports, want 1", what, mm_slab_reports - reports_before);
 	KT_EXPECT(t, strstr(captured.text, "BUG: slab") != NULL, "%s: no \"BUG: slab\" line in:\n%s", what, captured.text);
 	for (const char *const *w = words; *w; w++)
 		named |= strstr(captured.text, *w) != NULL;
@@ -68,7 +68,7 @@ static unsigned long active_objects(struct ktest *t, const struct kmem_cache *c)
 static void expect_still_works(struct ktest *t, struct kmem_cache *c, size_t size)
 {
 	struct kmem_cache *counted = c ? c : kmalloc_cache(size);
-	unsigned long reports = slab_reports, active = active_objects(t, counted);
+	unsigned long reports = mm_slab_reports, active = active_objects(t, counted);
 	size_t n = 0;
 
 	for (; n < WORKS_N; n++) {
@@ -88,7 +88,7 @@ static void expect_still_works(struct ktest *t, struct kmem_cache *c, size_t siz
 			       objs[i - 1], objs[i]))
 			break;
 	KT_EXPECT_EQ(t, active_objects(t, counted), active);
-	KT_EXPECT(t, slab_reports == reports, "%lu reports while using the cache normally", slab_reports - reports);
+	KT_EXPECT(t, mm_slab_reports == reports, "%lu reports while using the cache normally", mm_slab_reports - reports);
 }
 
 /* A cache of OBJ_SIZE bytes, with debugging or without, whatever the default. */
@@ -300,7 +300,7 @@ static void kfree_of_a_compound_page_not_from_kmalloc_is_refused(struct ktest *t
 /* Beyond the last frame's direct-map address, and below the direct map. */
 static void kfree_outside_the_direct_map_is_refused(struct ktest *t)
 {
-	expect_kfree_refused(t, phys_to_virt(PFN_PHYS(max_pfn) + 64 * PAGE_SIZE), "kfree beyond the direct map");
+	expect_kfree_refused(t, phys_to_virt(PFN_PHYS(mm_max_pfn) + 64 * PAGE_SIZE), "kfree beyond the direct map");
 	if (mm_direct_map_offset >= 0x100000)
 		expect_kfree_refused(t, (const void *)(mm_direct_map_offset - 0x10000), "kfree below the direct map");
 }
@@ -344,9 +344,9 @@ static void destroying_a_cache_in_use_is_reported(struct ktest *t)
 	KT_EXPECT(t, slab_test_check(p, OBJ_SIZE, 3) == OBJ_SIZE, "the object was changed by the destroy");
 	expect_still_works(t, c, OBJ_SIZE);
 	kmem_cache_free(c, p);
-	reports = slab_reports;
+	reports = mm_slab_reports;
 	kmem_cache_destroy(c);
-	KT_EXPECT_EQ(t, slab_reports, reports);
+	KT_EXPECT_EQ(t, mm_slab_reports, reports);
 	slab_expect_free_pages(t, before);
 }
 
@@ -451,12 +451,12 @@ static struct kmem_cache *nodebug_cache_drained(struct ktest *t, size_t *n)
 /* Gives back objs[from..n) and destroys c (no report: nothing of c is left allocated). */
 static void release_drained(struct ktest *t, struct kmem_cache *c, size_t from, size_t n)
 {
-	unsigned long reports = slab_reports;
+	unsigned long reports = mm_slab_reports;
 
 	for (size_t i = from; i < n; i++)
 		kmem_cache_free(c, objs[i]);
 	kmem_cache_destroy(c);
-	KT_EXPECT(t, slab_reports == reports, "%lu reports giving the objects back", slab_reports - reports);
+	KT_EXPECT(t, mm_slab_reports == reports, "%lu reports giving the objects back", mm_slab_reports - reports);
 }
 
 /*

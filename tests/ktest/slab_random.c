@@ -137,7 +137,7 @@ static void free_live(struct ktest *t, size_t i)
 
 static void run(struct ktest *t, unsigned long seed, bool debug)
 {
-	unsigned long rng = seed, before = slab_test_free_pages(), reports = slab_reports;
+	unsigned long rng = seed, before = slab_test_free_pages(), reports = mm_slab_reports;
 
 	printk("    # slab_random: seed %#lx, %d steps, caches %s debugging, kmalloc %s\n", seed, STEPS,
 	       debug ? "with" : "without", slab_debug_enabled(kmalloc_cache(8)) ? "with" : "without");
@@ -165,7 +165,7 @@ static void run(struct ktest *t, unsigned long seed, bool debug)
 		free_live(t, mm_test_rand(&rng) % nlive);
 	for (int i = 0; i < NCACHES; i++)
 		kmem_cache_destroy(caches[i]);
-	KT_EXPECT_EQ(t, slab_reports - reports, 0);
+	KT_EXPECT_EQ(t, mm_slab_reports - reports, 0);
 	KT_EXPECT(t, !misaligned, "%lu kmalloc objects not at their class's alignment, the first kmalloc(%zu) = %p",
 		  misaligned, first_misaligned_size, first_misaligned);
 	if (short_of_blocks)

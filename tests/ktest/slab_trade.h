@@ -87,7 +87,7 @@ static inline void slab_trade_finish(struct ktest *t, struct slab_trade *tr, uns
 	tr->cache = NULL;
 	KT_EXPECT_EQ(t, tr->bad_stamps, 0);
 	KT_EXPECT_EQ(t, tr->failures, 0);
-	KT_EXPECT_EQ(t, slab_reports, reports);
+	KT_EXPECT_EQ(t, mm_slab_reports, reports);
 }
 
 #endif

@@ -35,9 +35,9 @@ static void hole_of_2_gib_costs_no_memmap(struct ktest *t)
 	unsigned long with_hole, without;
 
 	KT_ASSERT(t, rebuild_on_text(no_hole, &map) == 0, "mm_init on 4 GiB without a hole");
-	without = memmap_bytes;
+	without = mm_memmap_bytes;
 	KT_ASSERT(t, rebuild_on_text(hole_2g, &map) == 0, "mm_init on 4 GiB around a 2 GiB hole");
-	with_hole = memmap_bytes;
+	with_hole = mm_memmap_bytes;
 	KT_EXPECT(t, with_hole <= without + 2 * PAGE_SIZE,
 		  "memmap %lu bytes with the hole, %lu without: the hole cost %lu bytes", with_hole, without,
 		  with_hole - without);
@@ -77,10 +77,10 @@ static void map_with_more_ranges_than_memblock_starts_with_keeps_them_all(struct
 		len += (size_t)snprintf(text + len, sizeof(text) - len, "BIOS-e820: [mem %#llx-%#llx] usable\n",
 					(2ULL * i + 1) << 20, ((2ULL * i + 2) << 20) - 1);
 	KT_ASSERT(t, rebuild_on_text(text, &map) == 0, "mm_init");
-	KT_EXPECT_EQ(t, memblock.memory.cnt, N);
-	KT_EXPECT(t, memblock.memory.max >= N, "memory list holds %u", memblock.memory.max);
+	KT_EXPECT_EQ(t, mm_memblock.memory.cnt, N);
+	KT_EXPECT(t, mm_memblock.memory.max >= N, "memory list holds %u", mm_memblock.memory.max);
 	KT_EXPECT_EQ(t, mm_unused_ram_bytes, 0);
-	KT_EXPECT_EQ(t, zones[ZONE_DMA].present_pages + zones[ZONE_DMA32].present_pages, N * 256UL);
+	KT_EXPECT_EQ(t, mm_zones[ZONE_DMA].present_pages + mm_zones[ZONE_DMA32].present_pages, N * 256UL);
 	KT_EXPECT(t, mm_check_reserved() == NULL, "%s", mm_check_reserved());
 	KT_EXPECT(t, mm_check_exhaustive(&map) == NULL, "%s", mm_check_exhaustive(&map));
 	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
@@ -89,8 +89,8 @@ static void map_with_more_ranges_than_memblock_starts_with_keeps_them_all(struct
 /* The reserved range holding addr, or NULL. */
 static const struct memblock_region *reserved_at(phys_addr_t addr)
 {
-	for (unsigned int i = 0; i < memblock.reserved.cnt; i++) {
-		const struct memblock_region *r = &memblock.reserved.regions[i];
+	for (unsigned int i = 0; i < mm_memblock.reserved.cnt; i++) {
+		const struct memblock_region *r = &mm_memblock.reserved.regions[i];
 		if (addr >= r->base && addr < r->base + r->size)
 			return r;
 	}
@@ -113,20 +113,20 @@ static void memblock_lists_grow_into_memory_they_hold(struct ktest *t)
 	memblock_reset();
 	KT_EXPECT_EQ(t, memblock_add(0x100000, 0x4f00000), 0);
 	memblock_allow_resize();
-	regions = memblock.reserved.regions;
+	regions = mm_memblock.reserved.regions;
 	for (unsigned int i = 0; i < N; i++) {
 		KT_ASSERT(t, memblock_reserve(0x100000 + (phys_addr_t)i * 0x4000, 0x1000, "test") == 0, "reserve %u", i);
-		if (memblock.reserved.regions != regions && nold < 4) {
-			old[nold++] = virt_to_phys(memblock.reserved.regions);
-			regions = memblock.reserved.regions;
+		if (mm_memblock.reserved.regions != regions && nold < 4) {
+			old[nold++] = virt_to_phys(mm_memblock.reserved.regions);
+			regions = mm_memblock.reserved.regions;
 		}
 	}
-	arr = virt_to_phys(memblock.reserved.regions);
+	arr = virt_to_phys(mm_memblock.reserved.regions);
 	KT_EXPECT_EQ(t, nold, 3); /* 128 -> 256 -> 512 -> 1024 */
 	for (unsigned int i = 0; i + 1 < nold; i++)
 		KT_EXPECT(t, !reserved_at(old[i]), "the array at %#llx was not given back", (unsigned long long)old[i]);
-	KT_EXPECT(t, memblock.reserved.max == 1024 && memblock.reserved.cnt == N + 1, "reserved: %u of %u",
-		  memblock.reserved.cnt, memblock.reserved.max);
+	KT_EXPECT(t, mm_memblock.reserved.max == 1024 && mm_memblock.reserved.cnt == N + 1, "reserved: %u of %u",
+		  mm_memblock.reserved.cnt, mm_memblock.reserved.max);
 	KT_EXPECT(t, reserved_at(arr) && reserved_at(arr + 1024 * sizeof(struct memblock_region) - 1) == reserved_at(arr),
 		  "the list's own array at %#llx is not reserved whole", (unsigned long long)arr);
 	for (unsigned int i = 0; i < 64; i++) {
@@ -147,7 +147,7 @@ static void memblock_lists_do_not_grow_before_resizing_is_allowed(struct ktest *
 	for (unsigned int i = 0; i < MEMBLOCK_INIT_REGIONS; i++)
 		memblock_reserve(0x100000 + (phys_addr_t)i * 0x4000, 0x1000, "test");
 	KT_EXPECT_EQ(t, memblock_reserve(0x4000000, 0x1000, "one too many"), -ENOMEM);
-	KT_EXPECT_EQ(t, memblock.reserved.max, MEMBLOCK_INIT_REGIONS);
+	KT_EXPECT_EQ(t, mm_memblock.reserved.max, MEMBLOCK_INIT_REGIONS);
 	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
@@ -170,13 +170,13 @@ static uint64_t memmap_and_free_lists_hash(void)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
-	for (unsigned long pfn = 0; pfn < memmap_end_pfn; pfn += MEMMAP_CHUNK_PAGES)
+	for (unsigned long pfn = 0; pfn < mm_memmap_end_pfn; pfn += MEMMAP_CHUNK_PAGES)
 		if (pfn_valid(pfn))
 			h = hash_bytes(h, pfn_to_page(pfn), MEMMAP_CHUNK_PAGES * sizeof(struct page));
 	for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
 		for (unsigned int o = 0; o < NR_ORDERS; o++)
 			for (unsigned int mt = 0; mt < MIGRATE_TYPES; mt++) {
-				const struct list_head *head = &zones[z].free_area[o].free_list[mt];
+				const struct list_head *head = &mm_zones[z].free_area[o].free_list[mt];
 
 				for (const struct list_head *e = head->next; e != head; e = e->next) {
 					unsigned long pfn = page_to_pfn(lru_to_page(e));

@@ -44,13 +44,13 @@ static struct frame_set *frame_set_new(void)
 	struct frame_set *set = calloc(1, sizeof(*set));
 	unsigned long bit = 0;
 
-	if (!set || !(set->first = calloc(memblock.memory.cnt + 1, sizeof(*set->first)))) {
+	if (!set || !(set->first = calloc(mm_memblock.memory.cnt + 1, sizeof(*set->first)))) {
 		frame_set_free(set);
 		return NULL;
 	}
-	set->nr = memblock.memory.cnt;
+	set->nr = mm_memblock.memory.cnt;
 	for (unsigned int i = 0; i < set->nr; i++) {
-		const struct memblock_region *r = &memblock.memory.regions[i];
+		const struct memblock_region *r = &mm_memblock.memory.regions[i];
 
 		set->first[i] = bit;
 		bit += PFN_DOWN(r->base + r->size) - PFN_UP(r->base);
@@ -70,16 +70,16 @@ static long frame_bit(const struct frame_set *set, unsigned long pfn)
 
 	while (lo < hi) { /* the first range that ends above pfn */
 		unsigned int mid = lo + (hi - lo) / 2;
-		const struct memblock_region *r = &memblock.memory.regions[mid];
+		const struct memblock_region *r = &mm_memblock.memory.regions[mid];
 
 		if (PFN_DOWN(r->base + r->size) <= pfn)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo == set->nr || pfn < PFN_UP(memblock.memory.regions[lo].base))
+	if (lo == set->nr || pfn < PFN_UP(mm_memblock.memory.regions[lo].base))
 		return -1;
-	return (long)(set->first[lo] + pfn - PFN_UP(memblock.memory.regions[lo].base));
+	return (long)(set->first[lo] + pfn - PFN_UP(mm_memblock.memory.regions[lo].base));
 }
 
 static bool bit_test(const uint8_t *bits, unsigned long b) { return bits[b / 8] >> (b % 8) & 1; }
@@ -133,12 +133,12 @@ static unsigned long frame_set_count(const struct frame_set *set)
 static bool range_is_free_ram(const struct fw_map *map, phys_addr_t base, phys_addr_t end)
 {
 	unsigned int i = FIRST_ENDING_ABOVE(map->entry, map->nr, base);
-	unsigned int k = FIRST_ENDING_ABOVE(memblock.reserved.regions, memblock.reserved.cnt, base);
+	unsigned int k = FIRST_ENDING_ABOVE(mm_memblock.reserved.regions, mm_memblock.reserved.cnt, base);
 	const struct fw_map_entry *e = &map->entry[i];
 
 	if (i == map->nr || e->type != FW_USABLE || base < e->base || end > e->base + e->size)
 		return false;
-	return k == memblock.reserved.cnt || memblock.reserved.regions[k].base >= end;
+	return k == mm_memblock.reserved.cnt || mm_memblock.reserved.regions[k].base >= end;
 }
 
 /* Checks one free block of zone z, order o (on a pcp list if on_pcp); NULL or the problem. */
@@ -147,7 +147,7 @@ static const char *check_block(const struct fw_map *map, const struct page *page
 {
 	unsigned long pfn = page_to_pfn(page), n = 1UL << o;
 
-	if (!pfn_valid(pfn) || pfn + n > max_pfn)
+	if (!pfn_valid(pfn) || pfn + n > mm_max_pfn)
 		return FAIL("free block at pfn %#lx order %d lies outside the memmap", pfn, o);
 	/* A block on a per-CPU list keeps its order in its flags, a buddy block has none there. */
 	if (PageBuddy(page) == on_pcp || (!on_pcp && page->private != (unsigned long)o) || PageReserved(page) ||
@@ -171,7 +171,7 @@ static const char *check_block(const struct fw_map *map, const struct page *page
 static const char *check_type_list(const struct fw_map *map, int z, int o, unsigned int mt, struct frame_set *bm,
 				   unsigned long *count)
 {
-	const struct free_area *area = &zones[z].free_area[o];
+	const struct free_area *area = &mm_zones[z].free_area[o];
 	const struct list_head *head = &area->free_list[mt];
 	unsigned long listed = 0;
 
@@ -181,7 +181,7 @@ static const char *check_type_list(const struct fw_map *map, int z, int o, unsig
 
 		if (l->next->prev != l || ++*count > area->nr_free)
 			return FAIL("zone %s order %d: broken links or more blocks than nr_free %lu",
-				    zones[z].name, o, area->nr_free);
+				    mm_zones[z].name, o, area->nr_free);
 		if ((p = check_block(map, page, z, o, bm, false)))
 			return p;
 		for (unsigned long i = 0; i < (1UL << o); i += PAGEBLOCK_NR_PAGES)
@@ -191,9 +191,9 @@ static const char *check_type_list(const struct fw_map *map, int z, int o, unsig
 					    migratetype_name(get_pageblock_migratetype(page + i)));
 		listed++;
 	}
-	if (!listed != !(zones[z].free_orders[mt] & (1u << o)))
-		return FAIL("zone %s order %d type %s: %lu blocks listed, free_orders %#x", zones[z].name, o,
-			    migratetype_name(mt), listed, zones[z].free_orders[mt]);
+	if (!listed != !(mm_zones[z].free_orders[mt] & (1u << o)))
+		return FAIL("zone %s order %d type %s: %lu blocks listed, free_orders %#x", mm_zones[z].name, o,
+			    migratetype_name(mt), listed, mm_zones[z].free_orders[mt]);
 	return NULL;
 }
 
@@ -201,7 +201,7 @@ static const char *check_type_list(const struct fw_map *map, int z, int o, unsig
 static const char *check_list(const struct fw_map *map, int z, int o, struct frame_set *bm,
 			      unsigned long *pages)
 {
-	const struct free_area *area = &zones[z].free_area[o];
+	const struct free_area *area = &mm_zones[z].free_area[o];
 	unsigned long count = 0;
 	const char *p;
 
@@ -209,7 +209,7 @@ static const char *check_list(const struct fw_map *map, int z, int o, struct fra
 		if ((p = check_type_list(map, z, o, mt, bm, &count)))
 			return p;
 	if (count != area->nr_free)
-		return FAIL("zone %s order %d: %lu blocks listed, nr_free %lu", zones[z].name, o, count,
+		return FAIL("zone %s order %d: %lu blocks listed, nr_free %lu", mm_zones[z].name, o, count,
 			    area->nr_free);
 	*pages += count << o;
 	return NULL;
@@ -232,12 +232,12 @@ static const char *check_pcp_type_list(const struct fw_map *map, unsigned int cp
 
 		if (l->next->prev != l || ++*count > pcp->count[o])
 			return FAIL("zone %s CPU %u pcp list %d: broken links or more than %u blocks",
-				    zones[z].name, cpu, o, pcp->count[o]);
+				    mm_zones[z].name, cpu, o, pcp->count[o]);
 		if ((p = check_block(map, page, z, order, bm, true)))
 			return p;
 		if (mt >= MIGRATE_PCPTYPES || page_pcptype(page) != mt)
 			return FAIL("zone %s CPU %u pcp list %d %s: a block at pfn %#lx marked type %u",
-				    zones[z].name, cpu, o, migratetype_name(mt), page_to_pfn(page), page_pcptype(page));
+				    mm_zones[z].name, cpu, o, migratetype_name(mt), page_to_pfn(page), page_pcptype(page));
 	}
 	return NULL;
 }
@@ -254,13 +254,13 @@ static const char *check_pcp_list(const struct fw_map *map, unsigned int cpu, in
 		if ((p = check_pcp_type_list(map, cpu, z, o, mt, bm, &count)))
 			return p;
 	if (count != pcp->count[o])
-		return FAIL("zone %s CPU %u pcp list %d: %lu blocks listed, count %u", zones[z].name, cpu, o,
+		return FAIL("zone %s CPU %u pcp list %d: %lu blocks listed, count %u", mm_zones[z].name, cpu, o,
 			    count, pcp->count[o]);
-	if (count && (!pcp_lists_on || !pcp->high[o]))
-		return FAIL("zone %s CPU %u pcp list %d: %lu blocks while the pcp lists are off", zones[z].name,
+	if (count && (!mm_pcp_lists_on || !pcp->high[o]))
+		return FAIL("zone %s CPU %u pcp list %d: %lu blocks while the pcp lists are off", mm_zones[z].name,
 			    cpu, o, count);
 	if (count > pcp->high[o])
-		return FAIL("zone %s CPU %u pcp list %d: %lu blocks, over its high %u", zones[z].name, cpu, o,
+		return FAIL("zone %s CPU %u pcp list %d: %lu blocks, over its high %u", mm_zones[z].name, cpu, o,
 			    count, pcp->high[o]);
 	*pages += count << pcp_slot_order((unsigned int)o);
 	return NULL;
@@ -276,16 +276,16 @@ static const char *check_free_lists(const struct fw_map *map, struct frame_set *
 		for (int o = 0; o < NR_ORDERS; o++)
 			if ((p = check_list(map, z, o, free_set, &pages)))
 				return p;
-		if (pages != zones[z].buddy_free_pages)
+		if (pages != mm_zones[z].buddy_free_pages)
 			return FAIL("zone %s: buddy lists hold %lu pages, buddy_free_pages says %lu",
-				    zones[z].name, pages, zones[z].buddy_free_pages);
-		for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
+				    mm_zones[z].name, pages, mm_zones[z].buddy_free_pages);
+		for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
 			for (int o = 0; o < PCP_NR_SLOTS; o++)
 				if ((p = check_pcp_list(map, cpu, z, o, free_set, &pages)))
 					return p;
-		if (pages != zone_free_pages(&zones[z]))
+		if (pages != zone_free_pages(&mm_zones[z]))
 			return FAIL("zone %s: free lists hold %lu pages, zone_free_pages() says %lu",
-				    zones[z].name, pages, zone_free_pages(&zones[z]));
+				    mm_zones[z].name, pages, zone_free_pages(&mm_zones[z]));
 	}
 	return NULL;
 }
@@ -306,10 +306,10 @@ const char *mm_check_raw_map(const struct boot_memmap *raw)
 		if (e.type == FW_USABLE || !e.size)
 			continue;
 		phys_addr_t end = e.base + e.size < e.base ? UINT64_MAX : e.base + e.size;
-		unsigned int k = FIRST_ENDING_ABOVE(memblock.memory.regions, memblock.memory.cnt, e.base);
+		unsigned int k = FIRST_ENDING_ABOVE(mm_memblock.memory.regions, mm_memblock.memory.cnt, e.base);
 
-		for (; k < memblock.memory.cnt && memblock.memory.regions[k].base < end && !p; k++) {
-			const struct memblock_region *r = &memblock.memory.regions[k];
+		for (; k < mm_memblock.memory.cnt && mm_memblock.memory.regions[k].base < end && !p; k++) {
+			const struct memblock_region *r = &mm_memblock.memory.regions[k];
 			unsigned long pfn = PFN_DOWN(MAX(e.base, r->base)), last = PFN_UP(MIN(end, r->base + r->size));
 
 			for (; pfn < last && !p; pfn++) {
@@ -326,8 +326,8 @@ const char *mm_check_raw_map(const struct boot_memmap *raw)
 
 const char *mm_check_reserved(void)
 {
-	for (unsigned int i = 0; i < memblock.reserved.cnt; i++) {
-		const struct memblock_region *r = &memblock.reserved.regions[i];
+	for (unsigned int i = 0; i < mm_memblock.reserved.cnt; i++) {
+		const struct memblock_region *r = &mm_memblock.reserved.regions[i];
 
 		for (unsigned long pfn = PFN_DOWN(r->base); pfn < PFN_UP(r->base + r->size); pfn++)
 			if (pfn_valid(pfn) && !PageReserved(pfn_to_page(pfn)) && !PageHugeTLB(pfn_to_page(pfn)))
@@ -342,11 +342,11 @@ const char *mm_check_memmap_size(void)
 	unsigned long usable = 0, limit;
 
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		usable += zones[z].present_pages;
-	limit = (usable / MEMMAP_CHUNK_PAGES + 2 * memblock.memory.cnt) * PAGE_SIZE;
-	if (memmap_bytes > limit)
+		usable += mm_zones[z].present_pages;
+	limit = (usable / MEMMAP_CHUNK_PAGES + 2 * mm_memblock.memory.cnt) * PAGE_SIZE;
+	if (mm_memmap_bytes > limit)
 		return FAIL("memmap is %lu bytes for %lu usable pages in %u ranges (at most %lu)",
-			    memmap_bytes, usable, memblock.memory.cnt, limit);
+			    mm_memmap_bytes, usable, mm_memblock.memory.cnt, limit);
 	return NULL;
 }
 
@@ -387,7 +387,7 @@ static const char *exhaust_round(const struct fw_map *map, unsigned int order,
 				 const struct mm_shape *shape0)
 {
 	struct frame_set *got = frame_set_new();
-	unsigned long reports = bad_page_reports;
+	unsigned long reports = mm_bad_page_reports;
 	struct list_head held = { &held, &held };
 	struct mm_shape shape;
 	int z, o;
@@ -403,11 +403,11 @@ static const char *exhaust_round(const struct fw_map *map, unsigned int order,
 	if (!p && !mm_shape_equal(&shape, shape0, &z, &o))
 		p = o < NR_ORDERS ?
 			FAIL("order %u: after freeing everything, zone %s has %lu free blocks of order %d, %lu at first",
-			     order, zones[z].name, shape.nr_free[z][o], o, shape0->nr_free[z][o]) :
+			     order, mm_zones[z].name, shape.nr_free[z][o], o, shape0->nr_free[z][o]) :
 			FAIL("order %u: after freeing everything, %lu pages are free, %lu at first", order,
 			     shape.free_pages, shape0->free_pages);
-	if (!p && bad_page_reports != reports)
-		p = FAIL("order %u: %lu bad_page reports", order, bad_page_reports - reports);
+	if (!p && mm_bad_page_reports != reports)
+		p = FAIL("order %u: %lu bad_page reports", order, mm_bad_page_reports - reports);
 	return p ? p : mm_check_free_lists(map);
 }
 

@@ -50,10 +50,10 @@ static int boot_text(const char *text)
 static void expect_line(struct ktest *t, enum zone_type z, const char *want)
 {
 	char line[ZONE_PICTURE_COLS + 16];
-	int len = zone_picture_line(&zones[z], line, sizeof(line));
+	int len = zone_picture_line(&mm_zones[z], line, sizeof(line));
 
 	KT_EXPECT(t, len == (int)strlen(want) && !strcmp(line, want), "zone %s:\n  got  \"%s\"\n  want \"%s\"",
-		  zones[z].name, line, want);
+		  mm_zones[z].name, line, want);
 }
 
 static void each_slice_shows_reserved_free_order_and_hole(struct ktest *t)
@@ -89,7 +89,7 @@ static void short_buffer_gets_a_terminated_prefix(struct ktest *t)
 	char small[12];
 
 	KT_ASSERT(t, boot_text(small_map) == 0, "mm_init on the small map");
-	KT_EXPECT_EQ(t, zone_picture_line(&zones[ZONE_DMA], small, sizeof(small)), (int)strlen(dma_picture));
+	KT_EXPECT_EQ(t, zone_picture_line(&mm_zones[ZONE_DMA], small, sizeof(small)), (int)strlen(dma_picture));
 	KT_EXPECT(t, !strcmp(small, "DMA    |RRR"), "got \"%s\"", small);
 	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
@@ -189,10 +189,10 @@ static void pageblock_text_line_marks_the_isolated_pageblock(struct ktest *t)
 	char line[ZONE_PICTURE_COLS + 16];
 
 	KT_ASSERT(t, boot_text(small_map) == 0, "mm_init on the small map");
-	zone_pageblock_line(&zones[ZONE_DMA], line, sizeof(line));
+	zone_pageblock_line(&mm_zones[ZONE_DMA], line, sizeof(line));
 	KT_EXPECT(t, !strcmp(line, movable), "DMA:\n  got  \"%s\"\n  want \"%s\"", line, movable);
 	KT_ASSERT(t, isolate_pageblock(PFN_DOWN(0x1c00000)) == 0, "isolate_pageblock refused");
-	zone_pageblock_line(&zones[ZONE_DMA32], line, sizeof(line));
+	zone_pageblock_line(&mm_zones[ZONE_DMA32], line, sizeof(line));
 	KT_EXPECT_EQ(t, unisolate_pageblock(PFN_DOWN(0x1c00000), MIGRATE_MOVABLE), 0);
 	KT_EXPECT(t, !strcmp(line, isolated), "DMA32:\n  got  \"%s\"\n  want \"%s\"", line, isolated);
 	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
@@ -207,15 +207,15 @@ static void touching_reservations_merge_only_for_the_same_user(struct ktest *t)
 	KT_EXPECT_EQ(t, memblock_reserve(0x200000, 0x100000, "kernel image"), 0);
 	KT_EXPECT_EQ(t, memblock_reserve(0x300000, 0x1000, "boot information"), 0);
 	KT_EXPECT_EQ(t, memblock_reserve(0x1ff000, 0x1000, "boot information"), 0);
-	KT_EXPECT_EQ(t, memblock.reserved.cnt, 3);
+	KT_EXPECT_EQ(t, mm_memblock.reserved.cnt, 3);
 	KT_EXPECT_EQ(t, memblock_reserve(0x301000, 0x1000, "boot information"), 0);
-	KT_EXPECT_EQ(t, memblock.reserved.cnt, 3);
-	KT_EXPECT(t, memblock.reserved.regions[2].base == 0x300000 && memblock.reserved.regions[2].size == 0x2000,
-		  "boot information at %#llx, %#llx bytes", (unsigned long long)memblock.reserved.regions[2].base,
-		  (unsigned long long)memblock.reserved.regions[2].size);
+	KT_EXPECT_EQ(t, mm_memblock.reserved.cnt, 3);
+	KT_EXPECT(t, mm_memblock.reserved.regions[2].base == 0x300000 && mm_memblock.reserved.regions[2].size == 0x2000,
+		  "boot information at %#llx, %#llx bytes", (unsigned long long)mm_memblock.reserved.regions[2].base,
+		  (unsigned long long)mm_memblock.reserved.regions[2].size);
 	/* An overlap merges whatever the users: the ranges stay disjoint. */
 	KT_EXPECT_EQ(t, memblock_reserve(0x2ff000, 0x2000, "module"), 0);
-	KT_EXPECT_EQ(t, memblock.reserved.cnt, 2);
+	KT_EXPECT_EQ(t, mm_memblock.reserved.cnt, 2);
 	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 

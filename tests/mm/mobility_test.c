@@ -29,7 +29,7 @@ static const char small_map[] =
 
 #define PB_28M (0x1c00000UL >> PAGE_SHIFT)
 #define PB_30M (0x1e00000UL >> PAGE_SHIFT)
-#define DMA32 (&zones[ZONE_DMA32])
+#define DMA32 (&mm_zones[ZONE_DMA32])
 
 /* Boots the small map with the per-CPU lists off; false (reported) when it does not boot. */
 static bool boot_small(struct ktest *t)
@@ -61,11 +61,11 @@ static void every_pageblock_is_movable_after_boot(struct ktest *t)
 	if (!boot_small(t))
 		return;
 	for (int z = ZONE_DMA; z <= ZONE_DMA32; z++) {
-		KT_EXPECT(t, zone_pageblocks_of_type(&zones[z], MIGRATE_MOVABLE) == zones[z].nr_pageblocks,
-			  "zone %s: %lu of %lu pageblocks movable", zones[z].name,
-			  zone_pageblocks_of_type(&zones[z], MIGRATE_MOVABLE), zones[z].nr_pageblocks);
-		KT_EXPECT(t, !zones[z].free_orders[MIGRATE_UNMOVABLE] && !zones[z].free_orders[MIGRATE_RECLAIMABLE],
-			  "zone %s: free blocks outside the movable lists", zones[z].name);
+		KT_EXPECT(t, zone_pageblocks_of_type(&mm_zones[z], MIGRATE_MOVABLE) == mm_zones[z].nr_pageblocks,
+			  "zone %s: %lu of %lu pageblocks movable", mm_zones[z].name,
+			  zone_pageblocks_of_type(&mm_zones[z], MIGRATE_MOVABLE), mm_zones[z].nr_pageblocks);
+		KT_EXPECT(t, !mm_zones[z].free_orders[MIGRATE_UNMOVABLE] && !mm_zones[z].free_orders[MIGRATE_RECLAIMABLE],
+			  "zone %s: free blocks outside the movable lists", mm_zones[z].name);
 	}
 	KT_EXPECT_EQ(t, DMA32->nr_pageblocks, 8UL);
 	back_to_default(t);
@@ -183,7 +183,7 @@ static void isolating_what_no_zone_has_is_refused(struct ktest *t)
 {
 	if (!boot_small(t))
 		return;
-	KT_EXPECT_EQ(t, isolate_pageblock(max_pfn + PAGEBLOCK_NR_PAGES), -EINVAL);
+	KT_EXPECT_EQ(t, isolate_pageblock(mm_max_pfn + PAGEBLOCK_NR_PAGES), -EINVAL);
 	KT_EXPECT_EQ(t, unisolate_pageblock(PB_28M, MIGRATE_MOVABLE), -EINVAL); /* not isolated */
 	KT_ASSERT(t, isolate_pageblock(PB_28M) == 0, "isolate_pageblock(28 MiB) failed");
 	KT_EXPECT_EQ(t, unisolate_pageblock(PB_28M, MIGRATE_ISOLATE), -EINVAL);

@@ -138,11 +138,11 @@ static void memory_on_another_cpus_list_is_found_before_an_allocation_fails(stru
 	__free_pages(pair[0], 0);
 	__free_pages(pair[1], 0);
 	host_mm_set_cpu(0);
-	KT_EXPECT_EQ(t, pcp_free_pages(pcp_of(1, pair[0])), 2);
+	KT_EXPECT_EQ(t, mm_pcp_free_pages(pcp_of(1, pair[0])), 2);
 	got = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 1);
 	KT_EXPECT(t, got == pair[0], "order 1 on CPU 0 got %p, not the buddies freed on CPU 1 (%p)",
 		  (void *)got, (void *)pair[0]);
-	KT_EXPECT_EQ(t, pcp_free_pages(pcp_of(1, pair[0])), 0);
+	KT_EXPECT_EQ(t, mm_pcp_free_pages(pcp_of(1, pair[0])), 0);
 	if (got) {
 		host_mm_set_cpu(1);
 		__free_pages(got, 1);
@@ -179,8 +179,8 @@ static void an_idle_zones_list_keeps_a_burst_of_1024_frees(struct ktest *t)
 	for (n = 0; n < PCP_HIGH_BLOCKS && (pages[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0)); n++)
 		;
 	pcp = n ? pcp_of(0, pages[0]) : NULL;
-	KT_EXPECT(t, n == PCP_HIGH_BLOCKS && zones[page_zonenum(pages[0])].buddy_free_pages >
-					 zones[page_zonenum(pages[0])].managed_pages / 2,
+	KT_EXPECT(t, n == PCP_HIGH_BLOCKS && mm_zones[page_zonenum(pages[0])].buddy_free_pages >
+					 mm_zones[page_zonenum(pages[0])].managed_pages / 2,
 		  "%u pages allocated, in a zone not idle", n);
 	while (n)
 		__free_pages(pages[--n], 0);
@@ -210,16 +210,16 @@ static void a_cpu_keeps_a_burst_of_freed_pageblocks_while_its_zone_has_spare_mem
 	drain_pcp_lists();
 	pages[0] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGEBLOCK_ORDER);
 	KT_ASSERT(t, pages[0], "an order-%d allocation failed", PAGEBLOCK_ORDER);
-	zone = &zones[page_zonenum(pages[0])]; /* the zone GFP_KERNEL's 2 MiB blocks come from */
+	zone = &mm_zones[page_zonenum(pages[0])]; /* the zone GFP_KERNEL's 2 MiB blocks come from */
 	spare = (zone->buddy_free_pages - (zone->managed_pages >> PCP_RESERVE_SHIFT)) >> PAGEBLOCK_ORDER;
 	want = (unsigned int)MIN(spare / 2, PCP_HIGH_BLOCKS);
 	KT_ASSERT(t, want >= 4, "zone %s has %lu spare pageblocks, too few for the case", zone->name, spare);
 	n = 1;
 	while (n < want && (pages[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGEBLOCK_ORDER)) &&
-	       page_zonenum(pages[n]) == zone - zones)
+	       page_zonenum(pages[n]) == zone - mm_zones)
 		n++;
 	KT_EXPECT(t, n == want, "%u of %u 2 MiB blocks allocated from zone %s", n, want, zone->name);
-	pcp = cpu_pcp(0, (unsigned long)(zone - zones));
+	pcp = cpu_pcp(0, (unsigned long)(zone - mm_zones));
 	before = pcp->count[PCP_PAGEBLOCK_SLOT];
 	buddy_free = zone->buddy_free_pages;
 	for (unsigned int i = 0; i < n; i++)
@@ -312,7 +312,7 @@ static void a_busy_zone_gives_a_sparse_pageblocks_page_to_the_buddy_lists(struct
 	struct mm_shape before;
 	struct list_head held;
 	unsigned long pb, pfn;
-	struct zone *zone = &zones[top_zone];
+	struct zone *zone = &mm_zones[mm_top_zone];
 
 	mm_debug_poison = false;
 	mm_shape_take(&before);
@@ -342,7 +342,7 @@ static void a_full_pageblocks_page_is_handed_out_before_a_sparse_ones(struct kte
 	struct mm_shape before;
 	struct list_head held;
 	unsigned long dense, sparse;
-	struct zone *zone = &zones[top_zone];
+	struct zone *zone = &mm_zones[mm_top_zone];
 	struct page *got;
 
 	mm_debug_poison = false;
@@ -376,7 +376,7 @@ static void a_small_allocation_splits_a_full_pageblocks_block_before_using_a_spa
 	struct mm_shape before;
 	struct list_head held;
 	unsigned long dense, sparse;
-	struct zone *zone = &zones[top_zone];
+	struct zone *zone = &mm_zones[mm_top_zone];
 	struct page *got;
 
 	mm_debug_poison = false;
@@ -442,7 +442,7 @@ static void *racer(void *arg)
 
 static void last_two_references_dropped_at_once_free_the_page_once(struct ktest *t)
 {
-	unsigned long reports = bad_page_reports, free0;
+	unsigned long reports = mm_bad_page_reports, free0;
 	pthread_t thread;
 
 	host_mm_set_cpu(0);
@@ -461,12 +461,12 @@ static void last_two_references_dropped_at_once_free_the_page_once(struct ktest 
 		delay(r / 7 % 64); /* the racer sees the round some time after the store */
 		put_page(page);
 		wait_for(&race_done, r);
-		if (__atomic_load_n(&bad_page_reports, __ATOMIC_RELAXED) != reports)
+		if (__atomic_load_n(&mm_bad_page_reports, __ATOMIC_RELAXED) != reports)
 			break;
 	}
 	__atomic_store_n(&race_round, RACE_ROUNDS + 1, __ATOMIC_RELEASE);
 	pthread_join(thread, NULL);
-	KT_EXPECT_EQ(t, __atomic_load_n(&bad_page_reports, __ATOMIC_RELAXED), reports);
+	KT_EXPECT_EQ(t, __atomic_load_n(&mm_bad_page_reports, __ATOMIC_RELAXED), reports);
 	drain_pcp_lists();
 	KT_EXPECT_EQ(t, nr_free_pages(), free0);
 }
@@ -485,7 +485,7 @@ static void a_drain_on_cpu_0_gives_back_a_block_freed_on_cpu_1(struct ktest *t)
 	page = alloc_pages(GFP_KERNEL, 0);
 	KT_ASSERT(t, page != NULL, "alloc_pages(0) failed");
 	host_mm_set_cpu(1);
-	if (pcp_free_bypasses(page)) {
+	if (mm_pcp_free_bypasses(page)) {
 		__free_pages(page, 0);
 		host_mm_set_cpu(0);
 		return ktest_skip(t, "the free goes straight to the buddy lists (busy zone or lists off)");
@@ -498,10 +498,10 @@ static void a_drain_on_cpu_0_gives_back_a_block_freed_on_cpu_1(struct ktest *t)
 	KT_EXPECT(t, !mm_pfn_in_buddy_block(page_to_pfn(page)),
 		  "a drain with interrupts off gave back CPU 1's block (it may only drain its own CPU's)");
 	drain_pcp_lists();
-	KT_EXPECT(t, mm_pfn_in_buddy_block(page_to_pfn(page)) && pcp_free_pages(pcp_of(1, page)) == 0,
+	KT_EXPECT(t, mm_pfn_in_buddy_block(page_to_pfn(page)) && mm_pcp_free_pages(pcp_of(1, page)) == 0,
 		  "after a drain on CPU 0, pfn %#lx is %sin the buddy lists and CPU 1's lists hold %lu frames",
 		  page_to_pfn(page), mm_pfn_in_buddy_block(page_to_pfn(page)) ? "" : "not ",
-		  pcp_free_pages(pcp_of(1, page)));
+		  mm_pcp_free_pages(pcp_of(1, page)));
 }
 
 KTEST_SUITE(mm_pcp,

@@ -41,7 +41,7 @@ static double now(void)
 
 static unsigned long present_pages(void)
 {
-	return zones[0].present_pages + zones[1].present_pages + zones[2].present_pages;
+	return mm_zones[0].present_pages + mm_zones[1].present_pages + mm_zones[2].present_pages;
 }
 
 /* Every usable page of the sanitized map is in a zone: none was dropped on the way. */
@@ -119,8 +119,8 @@ static bool replay(const char *path, bool quiet)
 		       host_mm_memmap_threads, host_mm_memmap_threads == 1 ? "" : "s");
 	if (quiet && !p)
 		printf("ok   %s: usable %lu, reserved %lu, free %lu pages, memmap %lu bytes, %u memory ranges (%.2f s)\n",
-		       path, present_pages(), present_pages() - nr_free_pages(), nr_free_pages(), memmap_bytes,
-		       memblock.memory.cnt, now() - t0);
+		       path, present_pages(), present_pages() - nr_free_pages(), nr_free_pages(), mm_memmap_bytes,
+		       mm_memblock.memory.cnt, now() - t0);
 	else if (p)
 		printf("FAIL %s: %s\n", path, p);
 	else

@@ -18,7 +18,7 @@
 static void objects_freed_on_another_cpu_come_back(struct ktest *t)
 {
 	static void *obj[N];
-	unsigned long free = slab_test_free_pages(), reports = slab_reports;
+	unsigned long free = slab_test_free_pages(), reports = mm_slab_reports;
 	/* Without debug (the host build starts with it on): the per-CPU lists are in use. */
 	struct kmem_cache *c = slab_test_cache("cpus-test", 48, 0, 0, false);
 	char line[128];
@@ -50,14 +50,14 @@ static void objects_freed_on_another_cpu_come_back(struct ktest *t)
 	KT_EXPECT(t, nr_slab_pages() < 100, "%lu slab pages left", nr_slab_pages());
 	host_mm_set_cpu(0);
 	kmem_cache_destroy(c);
-	KT_EXPECT_EQ(t, slab_reports, reports);
+	KT_EXPECT_EQ(t, mm_slab_reports, reports);
 	KT_EXPECT_EQ(t, slab_test_free_pages(), free);
 }
 
 static void kmalloc_freed_on_another_cpu(struct ktest *t)
 {
 	static void *obj[N];
-	unsigned long free = slab_test_free_pages(), reports = slab_reports;
+	unsigned long free = slab_test_free_pages(), reports = mm_slab_reports;
 
 	for (int i = 0; i < N; i++) {
 		host_mm_set_cpu((unsigned int)i % HOST_MM_CPUS);
@@ -69,7 +69,7 @@ static void kmalloc_freed_on_another_cpu(struct ktest *t)
 		kfree(obj[i]);
 	}
 	host_mm_set_cpu(0);
-	KT_EXPECT_EQ(t, slab_reports, reports);
+	KT_EXPECT_EQ(t, mm_slab_reports, reports);
 	KT_EXPECT_EQ(t, slab_test_free_pages(), free);
 }
 
@@ -89,7 +89,7 @@ static void *thread_cpu(void *arg)
 
 static void threads_playing_every_cpu_trade_objects(struct ktest *t)
 {
-	unsigned long free = slab_test_free_pages(), reports = slab_reports;
+	unsigned long free = slab_test_free_pages(), reports = mm_slab_reports;
 	pthread_t th[HOST_MM_CPUS];
 
 	KT_ASSERT(t, slab_trade_start(&trade, "cpus-trade"), "kmem_cache_create");
@@ -121,7 +121,7 @@ static bool freed_object_stays_on_its_cpu(struct kmem_cache *c, unsigned int cpu
 static void each_of_many_cpus_has_its_own_slot(struct ktest *t)
 {
 	static struct fw_map map;
-	unsigned long reports = slab_reports;
+	unsigned long reports = mm_slab_reports;
 	struct kmem_cache *c;
 	void *kept[MANY_CPUS];
 
@@ -145,7 +145,7 @@ static void each_of_many_cpus_has_its_own_slot(struct ktest *t)
 	host_mm_set_cpu(0);
 	kmem_cache_destroy(c);
 	KT_EXPECT(t, kmem_cache_shrink_all() > 0, "shrinking gave nothing back from the CPUs' lists");
-	KT_EXPECT_EQ(t, slab_reports, reports);
+	KT_EXPECT_EQ(t, mm_slab_reports, reports);
 	host_mm_nr_cpus = HOST_MM_CPUS;
 	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }

@@ -172,19 +172,19 @@ static void run_one(void)
 /* After every operation: the free counts and the reports. */
 static void check_counts(void)
 {
-	if (bad_page_reports != model.expected_reports)
-		model_fail("%lu bad_page reports, the misuse so far accounts for %lu", bad_page_reports,
+	if (mm_bad_page_reports != model.expected_reports)
+		model_fail("%lu bad_page reports, the misuse so far accounts for %lu", mm_bad_page_reports,
 			   model.expected_reports);
 	if (lock_check_report_count())
 		model_fail("%lu lock_check reports (mm/lock_check.h)", lock_check_report_count());
 	if (nr_free_pages() != model.free_pages)
 		model_fail("nr_free_pages() is %lu, the model says %lu", nr_free_pages(), model.free_pages);
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		if (zone_free_pages(&zones[z]) != model.zone_free[z])
+		if (zone_free_pages(&mm_zones[z]) != model.zone_free[z])
 			model_fail("zone %s has %lu free pages, the model %lu", zone_name(z),
-				   zone_free_pages(&zones[z]), model.zone_free[z]);
-	if (poison_errors)
-		model_fail("%lu poison errors: a free page was written to", poison_errors);
+				   zone_free_pages(&mm_zones[z]), model.zone_free[z]);
+	if (mm_poison_errors)
+		model_fail("%lu poison errors: a free page was written to", mm_poison_errors);
 }
 
 static void check_all(const struct fw_map *map)
@@ -285,7 +285,7 @@ int main(int argc, char **argv)
 	mm_debug_poison = opt.poison;
 	model_init(&map);
 	hugetlb_model_init();
-	model.expected_reports = bad_page_reports;
+	model.expected_reports = mm_bad_page_reports;
 	mm_shape_take(&shape0);
 	boot_free = model.free_pages;
 	printf("model: seed %#lx, %lu operations, poisoning %s, %lu free pages (DMA %lu, DMA32 %lu, Normal %lu)\n",

@@ -64,7 +64,7 @@ int model_top_zone(unsigned int zone_mask, unsigned int order)
 /* The free pages gfp must leave in zone z (mm/watermark.h): its min, or none for __GFP_HIGH. */
 static unsigned long model_mark(int z, gfp_t gfp)
 {
-	return gfp & __GFP_HIGH ? 0 : zones[z].watermark[WMARK_MIN];
+	return gfp & __GFP_HIGH ? 0 : mm_zones[z].watermark[WMARK_MIN];
 }
 
 /* How many blocks of 2^order frames gfp may take from zone z before it reaches its mark. */
@@ -125,7 +125,7 @@ bool model_frames_are(unsigned long pfn, unsigned int order, enum frame_state s)
 {
 	unsigned long n = 1UL << order;
 
-	if (pfn + n > max_pfn)
+	if (pfn + n > mm_max_pfn)
 		return false;
 	for (unsigned long i = 0; i < n; i++)
 		if (model.frame[pfn + i] != s)
@@ -151,9 +151,9 @@ static const char *frame_problem(unsigned long pfn, unsigned int order, enum fra
 	static char msg[128];
 
 	for (unsigned long i = 0; i < (1UL << order); i++)
-		if (pfn + i >= max_pfn || model.frame[pfn + i] != s) {
+		if (pfn + i >= mm_max_pfn || model.frame[pfn + i] != s) {
 			snprintf(msg, sizeof(msg), "frame %#lx (page %lu of the block) is %s in the model, not %s",
-				 pfn + i, i, pfn + i >= max_pfn ? "beyond max_pfn" : state_names[model.frame[pfn + i]],
+				 pfn + i, i, pfn + i >= mm_max_pfn ? "beyond max_pfn" : state_names[model.frame[pfn + i]],
 				 state_names[s]);
 			return msg;
 		}
@@ -165,7 +165,7 @@ static bool mark_free_block(unsigned long *bm, const struct page *page, unsigned
 {
 	unsigned long pfn = page_to_pfn(page);
 
-	if (pfn + (1UL << order) > max_pfn)
+	if (pfn + (1UL << order) > mm_max_pfn)
 		return false;
 	for (unsigned long p = pfn; p < pfn + (1UL << order); p++) {
 		if ((bm[p / BITS] >> (p % BITS)) & 1)
@@ -197,8 +197,8 @@ static const char *collect_free_frames(unsigned long *bm)
 	for (int z = 0; z < MAX_NR_ZONES && !p; z++) {
 		for (unsigned int o = 0; o <= MAX_ORDER && !p; o++)
 			for (unsigned int t = 0; t < MIGRATE_TYPES && !p; t++)
-				p = collect_list(bm, &zones[z].free_area[o].free_list[t], o);
-		for (unsigned int cpu = 0; cpu < pcp_nr_cpus && !p; cpu++)
+				p = collect_list(bm, &mm_zones[z].free_area[o].free_list[t], o);
+		for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus && !p; cpu++)
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS && !p; slot++)
 				for (unsigned int t = 0; t < MIGRATE_TYPES && !p; t++)
 					p = collect_list(bm, &cpu_pcp(cpu, (unsigned int)z)->lists[slot][t],
@@ -210,7 +210,7 @@ static const char *collect_free_frames(unsigned long *bm)
 /* The allocator's free frames as a bitmap (to be freed), after checking its free lists. */
 static unsigned long *free_frames(const struct fw_map *map, const char **problem)
 {
-	unsigned long *bm = zalloc((max_pfn / BITS + 1) * sizeof(unsigned long));
+	unsigned long *bm = zalloc((mm_max_pfn / BITS + 1) * sizeof(unsigned long));
 
 	*problem = mm_check_free_lists(map);
 	if (!*problem)
@@ -227,11 +227,11 @@ void model_init(const struct fw_map *map)
 		fprintf(stderr, "model: the free lists are inconsistent after boot: %s\n", p);
 		exit(1);
 	}
-	model.frame = zalloc(max_pfn);
+	model.frame = zalloc(mm_max_pfn);
 	for (unsigned int k = 1; k <= MAX_ORDER; k++)
-		model.free_in[k] = zalloc(((max_pfn >> k) + 1) * sizeof(uint16_t));
-	model.reserved_pfns = zalloc(max_pfn * sizeof(unsigned long));
-	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
+		model.free_in[k] = zalloc(((mm_max_pfn >> k) + 1) * sizeof(uint16_t));
+	model.reserved_pfns = zalloc(mm_max_pfn * sizeof(unsigned long));
+	for (unsigned long pfn = 0; pfn < mm_max_pfn; pfn++) {
 		if ((bm[pfn / BITS] >> (pfn % BITS)) & 1)
 			model_move(pfn, 0, FRAME_FOREIGN, FRAME_FREE);
 		else if (pfn_valid(pfn) && PageReserved(pfn_to_page(pfn)))
@@ -388,7 +388,7 @@ static const char *compare_free_frames(const unsigned long *bm)
 {
 	static char msg[160];
 
-	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
+	for (unsigned long pfn = 0; pfn < mm_max_pfn; pfn++) {
 		bool free_mm = (bm[pfn / BITS] >> (pfn % BITS)) & 1, free_model = model.frame[pfn] == FRAME_FREE;
 
 		if (free_mm != free_model) {
@@ -398,9 +398,9 @@ static const char *compare_free_frames(const unsigned long *bm)
 		}
 	}
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		if (zone_free_pages(&zones[z]) != model.zone_free[z]) {
+		if (zone_free_pages(&mm_zones[z]) != model.zone_free[z]) {
 			snprintf(msg, sizeof(msg), "zone %s has %lu free pages, the model %lu", zone_name(z),
-				 zone_free_pages(&zones[z]), model.zone_free[z]);
+				 zone_free_pages(&mm_zones[z]), model.zone_free[z]);
 			return msg;
 		}
 	return NULL;
@@ -445,7 +445,7 @@ static const char *compare_buddyinfo(void)
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
 		const char *p = line;
 
-		buddyinfo_line(&zones[z], line, sizeof(line));
+		buddyinfo_line(&mm_zones[z], line, sizeof(line));
 		p = strstr(line, zone_name(z)) + strlen(zone_name(z));
 		for (unsigned int o = 0; o <= MAX_ORDER; o++) {
 			unsigned long shown = strtoul(p, (char **)&p, 10);

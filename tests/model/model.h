@@ -36,7 +36,7 @@ enum frame_state {
 
 /* What the model knows about memory (one instance, `model`). */
 struct model {
-	uint8_t *frame;                              /* enum frame_state per pfn below max_pfn */
+	uint8_t *frame;                              /* enum frame_state per pfn below mm_max_pfn */
 	uint16_t *free_in[NR_ORDERS];                /* [k][r]: free frames in aligned region r of 2^k */
 	unsigned long full[MAX_NR_ZONES][NR_ORDERS]; /* fully free regions per zone and order */
 	unsigned long zone_free[MAX_NR_ZONES];       /* free frames per zone */

@@ -83,7 +83,7 @@ static void expect_outcome(const char *op, gfp_t gfp, unsigned int order, struct
 		model_fail("%s(gfp %s, order %u) returned NULL, but the model has %lu free aligned blocks of "
 			   "2^%u frames it may take in the zones allowed (zone %s: %lu free pages, min %lu)", op,
 			   gfp_name(gfp, g, sizeof(g)), order, model_blocks_for(gfp, order), order, zone_name(may),
-			   model.zone_free[may], zones[may].watermark[WMARK_MIN]);
+			   model.zone_free[may], mm_zones[may].watermark[WMARK_MIN]);
 	if (page && top < 0)
 		model_fail("%s(gfp %s, order %u) returned pfn %#lx, but the model has no free aligned block of "
 			   "2^%u frames in the zones allowed", op, gfp_name(gfp, g, sizeof(g)), order,
@@ -101,7 +101,7 @@ static void expect_outcome(const char *op, gfp_t gfp, unsigned int order, struct
  */
 static bool own_type_has_room(int z, gfp_t gfp, unsigned int order)
 {
-	return !model.pcp_on && z >= 0 && (zones[z].free_orders[gfp_migratetype(gfp)] >> order);
+	return !model.pcp_on && z >= 0 && (mm_zones[z].free_orders[gfp_migratetype(gfp)] >> order);
 }
 
 /* The type of the pageblocks of a block handed out, against own_type_has_room() before it. */
@@ -312,7 +312,7 @@ static unsigned long pcp_blocks(void)
 {
 	unsigned long n = 0;
 
-	for (unsigned int cpu = 0; cpu < pcp_nr_cpus; cpu++)
+	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
 				n += cpu_pcp(cpu, z)->count[slot];

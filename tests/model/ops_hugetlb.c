@@ -53,7 +53,7 @@ void hugetlb_model_init(void)
 		model_fail("the model expects an empty hugetlb pool at boot, found total %lu reserved %lu",
 			   c.total, c.reserved);
 	pm.overcommit = c.overcommit;
-	region = calloc((max_pfn >> HPAGE_ORDER) + 1, 1);
+	region = calloc((mm_max_pfn >> HPAGE_ORDER) + 1, 1);
 	if (!region)
 		model_fail("out of host memory");
 }
@@ -102,8 +102,8 @@ static void sync_pool_pages(const char *op, unsigned long *joined, unsigned long
 {
 	*joined = *left = 0;
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		for (unsigned long pfn = ALIGN_UP(zones[z].start_pfn, 1UL << HPAGE_ORDER);
-		     pfn + (1UL << HPAGE_ORDER) <= zones[z].end_pfn; pfn += 1UL << HPAGE_ORDER) {
+		for (unsigned long pfn = ALIGN_UP(mm_zones[z].start_pfn, 1UL << HPAGE_ORDER);
+		     pfn + (1UL << HPAGE_ORDER) <= mm_zones[z].end_pfn; pfn += 1UL << HPAGE_ORDER) {
 			uint8_t *r = &region[pfn >> HPAGE_ORDER];
 			bool in_pool = is_pool_page(pfn);
 
@@ -379,7 +379,7 @@ void op_hugetlb(void)
 /* A random free page of the pool (for the misuse cases), or NULL. */
 struct page *hugetlb_model_free_page(void)
 {
-	unsigned long nr = max_pfn >> HPAGE_ORDER, start = rnd_below(nr + 1);
+	unsigned long nr = mm_max_pfn >> HPAGE_ORDER, start = rnd_below(nr + 1);
 
 	if (!pm.free)
 		return NULL;

@@ -80,7 +80,7 @@ static void expect_context(const char *op)
 static void remember_slot(const struct block *b)
 {
 	if (!ext.slot_of)
-		ext.slot_of = calloc(max_pfn, sizeof(*ext.slot_of));
+		ext.slot_of = calloc(mm_max_pfn, sizeof(*ext.slot_of));
 	if (!ext.slot_of)
 		model_fail("out of host memory for the movable blocks' index");
 	ext.slot_of[b->pfn] = (uint32_t)(b - blocks);
@@ -94,7 +94,7 @@ static void remember_slot(const struct block *b)
 static struct block *held_movable_block(const struct page *page, const char *op)
 {
 	unsigned long pfn = page_to_pfn(page);
-	uint32_t i = ext.slot_of && pfn < max_pfn ? ext.slot_of[pfn] : 0;
+	uint32_t i = ext.slot_of && pfn < mm_max_pfn ? ext.slot_of[pfn] : 0;
 
 	if (i >= nr_blocks || blocks[i].page != page)
 		for (i = 0; i < nr_blocks && blocks[i].page != page; i++)
@@ -330,12 +330,12 @@ static struct block *random_block(bool movable)
 
 void movable_adopt(struct block *b)
 {
-	unsigned long reports = bad_page_reports;
+	unsigned long reports = mm_bad_page_reports;
 
 	note("set_page_movable", b->pfn, b->order, b->kind);
 	b->page->private = owner_word(b);
 	set_page_movable(b->page, &model_ops);
-	if (bad_page_reports != reports || !page_movable(b->page))
+	if (mm_bad_page_reports != reports || !page_movable(b->page))
 		model_fail("set_page_movable refused the order-%u block at pfn %#lx", b->order, b->pfn);
 	b->movable = true;
 	remember_slot(b);
@@ -531,9 +531,9 @@ static void keep_for_good(void)
 static void expect_refused(const char *what, unsigned long reports, const struct page *page,
 			   const struct page *copy, unsigned long free)
 {
-	if (bad_page_reports != reports + 1 || memcmp(page, copy, sizeof(*page)) || nr_free_pages() != free)
+	if (mm_bad_page_reports != reports + 1 || memcmp(page, copy, sizeof(*page)) || nr_free_pages() != free)
 		model_fail("%s (pfn %#lx): %lu reports (1 expected), struct page %s, %lu free pages (%lu before)",
-			   what, page_to_pfn(page), bad_page_reports - reports,
+			   what, page_to_pfn(page), mm_bad_page_reports - reports,
 			   memcmp(page, copy, sizeof(*page)) ? "changed" : "unchanged", nr_free_pages(), free);
 	model.expected_reports++;
 	mstats.misuse++;
@@ -545,7 +545,7 @@ static void expect_refused(const char *what, unsigned long reports, const struct
  */
 static void misuse(void)
 {
-	unsigned long r = rnd_below(4), reports = bad_page_reports, free = nr_free_pages();
+	unsigned long r = rnd_below(4), reports = mm_bad_page_reports, free = nr_free_pages();
 	struct block *b = r < 2 ? random_block(true) : block_random_of(r == 2 ? BLOCK_HUGE : BLOCK_COMPOUND, 1);
 	struct page *page, copy;
 
@@ -603,13 +603,13 @@ static void compact(void)
 	bool whole = chance(30);
 
 	for (int i = 0; i < MAX_NR_ZONES; i++)
-		free[i] = zone_free_pages(&zones[i]);
+		free[i] = zone_free_pages(&mm_zones[i]);
 	note(whole ? "compact_memory" : "compact_zone", 0, order, (unsigned long)z);
-	got = whole ? (int)compact_memory() : compact_zone(&zones[z], order);
+	got = whole ? (int)compact_memory() : compact_zone(&mm_zones[z], order);
 	for (int i = 0; i < MAX_NR_ZONES; i++)
-		if (zone_free_pages(&zones[i]) != free[i] || model.zone_free[i] != free[i])
+		if (zone_free_pages(&mm_zones[i]) != free[i] || model.zone_free[i] != free[i])
 			model_fail("compaction changed zone %s's free pages: %lu before, %lu after (the model %lu)",
-				   zone_name(i), free[i], zone_free_pages(&zones[i]), model.zone_free[i]);
+				   zone_name(i), free[i], zone_free_pages(&mm_zones[i]), model.zone_free[i]);
 	if (whole && (unsigned long)got != ext.pages - before)
 		model_fail("compact_memory() returned %d pages moved, the owner saw %lu", got, ext.pages - before);
 	if (!whole)

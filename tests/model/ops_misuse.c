@@ -4,7 +4,7 @@
  * reserved pages, misaligned frees, extra references, hugetlb pages freed the wrong way, get_page()
  * and put_page() on free pages, free_pages() of bad addresses, a compound page whose owner frees
  * it (a destructor of its own) split or freed. Each must give exactly one report
- * (bad_page_reports counts them) and change nothing: not the pages involved, not the free count,
+ * (mm_bad_page_reports counts them) and change nothing: not the pages involved, not the free count,
  * not the pool.
  */
 #include "tests/model/model.h"
@@ -27,7 +27,7 @@ static void snapshot_take(struct snapshot *s, struct page *target, const struct 
 	for (int i = 0; i < 3; i++)
 		s->copy[i] = *s->page[i];
 	s->free = nr_free_pages();
-	s->reports = bad_page_reports;
+	s->reports = mm_bad_page_reports;
 	s->pool = hugetlb_counters(HPAGE_ORDER);
 }
 
@@ -44,8 +44,8 @@ static void expect_one_report(const struct snapshot *s, const char *what)
 {
 	struct hugetlb_counters pool = hugetlb_counters(HPAGE_ORDER);
 
-	if (bad_page_reports != s->reports + 1)
-		model_fail("%s: %lu reports, expected exactly 1", what, bad_page_reports - s->reports);
+	if (mm_bad_page_reports != s->reports + 1)
+		model_fail("%s: %lu reports, expected exactly 1", what, mm_bad_page_reports - s->reports);
 	for (int i = 0; i < 3; i++)
 		if (memcmp(&s->copy[i], s->page[i], sizeof(struct page)))
 			model_fail("%s changed the struct page of pfn %#lx: flags %#x -> %#x, count %d -> %d",
@@ -64,7 +64,7 @@ static void expect_one_report(const struct snapshot *s, const char *what)
 static struct page *random_free_frame(void)
 {
 	for (int tries = 0; tries < 64; tries++) {
-		unsigned long pfn = rnd_below(max_pfn);
+		unsigned long pfn = rnd_below(mm_max_pfn);
 
 		if (model.frame[pfn] == FRAME_FREE)
 			return pfn_to_page(pfn);
@@ -237,7 +237,7 @@ static void bad_address(void)
 	if (r == 0) /* inside a held block, not page-aligned */
 		addr = (unsigned long)page_address(b->page) + 1 + rnd_below(PAGE_SIZE - 1);
 	else if (r == 1) /* beyond the memmap */
-		addr = mm_direct_map_offset + PFN_PHYS(memmap_end_pfn + rnd_below(1UL << 20));
+		addr = mm_direct_map_offset + PFN_PHYS(mm_memmap_end_pfn + rnd_below(1UL << 20));
 	else /* in the hole below 4 GiB */
 		addr = mm_direct_map_offset + PFN_PHYS(ZONE_DMA32_END_PFN - 1 - rnd_below(1UL << 16));
 	if (r == 2 && pfn_valid(PFN_DOWN(addr - mm_direct_map_offset)))

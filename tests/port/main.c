@@ -34,7 +34,7 @@ static void check(bool ok, const char *what)
 static bool no_leaks(unsigned long free_at_start)
 {
 	kmem_cache_shrink_all(); /* empty slabs and per-CPU objects kept for the next kmalloc() */
-	return nr_free_pages() == free_at_start && bad_page_reports == 0 && poison_errors == 0;
+	return nr_free_pages() == free_at_start && mm_bad_page_reports == 0 && mm_poison_errors == 0;
 }
 
 /* alloc_pages() and __free_pages() at one order: an aligned block, writable, counted. */
@@ -135,7 +135,7 @@ static void take_and_give_back(unsigned int order, unsigned long taken[2])
  */
 static void watermarks(void)
 {
-	const struct zone *z = &zones[ZONE_NORMAL];
+	const struct zone *z = &mm_zones[ZONE_NORMAL];
 	unsigned long free, small[2], large[2];
 
 	kmem_cache_shrink_all(); /* so that no allocation below makes the shrinker give pages back */

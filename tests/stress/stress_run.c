@@ -31,7 +31,7 @@ struct kmem_cache *stress_caches[2];
 
 static struct {
 	struct mm_shape shape;
-	unsigned long bad_pages, poison_errors, slab_reports, lock_reports;
+	unsigned long bad_pages, mm_poison_errors, mm_slab_reports, lock_reports;
 	bool slab_debug; /* the debug default before the run */
 	struct hugetlb_counters pool;
 } start;
@@ -137,9 +137,9 @@ int stress_prepare(const struct stress_config *cfg)
 		       hugetlb_counters(HPAGE_ORDER).in_use);
 		return -1;
 	}
-	start.bad_pages = bad_page_reports;
-	start.poison_errors = poison_errors;
-	start.slab_reports = slab_reports;
+	start.bad_pages = mm_bad_page_reports;
+	start.mm_poison_errors = mm_poison_errors;
+	start.mm_slab_reports = mm_slab_reports;
 	start.lock_reports = lock_check_report_count();
 	start.slab_debug = slab_test_debug_default();
 	slab_set_debug(false); /* the kmalloc caches too, if nothing was kmalloc'd since boot */
@@ -225,7 +225,7 @@ static void check_shape(void)
 		return;
 	} else if (o < NR_ORDERS) {
 		stress_fail(STRESS_CHECKS, 0, "zone %s order %d: %lu free blocks at the end, %lu at the start",
-			    zones[z].name, o, now.nr_free[z][o], start.shape.nr_free[z][o]);
+			    mm_zones[z].name, o, now.nr_free[z][o], start.shape.nr_free[z][o]);
 	} else {
 		stress_fail(STRESS_CHECKS, 0, "%lu free pages at the end, %lu at the start", now.free_pages,
 			    start.shape.free_pages);
@@ -253,16 +253,16 @@ unsigned long stress_finish(struct stress_totals *sum)
 	kmem_cache_shrink_all();
 	check_shape();
 	slab_set_debug(start.slab_debug);
-	if (slab_reports != start.slab_reports)
-		stress_fail(STRESS_CHECKS, 0, "%lu slab reports", slab_reports - start.slab_reports);
-	if (bad_page_reports != start.bad_pages)
-		stress_fail(STRESS_CHECKS, 0, "%lu bad_page() reports", bad_page_reports - start.bad_pages);
+	if (mm_slab_reports != start.mm_slab_reports)
+		stress_fail(STRESS_CHECKS, 0, "%lu slab reports", mm_slab_reports - start.mm_slab_reports);
+	if (mm_bad_page_reports != start.bad_pages)
+		stress_fail(STRESS_CHECKS, 0, "%lu bad_page() reports", mm_bad_page_reports - start.bad_pages);
 	if (lock_check_report_count() != start.lock_reports)
 		stress_fail(STRESS_CHECKS, 0, "%lu lock_check reports (mm/lock_check.h)",
 			    lock_check_report_count() - start.lock_reports);
-	if (poison_errors != start.poison_errors)
+	if (mm_poison_errors != start.mm_poison_errors)
 		stress_fail(STRESS_CHECKS, 0, "%lu poison mismatches (written after free)",
-			    poison_errors - start.poison_errors);
+			    mm_poison_errors - start.mm_poison_errors);
 	/* Back to the pool the run started with. */
 	hugetlb_set_pool_size(start.pool.total - start.pool.surplus);
 	hugetlb_set_overcommit(start.pool.overcommit);

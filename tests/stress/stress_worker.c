@@ -418,7 +418,7 @@ static void op_observe(struct worker *w)
 	const char *problem = hugetlb_check();
 
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		managed += zones[z].managed_pages;
+		managed += mm_zones[z].managed_pages;
 	if (free > managed)
 		stress_fail(w->id, w->op, "nr_free_pages() %lu, above the %lu managed pages", free, managed);
 	if (c.reserved > c.free || c.free > c.total || c.surplus > c.total || c.free + c.in_use != c.total)

@@ -42,10 +42,10 @@ static void add_memory(struct page_text *p)
 	unsigned long present = 0;
 
 	for (int z = 0; z < MAX_NR_ZONES; z++)
-		present += zones[z].present_pages;
+		present += mm_zones[z].present_pages;
 	add(p, "Memory: %luK present, %luK free\n", present * 4, nr_free_pages() * 4);
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		const struct zone *zone = &zones[z];
+		const struct zone *zone = &mm_zones[z];
 
 		if (!zone->present_pages)
 			add(p, "  zone %-6s empty\n", zone->name);
@@ -71,9 +71,9 @@ static void add_pictures(struct page_text *p)
 
 	add(p, "%s\n", ZONE_PICTURE_LEGEND);
 	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		if (!zones[z].present_pages)
+		if (!mm_zones[z].present_pages)
 			continue;
-		zone_picture_line(&zones[z], line, sizeof(line));
+		zone_picture_line(&mm_zones[z], line, sizeof(line));
 		add(p, "  %s\n", line);
 	}
 }

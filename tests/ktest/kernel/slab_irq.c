@@ -39,7 +39,7 @@ static void worker(void *arg)
 
 static void every_cpu_and_the_tick_allocate_at_once(struct ktest *t)
 {
-	unsigned long reports = slab_reports;
+	unsigned long reports = mm_slab_reports;
 	unsigned int n = smp_num_cpus();
 
 	KT_ASSERT(t, slab_trade_start(&trade, "slab-irq"), "kmem_cache_create");

@@ -398,7 +398,7 @@ static void free_on_cpu_1(void *arg)
 	if (this_cpu_id() != 1)
 		return;
 	flags = local_irq_save(); /* the CPU's lists stay as the free leaves them until the check */
-	r->bypassed = pcp_free_bypasses(r->page);
+	r->bypassed = mm_pcp_free_bypasses(r->page);
 	__free_pages(r->page, 0);
 	r->on_list = !mm_pfn_in_buddy_block(page_to_pfn(r->page));
 	local_irq_restore(flags);

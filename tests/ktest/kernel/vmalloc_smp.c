@@ -246,11 +246,11 @@ static void release_all_held(void)
 /* The zone with the most memory: the one the test confines the writers' pages to. */
 static struct zone *largest_zone(void)
 {
-	struct zone *best = &zones[0];
+	struct zone *best = &mm_zones[0];
 
 	for (int z = 1; z < MAX_NR_ZONES; z++)
-		if (zones[z].managed_pages > best->managed_pages)
-			best = &zones[z];
+		if (mm_zones[z].managed_pages > best->managed_pages)
+			best = &mm_zones[z];
 	return best;
 }
 

@@ -334,7 +334,7 @@ static void two_mappings_share_the_area_tables(struct ktest *t)
 
 static void set_memory_ro_refuses_a_large_kmalloc_page(struct ktest *t)
 {
-	unsigned long pt0 = pt_pages(), reports = slab_reports;
+	unsigned long pt0 = pt_pages(), reports = mm_slab_reports;
 	struct page *head;
 	char *p, *map;
 
@@ -357,7 +357,7 @@ static void set_memory_ro_refuses_a_large_kmalloc_page(struct ktest *t)
 		  "the refused split changed the page");
 	KT_EXPECT_EQ(t, ksize(p), HUGE_MAP_SIZE);
 	kfree(p);
-	KT_EXPECT_EQ(t, slab_reports, reports);
+	KT_EXPECT_EQ(t, mm_slab_reports, reports);
 	KT_EXPECT_EQ(t, pt_pages(), pt0);
 }
 
