@@ -192,6 +192,12 @@ static struct page *take_pair_frame(struct zone *zone, struct page *frame, gfp_t
 	return pair;
 }
 
+/*
+ * pcp's lock held: gives the n coldest blocks of pcp's lists of slot (mm/zone.h: the order, or
+ * PCP_PAGEBLOCK_SLOT) to the buddy lists, taking from the types' lists in turn.
+ */
+static void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n);
+
 struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, unsigned int mt,
 			gfp_t gfp)
 {
@@ -253,7 +259,7 @@ static struct list_head *next_flush_list(struct per_cpu_pages *pcp, unsigned int
 	return NULL;
 }
 
-void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n)
+static void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n)
 {
 	struct zone *zone = pcp_zone(pcp);
 	unsigned int last = MIGRATE_TYPES - 1;

@@ -148,12 +148,6 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 			gfp_t gfp);
 
 /*
- * pcp's lock held: gives the n coldest blocks of pcp's lists of slot (mm/zone.h: the order, or
- * PCP_PAGEBLOCK_SLOT) to the buddy lists, taking from the types' lists in turn.
- */
-void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n);
-
-/*
  * pcp's lock held (taken by pcp_lock(), which returned irq): what the fast path of
  * __free_pages() leaves to it, a list at its fast_high (order: one pcp_holds_order() says yes to): sets the list's high from its zone's
  * free memory; while the lists are off (high 0), or the zone is busy (fast_high 0) and the

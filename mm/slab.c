@@ -33,7 +33,11 @@ static bool kmalloc_started;          /* a kmalloc cache has had a slab since mm
 
 /* ---- layout ------------------------------------------------------------------------------ */
 
-int slab_cache_layout(struct kmem_cache *cache)
+/*
+ * Builds cache's layout from size, align, flags (SLAB_DEBUG included or not): stride, objects per
+ * slab, order, red zones, the CPU list limit. Returns 0, or -EINVAL when it cannot fit.
+ */
+static int slab_cache_layout(struct kmem_cache *cache)
 {
 	unsigned int align = cache->align, size = cache->size, stride, objects = 0, order;
 

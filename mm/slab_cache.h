@@ -181,12 +181,6 @@ static inline bool slab_obj_starts_at(const struct kmem_cache *c, uintptr_t phys
 }
 
 /*
- * Builds c's layout from size, align, flags (SLAB_DEBUG included or not): stride, objects per
- * slab, order, red zones, the CPU list limit. Returns 0, or -EINVAL when it cannot fit.
- */
-int slab_cache_layout(struct kmem_cache *c);
-
-/*
  * Sets up c (zeroed by the caller or not) with no slabs and its CPUs' slots at cpu (mm_slab_nr_cpus
  * of them, initialized here), debug when flags has SLAB_DEBUG or the default is on
  * (slab_set_debug()); the cache list is the caller's (mm_slab_add_cache()).

@@ -4,9 +4,11 @@
 # OUT/plain and OUT/prefixed, over the guide's example environment (tests/port/mm_env.h), then
 # checks that: mm/lib.sh's public headers are tests/api/public_headers' (and version.h); the plain
 # library links into tests/port's example unchanged, also through pkg-config, and it runs; every
-# global symbol of the prefixed one carries the prefix and its references to the environment do
-# not; a program with its own kmalloc, kfree and alloc_pages (heap.c) links the prefixed library
-# and runs (user.c), and the same program fails to link against the plain one.
+# global symbol of the plain one is a call of mm/API.md or starts with mm_ (or __mm_), and every
+# global symbol of the prefixed one carries the prefix while its references to the environment do
+# not; a program with its own kmalloc, kfree, alloc_pages, zones and max_pfn (heap.c) links the
+# prefixed library and runs (user.c), and the same program fails to link against the plain one,
+# on kmalloc, kfree and alloc_pages only.
 # Ends with "N passed, N failed".
 #   tests/lib/check.sh OUT        (run from the top of the tree; CC defaults to clang)
 set -u
@@ -40,6 +42,23 @@ if CC=$CC mm/lib.sh "$out/bad" "$env_h" 9x_ >"$out/bad.log" 2>&1; then bad "mm/l
 elif grep -q "prefix '9x_' does not start a C identifier" "$out/bad.log"; then ok "mm/lib.sh refuses the prefix 9x_ and says why"
 else bad "mm/lib.sh failed on the prefix 9x_ without saying why: $(cat "$out/bad.log")"; fi
 inc=$out/plain/include
+
+# Every global symbol of the plain library is a call mm/API.md documents (its "### name" entries:
+# the Linux-style names a kernel calls), or is mm/'s own and says so with mm_ or __mm_; anything
+# else (a generic name like zones or max_pfn) would clash with the kernel that links it. A symbol
+# that must stay global and unprefixed goes on this list, with the reason:
+allowed_globals=' '
+api_names=$(sed -nE 's/^### ([A-Za-z_][A-Za-z0-9_]*).*/\1/p' mm/API.md | sort -u)
+unowned=""
+nglobals=0
+for sym in $(nm -g --defined-only "$out/plain/libmm.a" | awk 'NF == 3 && $2 != "U" { print $3 }' | sort -u); do
+	nglobals=$((nglobals + 1))
+	case $sym in mm_* | __mm_*) continue ;; esac
+	case $allowed_globals in *" $sym "*) continue ;; esac
+	grep -qxF -- "$sym" <<<"$api_names" || unowned="$unowned $sym"
+done
+if [ -z "$unowned" ]; then ok "all $nglobals global symbols of libmm.a are calls of mm/API.md or start with mm_ or __mm_"
+else bad "global symbols of libmm.a neither in mm/API.md nor mm_-prefixed (make them static, or prefix them mm_):$unowned"; fi
 # tests/port's example, its files unchanged, against the installed headers and the library.
 port_link() { # OUT_EXE CFLAGS... -- LIBS...
 	local exe=$1 c; shift
@@ -103,12 +122,16 @@ clash_build() { # DIR: builds DIR/clash from heap.c, user.c and env.c against DI
 	"$CC" "$dir/heap.o" "$dir/user.o" "$dir/env.o" "$dir/libmm.a" -o "$dir/clash"
 }
 if clash_build "$out/prefixed" && "$out/prefixed/clash" >"$out/clash.txt"; then
-	ok "a program with its own kmalloc, kfree and alloc_pages links the prefixed libmm.a and passes ($(tail -n 1 "$out/clash.txt"))"
+	ok "a program with its own kmalloc, kfree, alloc_pages, zones and max_pfn links the prefixed libmm.a and passes ($(tail -n 1 "$out/clash.txt"))"
 else cat "$out/clash.txt" 2>/dev/null; bad "the program with its own heap, against the prefixed libmm.a"; fi
-# The same program against the plain library (no mm/prefix.h): the names clash.
+# The same program against the plain library (no mm/prefix.h): the API names clash, and only
+# they: the program's zones and max_pfn are no concern of mm/'s, whose own are mm_-prefixed.
 if clash_build "$out/plain" >"$out/clash-plain.log" 2>&1; then
 	bad "the program with its own heap linked against the plain libmm.a: the clash test cannot fail"
-elif grep -q "multiple definition of .kmalloc" "$out/clash-plain.log"; then
-	ok "without the prefix the same program does not link: kmalloc is defined twice"
-else cat "$out/clash-plain.log"; bad "the program against the plain libmm.a failed, but not on kmalloc"; fi
+else
+	clashes=$(sed -nE "s/.*(multiple definition of [\`']|duplicate symbol: )([A-Za-z0-9_]+).*/\2/p" "$out/clash-plain.log" | sort -u | tr '\n' ' ')
+	if [ "$clashes" = "alloc_pages kfree kmalloc " ]; then
+		ok "without the prefix the same program does not link, on its API names only: $clashes(not zones, max_pfn)"
+	else cat "$out/clash-plain.log"; bad "the program against the plain libmm.a should clash on alloc_pages kfree kmalloc only; it clashed on: ${clashes:-nothing named}"; fi
+fi
 finish

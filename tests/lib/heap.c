@@ -4,6 +4,9 @@
  * own kmalloc(), kfree() and alloc_pages(), with the same names as mm/'s. A bump allocator over a
  * static array is enough; heap_owns() tells the test whose memory a pointer is. The three calls
  * are global, as a kernel's are: that is what clashes with a libmm.a built without MM_PREFIX.
+ * It also has globals named as mm/'s internal ones were before they took the mm_ prefix (zones,
+ * max_pfn): those must link next to mm/ with or without MM_PREFIX, and keep their values.
+ * mm-names: exempt (these names are this kernel's, not mm/'s: a rename of mm/'s names skips them).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,6 +17,10 @@
 static _Alignas(4096) unsigned char heap[64 << 10];
 static size_t heap_used;
 static unsigned int heap_calls; /* how many times this heap's own calls ran */
+
+/* The kernel's own memory layout, in generic names a kernel may well use. */
+unsigned long max_pfn = 0x1234;
+int zones[3] = { 1, 2, 3 };
 
 /* Bytes aligned to 16 (pages: 4096), or NULL when the heap is used up; never given back. */
 static void *heap_take(size_t size, size_t align)
@@ -58,5 +65,6 @@ static bool heap_owns(const void *p)
 
 struct heap_api heap_api(void)
 {
-	return (struct heap_api){ .alloc = kmalloc, .free = kfree, .pages = alloc_pages, .owns = heap_owns, .calls = &heap_calls };
+	return (struct heap_api){ .alloc = kmalloc, .free = kfree, .pages = alloc_pages, .owns = heap_owns, .calls = &heap_calls,
+				  .own_max_pfn = &max_pfn, .own_zones = zones };
 }

@@ -15,6 +15,8 @@ struct heap_api {
 	void *(*pages)(unsigned int flags, unsigned int order);  /* its alloc_pages(): an address */
 	bool (*owns)(const void *p);                             /* whether p lies in the heap */
 	const unsigned int *calls;                               /* its three calls so far */
+	const unsigned long *own_max_pfn;                        /* its global of that name, 0x1234 */
+	const int *own_zones;                                    /* its global array of 3, 1 2 3 */
 };
 
 struct heap_api heap_api(void); /* heap.c's calls */

@@ -64,6 +64,15 @@ static void both_alloc_pages(const struct heap_api *heap)
 	check(nr_free_pages() == before, "mm's __free_pages(): mm's free pages back");
 }
 
+/* mm_init() filled in mm's own layout, not the kernel's variables of the same generic names. */
+static void own_globals_untouched(const struct heap_api *heap)
+{
+	const int *own = heap->own_zones;
+
+	check(*heap->own_max_pfn == 0x1234 && own[0] == 1 && own[1] == 2 && own[2] == 3,
+	      "the kernel's own max_pfn and zones[] keep their values after mm_init()");
+}
+
 int main(void)
 {
 	struct heap_api heap = heap_api();
@@ -72,6 +81,7 @@ int main(void)
 	check(env_boot() == 0, "mm_init() over the example's 64 MiB, through the prefixed names");
 	both_kmallocs(&heap);
 	both_alloc_pages(&heap);
+	own_globals_untouched(&heap);
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
