@@ -9,6 +9,7 @@
  */
 #include "kernel/acpi.h"
 
+#include "kernel/acpi_bytes.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 
@@ -32,20 +33,6 @@ struct walk {
 	const uint8_t *table;    /* any other table found, whole and checked, and its length */
 	uint32_t table_len;
 };
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
 
 static uint8_t checksum(const uint8_t *p, uint32_t len)
 {
@@ -85,7 +72,7 @@ static const uint8_t *map_table(const struct walk *w, uint64_t phys, const char 
 		parse_fail("acpi: %s at %#llx has signature %02x %02x %02x %02x", name, a, h[0], h[1], h[2], h[3]);
 		return NULL;
 	}
-	*len = get32(h + 4);
+	*len = acpi_get32(h + 4);
 	if (*len < SDT_HEADER_LEN) {
 		parse_fail("acpi: %s at %#llx has length %#x, less than its 36-byte header", name, a, *len);
 		return NULL;
@@ -121,11 +108,11 @@ static int madt_entry(struct acpi_cpus *cpus, const uint8_t *e, uint32_t off)
 		return parse_fail("acpi: MADT entry at offset %#x of type %u has length %u, less than %u", off,
 			    type, len, min_len[type]);
 	if (type == MADT_LAPIC)
-		add_cpu(cpus, e[3], get32(e + 4));
+		add_cpu(cpus, e[3], acpi_get32(e + 4));
 	else if (type == MADT_X2APIC)
-		add_cpu(cpus, get32(e + 4), get32(e + 8));
+		add_cpu(cpus, acpi_get32(e + 4), acpi_get32(e + 8));
 	else if (type == MADT_LAPIC_ADDR)
-		cpus->lapic_addr = get64(e + 4);
+		cpus->lapic_addr = acpi_get64(e + 4);
 	return 0;
 }
 
@@ -139,7 +126,7 @@ static int parse_madt(const struct walk *w, uint64_t phys)
 		return -1;
 	if (len < MADT_ENTRIES)
 		return parse_fail("acpi: MADT at %#llx has length %#x, less than 44", (unsigned long long)phys, len);
-	w->cpus->lapic_addr = get32(t + SDT_HEADER_LEN);
+	w->cpus->lapic_addr = acpi_get32(t + SDT_HEADER_LEN);
 	for (off = MADT_ENTRIES; off < len; off += t[off + 1]) {
 		if (len - off < 2)
 			return parse_fail("acpi: MADT entry at offset %#x runs past the table end %#x", off, len);
@@ -177,7 +164,7 @@ static int parse_root(struct walk *w, uint64_t phys, bool xsdt)
 		return parse_fail("acpi: %s at %#llx has length %#x: a partial entry at its end", sig,
 			    (unsigned long long)phys, len);
 	for (uint32_t off = SDT_HEADER_LEN; off < len; off += esize) {
-		uint64_t entry = xsdt ? get64(t + off) : get32(t + off);
+		uint64_t entry = xsdt ? acpi_get64(t + off) : acpi_get32(t + off);
 		snprintf(what, sizeof(what), "the table listed at %s offset %#x", sig, off);
 		const uint8_t *h = map_checked(w, entry, SDT_HEADER_LEN, what);
 		if (!h)
@@ -199,19 +186,19 @@ static int parse_rsdp(struct walk *w, const uint8_t *r, uint32_t len)
 	if (checksum(r, RSDP_V1_LEN))
 		return parse_fail("acpi: RSDP checksum of bytes 0x0-0x13 sums to %#x, not 0", checksum(r, RSDP_V1_LEN));
 	if (r[15] < 2)
-		return parse_root(w, get32(r + 16), false);
+		return parse_root(w, acpi_get32(r + 16), false);
 	if (len < RSDP_V2_LEN)
 		return parse_fail("acpi: RSDP revision %u copy of %u bytes is shorter than 36", r[15], len);
-	uint32_t full = get32(r + 20);
+	uint32_t full = acpi_get32(r + 20);
 	if (full < RSDP_V2_LEN || full > len)
 		return parse_fail("acpi: RSDP length %u at offset 0x14 is not between 36 and the %u bytes passed",
 			    full, len);
 	if (checksum(r, full))
 		return parse_fail("acpi: RSDP extended checksum of bytes 0x0-%#x sums to %#x, not 0", full - 1,
 			    checksum(r, full));
-	if (get64(r + 24))
-		return parse_root(w, get64(r + 24), true);
-	return parse_root(w, get32(r + 16), false);
+	if (acpi_get64(r + 24))
+		return parse_root(w, acpi_get64(r + 24), true);
+	return parse_root(w, acpi_get32(r + 16), false);
 }
 
 int acpi_find_cpus(const void *rsdp, uint32_t rsdp_len, acpi_map_fn map, void *ctx,

@@ -7,6 +7,7 @@
  */
 #include "kernel/numa_acpi.h"
 
+#include "kernel/acpi_bytes.h"
 #include "lib/printk.h"
 #include "lib/string.h"
 
@@ -29,20 +30,6 @@ struct srat_walk {
 	numa_say_fn *say;
 };
 
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 static int say_nothing(const char *fmt, ...)
 {
 	(void)fmt;
@@ -54,17 +41,17 @@ static uint32_t entry_domain(const uint8_t *e)
 {
 	if (e[0] == SRAT_LAPIC)
 		return e[2] | (uint32_t)e[9] << 8 | (uint32_t)e[10] << 16 | (uint32_t)e[11] << 24;
-	return get32(e + (e[0] == SRAT_MEMORY ? 2 : 4));
+	return acpi_get32(e + (e[0] == SRAT_MEMORY ? 2 : 4));
 }
 
 static uint32_t entry_flags(const uint8_t *e)
 {
-	return get32(e + (e[0] == SRAT_LAPIC ? 4 : e[0] == SRAT_MEMORY ? 28 : 12));
+	return acpi_get32(e + (e[0] == SRAT_LAPIC ? 4 : e[0] == SRAT_MEMORY ? 28 : 12));
 }
 
 static uint32_t entry_apic_id(const uint8_t *e)
 {
-	return e[0] == SRAT_LAPIC ? e[3] : get32(e + 8);
+	return e[0] == SRAT_LAPIC ? e[3] : acpi_get32(e + 8);
 }
 
 /* The length an entry of this type must have at least; 2 (just the type and length) for others. */
@@ -138,7 +125,7 @@ static bool clip_to_ram(const struct srat_walk *w, uint64_t *start, uint64_t *en
 static bool memory_entry_usable(const struct srat_walk *w, uint32_t off, uint64_t *start, uint64_t *end)
 {
 	const uint8_t *e = w->t + off;
-	uint64_t base = get64(e + 8), size = get64(e + 16);
+	uint64_t base = acpi_get64(e + 8), size = acpi_get64(e + 16);
 
 	if (!(entry_flags(e) & SRAT_ENABLED) || size == 0)
 		return false;
@@ -270,7 +257,7 @@ static int slit_check(const struct numa_layout *l, const uint8_t *s, uint32_t le
 {
 	if (len < SLIT_MATRIX)
 		return parse_fail("numa: SLIT has length %#x, less than 44", len);
-	*n = get64(s + 36);
+	*n = acpi_get64(s + 36);
 	if (*n > 0xffff || SLIT_MATRIX + *n * *n > len)
 		return parse_fail("numa: SLIT of length %#x cannot hold %llu x %llu distances", len,
 				  (unsigned long long)*n, (unsigned long long)*n);
