@@ -112,8 +112,10 @@ void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)))
  * the CPU itself with interrupts off (an inter-processor interrupt; the caller's own part with
  * them off too), and for a CPU that is not running, on the caller, one such call at a time; not
  * defined, fn may run on any thread or CPU (the host harness runs them all on the caller's), the
- * lists then being behind a real lock. Called with interrupts on, outside interrupt handlers,
- * holding none of mm/'s locks; several CPUs may call it at once.
+ * lists then being behind a real lock. With ARCH_CPU_CALLS_BY_IPI it is called with interrupts
+ * on, outside interrupt handlers, holding none of mm/'s locks; without, also with interrupts off
+ * and mm/'s locks held (a drain from an allocation under hugetlb's lock). Several CPUs may call it
+ * at once.
  */
 void arch_run_on_cpus(void (*fn)(unsigned int cpu, void *arg), void *arg);
 

@@ -845,16 +845,22 @@ void folio_put(struct folio *folio)
 
 unsigned long zone_free_pages(const struct zone *zone)
 {
-	unsigned long pages = __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED);
+	unsigned long buddy, pages;
+	unsigned int tries = 0;
 
-	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
-		pages += mm_pcp_free_pages(cpu_pcp(cpu, (unsigned long)(zone - mm_zones)));
 	/*
 	 * The counts are read one after another: a refill that moves a batch from the buddy lists
-	 * to a CPU's list between the reads is counted twice (32 whole pageblocks: 16384 frames),
-	 * which on an idle zone adds up to more than it has.
+	 * to a CPU's list between the reads would be counted twice (32 whole pageblocks: 16384
+	 * frames). It changes the buddy count, so read again when that moved meanwhile (a few
+	 * times at most: a count that moves all the time is as good as any).
 	 */
-	return MIN(pages, zone->managed_pages);
+	do {
+		buddy = __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_ACQUIRE);
+		pages = buddy;
+		for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
+			pages += mm_pcp_free_pages(cpu_pcp(cpu, (unsigned long)(zone - mm_zones)));
+	} while (__atomic_load_n(&zone->buddy_free_pages, __ATOMIC_ACQUIRE) != buddy && ++tries < 4);
+	return pages;
 }
 
 unsigned long nr_free_pages(void)
