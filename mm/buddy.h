@@ -77,6 +77,25 @@ void mm_buddy_remerge_pageblock(struct zone *zone, unsigned long pfn);
  */
 unsigned int mm_buddy_take_free_block(struct zone *zone, struct page *page);
 
+/**
+ * buddy_block_order() - The largest buddy block that starts at a frame and fits in a range.
+ * @pfn: the block's first frame.
+ * @nr: frames available from pfn on (at least 1).
+ *
+ * The ranges handed to the buddy allocator (at boot, after boot, back from a contiguous range) are
+ * cut into naturally aligned blocks of at most MAX_ORDER this way.
+ *
+ * Return: the largest order o <= MAX_ORDER with pfn a multiple of 2^o and 2^o <= nr.
+ */
+static inline unsigned int buddy_block_order(unsigned long pfn, unsigned long nr)
+{
+	unsigned int order = MAX_ORDER;
+
+	while (order && ((pfn & ((1UL << order) - 1)) || (1UL << order) > nr))
+		order--;
+	return order;
+}
+
 /* Puts a block on its free list without merging (the hand-off adds only maximal blocks). */
 void mm_buddy_add_block(struct zone *zone, struct page *page, unsigned int order);
 

@@ -309,16 +309,6 @@ static bool dissolve_compound(unsigned long pfn, unsigned long nr)
 	return true;
 }
 
-/* The largest block that starts at pfn and fits in nr frames. */
-static unsigned int block_order_at(unsigned long pfn, unsigned long nr)
-{
-	unsigned int order = MAX_ORDER;
-
-	while (order && ((pfn & ((1UL << order) - 1)) || (1UL << order) > nr))
-		order--;
-	return order;
-}
-
 void free_contig_range(unsigned long pfn, unsigned long nr_pages)
 {
 	struct page *bad;
@@ -333,7 +323,7 @@ void free_contig_range(unsigned long pfn, unsigned long nr_pages)
 		return;
 	}
 	while (nr_pages) {
-		unsigned int order = block_order_at(pfn, nr_pages);
+		unsigned int order = buddy_block_order(pfn, nr_pages);
 		struct page *head = pfn_to_page(pfn);
 
 		for (unsigned long i = 1; i < (1UL << order); i++) {

@@ -6,6 +6,7 @@
 #include "mm/init.h"
 
 #include "mm/arch.h"
+#include "mm/buddy.h"
 #include "mm/compaction.h"
 #include "mm/compound_dtor.h"
 #include "mm/pcp.h"
@@ -118,16 +119,6 @@ static void zones_from_memblock(void)
 	}
 }
 
-/* The largest order of a naturally aligned block at pfn that fits in [pfn, end). */
-static unsigned int block_order(unsigned long pfn, unsigned long end)
-{
-	unsigned int order = MAX_ORDER;
-
-	while (order && ((pfn & ((1UL << order) - 1)) || (1UL << order) > end - pfn))
-		order--;
-	return order;
-}
-
 /* memblock_for_each_free() callback: the frames of a free range become free buddy blocks. */
 static void hand_off_range(phys_addr_t base, phys_addr_t end, void *unused)
 {
@@ -137,7 +128,7 @@ static void hand_off_range(phys_addr_t base, phys_addr_t end, void *unused)
 	for (unsigned long p = pfn; p < last; p++)
 		page_flag_clear(pfn_to_page(p), PG_reserved);
 	while (pfn < last) {
-		unsigned int order = block_order(pfn, last);
+		unsigned int order = buddy_block_order(pfn, last - pfn);
 		struct zone *zone = &mm_zones[pfn_zone(pfn)];
 
 		mm_buddy_add_block(zone, pfn_to_page(pfn), order); /* one CPU at boot: no lock needed */

@@ -116,20 +116,6 @@ unsigned long mm_hotplug_end_pfn(void)
 	return mm_memmap_limit_pfn;
 }
 
-static unsigned long memory_add_lock_irqsave(void)
-{
-	unsigned long flags = arch_irq_save();
-
-	arch_spin_lock(&memory_add_lock);
-	return flags;
-}
-
-static void memory_add_unlock_irqrestore(unsigned long flags)
-{
-	arch_spin_unlock(&memory_add_lock);
-	arch_irq_restore(flags);
-}
-
 /* ---- what both calls share ------------------------------------------------------------------ */
 
 /* Are all the memmap chunks of frames [pfn, end) backed? */
@@ -141,16 +127,6 @@ static bool chunks_backed(unsigned long pfn, unsigned long end)
 	return true;
 }
 
-/* The largest order of a naturally aligned block at pfn that fits in [pfn, end). */
-static unsigned int block_order(unsigned long pfn, unsigned long end)
-{
-	unsigned int order = MAX_ORDER;
-
-	while (order && ((pfn & ((1UL << order) - 1)) || (1UL << order) > end - pfn))
-		order--;
-	return order;
-}
-
 /*
  * Frames [pfn, end), reserved and all in one zone, become free blocks there, merging with their
  * free neighbours; the zone's managed pages count them.
@@ -160,7 +136,7 @@ static void free_zone_range(unsigned long pfn, unsigned long end)
 	struct zone *zone = &mm_zones[pfn_zone(pfn)];
 
 	while (pfn < end) {
-		unsigned int order = block_order(pfn, end);
+		unsigned int order = buddy_block_order(pfn, end - pfn);
 		unsigned long flags = zone_lock(zone);
 
 		/* Under the lock: no scanner sees a frame neither reserved nor on a free list. */
@@ -245,13 +221,13 @@ static int check_reserved_range(phys_addr_t start, phys_addr_t end, const char *
 
 unsigned long mm_free_reserved_range(phys_addr_t start, phys_addr_t end, const char *why)
 {
-	unsigned long flags = memory_add_lock_irqsave(), n = 0;
+	unsigned long flags = mm_spin_lock_irqsave(&memory_add_lock), n = 0;
 
 	if (!check_reserved_range(start, end, why)) {
 		n = PFN_DOWN(end) - PFN_DOWN(start);
 		free_range(PFN_DOWN(start), PFN_DOWN(end));
 	}
-	memory_add_unlock_irqrestore(flags);
+	mm_spin_unlock_irqrestore(&memory_add_lock, flags);
 	return n;
 }
 
@@ -385,11 +361,11 @@ static int add_range(unsigned long pfn, unsigned long end)
 
 int mm_add_memory(phys_addr_t start, phys_addr_t size)
 {
-	unsigned long flags = memory_add_lock_irqsave();
+	unsigned long flags = mm_spin_lock_irqsave(&memory_add_lock);
 	int err = check_new_range(start, size);
 
 	if (!err)
 		err = add_range(PFN_DOWN(start), PFN_DOWN(start + size));
-	memory_add_unlock_irqrestore(flags);
+	mm_spin_unlock_irqrestore(&memory_add_lock, flags);
 	return err;
 }
