@@ -51,19 +51,6 @@ static struct hstate hstates[] = {
 static struct hstate *const hstate_2m = &hstates[0];
 static DEFINE_MM_SPINLOCK(hugetlb_lock, "hugetlb_lock");
 
-static unsigned long hugetlb_lock_irqsave(void)
-{
-	unsigned long flags = arch_irq_save();
-
-	arch_spin_lock(&hugetlb_lock);
-	return flags;
-}
-
-static void hugetlb_unlock_irqrestore(unsigned long flags)
-{
-	arch_spin_unlock(&hugetlb_lock);
-	arch_irq_restore(flags);
-}
 static struct hstate *const hstate_1g = &hstates[1];
 
 /* Gigantic pages reserved by hugetlb_reserve_gigantic_early(), not yet in their pool. */
@@ -189,7 +176,7 @@ void free_huge_page(struct page *head)
 {
 	struct folio *folio = page_as_folio(head);
 	struct hstate *h = hstate_of_order(folio_order(folio));
-	unsigned long flags = hugetlb_lock_irqsave();
+	unsigned long flags = mm_spin_lock_irqsave(&hugetlb_lock);
 	const char *problem = free_huge_problem(h, folio);
 
 	if (!problem) {
@@ -201,7 +188,7 @@ void free_huge_page(struct page *head)
 			enqueue_huge_folio(h, folio);
 		}
 	}
-	hugetlb_unlock_irqrestore(flags);
+	mm_spin_unlock_irqrestore(&hugetlb_lock, flags);
 	if (problem)
 		bad_page(&folio->page, problem);
 }
@@ -227,24 +214,24 @@ static struct page *alloc_huge_page_locked(void)
 
 struct page *alloc_huge_page(void)
 {
-	unsigned long flags = hugetlb_lock_irqsave();
+	unsigned long flags = mm_spin_lock_irqsave(&hugetlb_lock);
 	struct page *head = alloc_huge_page_locked();
 
-	hugetlb_unlock_irqrestore(flags);
+	mm_spin_unlock_irqrestore(&hugetlb_lock, flags);
 	return head;
 }
 
 struct page *alloc_huge_page_reserved(void)
 {
 	struct hstate *h = hstate_2m;
-	unsigned long flags = hugetlb_lock_irqsave();
+	unsigned long flags = mm_spin_lock_irqsave(&hugetlb_lock);
 	struct page *head = NULL;
 
 	if (h->reserved) {
 		h->reserved--;
 		head = hand_out(h, dequeue_huge_folio(h));
 	}
-	hugetlb_unlock_irqrestore(flags);
+	mm_spin_unlock_irqrestore(&hugetlb_lock, flags);
 	if (!head)
 		printk("alloc_huge_page_reserved: no huge page is reserved\n");
 	return head;
@@ -276,7 +263,7 @@ static bool gather_surplus(struct hstate *h, unsigned long n)
 int hugetlb_reserve_pages(unsigned long n)
 {
 	struct hstate *h = hstate_2m;
-	unsigned long flags = hugetlb_lock_irqsave();
+	unsigned long flags = mm_spin_lock_irqsave(&hugetlb_lock);
 	unsigned long avail = unreserved_free(h);
 	int err = 0;
 
@@ -284,7 +271,7 @@ int hugetlb_reserve_pages(unsigned long n)
 		err = -ENOMEM;
 	else
 		h->reserved += n;
-	hugetlb_unlock_irqrestore(flags);
+	mm_spin_unlock_irqrestore(&hugetlb_lock, flags);
 	return err;
 }
 
@@ -300,13 +287,13 @@ static void return_unused_surplus(struct hstate *h, unsigned long n)
 void hugetlb_unreserve_pages(unsigned long n)
 {
 	struct hstate *h = hstate_2m;
-	unsigned long flags = hugetlb_lock_irqsave();
+	unsigned long flags = mm_spin_lock_irqsave(&hugetlb_lock);
 	unsigned long asked = n, held = h->reserved;
 
 	n = MIN(n, held);
 	h->reserved -= n;
 	return_unused_surplus(h, n);
-	hugetlb_unlock_irqrestore(flags);
+	mm_spin_unlock_irqrestore(&hugetlb_lock, flags);
 	if (asked > held)
 		printk("hugetlb_unreserve_pages: %lu pages given back but only %lu reserved\n", asked, held);
 }
@@ -314,10 +301,10 @@ void hugetlb_unreserve_pages(unsigned long n)
 struct page *alloc_gigantic_page(void)
 {
 	struct hstate *h = hstate_1g;
-	unsigned long flags = hugetlb_lock_irqsave();
+	unsigned long flags = mm_spin_lock_irqsave(&hugetlb_lock);
 	struct page *head = unreserved_free(h) ? hand_out(h, dequeue_huge_folio(h)) : NULL;
 
-	hugetlb_unlock_irqrestore(flags);
+	mm_spin_unlock_irqrestore(&hugetlb_lock, flags);
 	return head;
 }
 
@@ -367,23 +354,23 @@ static bool grown_to(struct hstate *h, unsigned long n)
 static int grow_pool(struct hstate *h, unsigned long n)
 {
 	for (;;) {
-		unsigned long flags = hugetlb_lock_irqsave();
+		unsigned long flags = mm_spin_lock_irqsave(&hugetlb_lock);
 		bool done = grown_to(h, n);
 		struct page *page;
 
-		hugetlb_unlock_irqrestore(flags);
+		mm_spin_unlock_irqrestore(&hugetlb_lock, flags);
 		if (done)
 			return 0;
 		page = new_pool_page(h);
 		if (!page)
 			return -ENOMEM;
-		flags = hugetlb_lock_irqsave();
+		flags = mm_spin_lock_irqsave(&hugetlb_lock);
 		done = grown_to(h, n);
 		if (!done) {
 			make_huge_folio(h, page_folio(page));
 			enqueue_huge_folio(h, page_folio(page));
 		}
-		hugetlb_unlock_irqrestore(flags);
+		mm_spin_unlock_irqrestore(&hugetlb_lock, flags);
 		if (done)
 			drop_new_page(h, page);
 		else if (!hugetlb_booting)
@@ -413,11 +400,11 @@ int hugetlb_set_pool_size_order(unsigned int order, unsigned long n)
 		printk("hugetlb_set_pool_size_order: refused: no pool of order %u\n", order);
 		return -EINVAL;
 	}
-	flags = hugetlb_lock_irqsave();
+	flags = mm_spin_lock_irqsave(&hugetlb_lock);
 	grow = n >= persistent(h);
 	if (!grow)
 		shrink_pool(h, n);
-	hugetlb_unlock_irqrestore(flags);
+	mm_spin_unlock_irqrestore(&hugetlb_lock, flags);
 	if (grow)
 		err = grow_pool(h, n);
 	got = hugetlb_counters(order).total - hugetlb_counters(order).surplus;
@@ -435,10 +422,10 @@ int hugetlb_set_pool_size(unsigned long n)
 
 void hugetlb_set_overcommit(unsigned long n)
 {
-	unsigned long flags = hugetlb_lock_irqsave();
+	unsigned long flags = mm_spin_lock_irqsave(&hugetlb_lock);
 
 	hstate_2m->overcommit = n;
-	hugetlb_unlock_irqrestore(flags);
+	mm_spin_unlock_irqrestore(&hugetlb_lock, flags);
 }
 
 /* ---- counters and invariants ------------------------------------------------------------------ */
@@ -447,14 +434,14 @@ struct hugetlb_counters hugetlb_counters(unsigned int order)
 {
 	const struct hstate *h = hstate_of_order(order);
 	struct hugetlb_counters c = { .order = order };
-	unsigned long flags = hugetlb_lock_irqsave();
+	unsigned long flags = mm_spin_lock_irqsave(&hugetlb_lock);
 
 	if (h) {
 		c.total = h->total, c.free = h->free, c.reserved = h->reserved;
 		c.surplus = h->surplus, c.in_use = h->in_use, c.overcommit = h->overcommit;
 		c.requested = h->requested;
 	}
-	hugetlb_unlock_irqrestore(flags);
+	mm_spin_unlock_irqrestore(&hugetlb_lock, flags);
 	return c;
 }
 
@@ -502,7 +489,7 @@ static const char *check_hstate(const struct hstate *h)
 const char *hugetlb_check(void)
 {
 	static char msg[128];
-	unsigned long flags = hugetlb_lock_irqsave();
+	unsigned long flags = mm_spin_lock_irqsave(&hugetlb_lock);
 	const char *problem = NULL;
 
 	for (size_t i = 0; i < ARRAY_SIZE(hstates) && !problem; i++) {
@@ -514,7 +501,7 @@ const char *hugetlb_check(void)
 			problem = msg;
 		}
 	}
-	hugetlb_unlock_irqrestore(flags);
+	mm_spin_unlock_irqrestore(&hugetlb_lock, flags);
 	return problem;
 }
 

@@ -170,4 +170,32 @@ static inline void mm_lock_check_set_cpus(void *mem, unsigned int nr_cpus) { (vo
 
 #endif
 
+/**
+ * mm_spin_lock_irqsave() - Take an mm/ lock with interrupts off.
+ * @lock: the lock.
+ *
+ * Interrupts go off first, so that a handler on this CPU never spins on a lock its CPU holds.
+ * In MM_DEBUG builds the lock is checked as every arch_spin_lock() in mm/ is.
+ *
+ * Return: what mm_spin_unlock_irqrestore() needs to restore them.
+ */
+static inline __attribute__((always_inline)) unsigned long mm_spin_lock_irqsave(mm_spinlock_t *lock)
+{
+	unsigned long flags = arch_irq_save();
+
+	arch_spin_lock(lock);
+	return flags;
+}
+
+/**
+ * mm_spin_unlock_irqrestore() - Release a lock taken by mm_spin_lock_irqsave().
+ * @lock: the lock.
+ * @flags: what mm_spin_lock_irqsave() returned.
+ */
+static inline __attribute__((always_inline)) void mm_spin_unlock_irqrestore(mm_spinlock_t *lock, unsigned long flags)
+{
+	arch_spin_unlock(lock);
+	arch_irq_restore(flags);
+}
+
 #endif

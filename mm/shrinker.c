@@ -43,13 +43,11 @@ int register_shrinker(struct shrinker *s)
 		       s && s->name ? s->name : "a shrinker");
 		return -EINVAL;
 	}
-	irq = arch_irq_save();
-	arch_spin_lock(&shrinker_lock);
+	irq = mm_spin_lock_irqsave(&shrinker_lock);
 	twice = registered(s);
 	if (!twice)
 		list_add(&s->list, shrinkers.prev); /* at the tail: they run in the order registered */
-	arch_spin_unlock(&shrinker_lock);
-	arch_irq_restore(irq);
+	mm_spin_unlock_irqrestore(&shrinker_lock, irq);
 	if (twice) {
 		printk("register_shrinker: refused: %s is already registered\n", s->name ? s->name : "?");
 		return -EINVAL;
@@ -59,17 +57,14 @@ int register_shrinker(struct shrinker *s)
 
 void unregister_shrinker(struct shrinker *s)
 {
-	unsigned long irq = arch_irq_save();
-	bool known;
+	unsigned long irq = mm_spin_lock_irqsave(&shrinker_lock);
+	bool known = s && registered(s);
 
-	arch_spin_lock(&shrinker_lock);
-	known = s && registered(s);
 	if (known) {
 		list_del(&s->list);
 		s->list.next = s->list.prev = NULL;
 	}
-	arch_spin_unlock(&shrinker_lock);
-	arch_irq_restore(irq);
+	mm_spin_unlock_irqrestore(&shrinker_lock, irq);
 	if (!known)
 		printk("unregister_shrinker: %s is not registered; nothing done\n", s && s->name ? s->name : "?");
 }

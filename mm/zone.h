@@ -236,10 +236,7 @@ void zones_reset(void);
  */
 static inline unsigned long zone_lock(struct zone *zone)
 {
-	unsigned long flags = arch_irq_save();
-
-	arch_spin_lock(&zone->lock);
-	return flags;
+	return mm_spin_lock_irqsave(&zone->lock);
 }
 
 /**
@@ -249,8 +246,7 @@ static inline unsigned long zone_lock(struct zone *zone)
  */
 static inline void zone_unlock(struct zone *zone, unsigned long flags)
 {
-	arch_spin_unlock(&zone->lock);
-	arch_irq_restore(flags);
+	mm_spin_unlock_irqrestore(&zone->lock, flags);
 }
 
 #endif
