@@ -55,18 +55,24 @@ test-qemu-bios-smp8: $(B)/os.iso
 	$(call require_line,$(B)/logs/qemu-bios-smp8.log,ACPI: MADT lists 8 CPUs (APIC ids 0 1 2 3 4 5 6 7)$(comma) local APIC at 0xfee00000)
 QEMU_STEPS += test-qemu-bios-smp8
 
+# $(call cmdline_step,NAME,MEM,SMP,CMDLINE,LINES): test-qemu-NAME boots a pc of MEM and SMP CPUs
+# from $(B)/NAME/os.iso, whose GRUB entry passes CMDLINE, and requires each of LINES (each in
+# single quotes) as a whole line of the serial log.
+define cmdline_step
+$(B)/$(1)/os.iso: $(KERNEL) boot/grub.cfg.in boot/mkgrubcfg.sh boot/mkiso.sh | deps
+	$(Q)boot/mkiso.sh $(KERNEL) '$(4)' $$@
+.PHONY: test-qemu-$(1)
+test-qemu-$(1): $(B)/$(1)/os.iso
+	$(QEMU_RUN) --firmware bios --medium cdrom --mem $(2) --machine pc --smp $(3) --image $$< \
+		--cmdline-note "$(4)" --log $(B)/logs/qemu-$(1).log
+	@tests/qemu/require-lines.sh $(B)/logs/qemu-$(1).log $(5)
+QEMU_STEPS += test-qemu-$(1)
+endef
+
 # nr_cpus=1 on a machine of four CPUs: the kernel runs one and says why.
-NR_CPUS_DIR := $(B)/nr-cpus
-NR_CPUS_CMDLINE := nr_cpus=1 ktest=smp,cmdline
-$(NR_CPUS_DIR)/os.iso: $(KERNEL) boot/grub.cfg.in boot/mkgrubcfg.sh boot/mkiso.sh | deps
-	$(Q)boot/mkiso.sh $(KERNEL) '$(NR_CPUS_CMDLINE)' $@
-.PHONY: test-qemu-nr-cpus
-test-qemu-nr-cpus: $(NR_CPUS_DIR)/os.iso
-	$(QEMU_RUN) --firmware bios --medium cdrom --mem 256M --machine pc --smp 4 --image $< \
-		--cmdline-note "$(NR_CPUS_CMDLINE)" --log $(B)/logs/qemu-nr-cpus.log
-	$(call require_line,$(B)/logs/qemu-nr-cpus.log,$(call smp_line,1))
-	$(call require_line,$(B)/logs/qemu-nr-cpus.log,smp: running 1 of the 4 CPUs listed (nosmp or nr_cpus= on the command line))
-QEMU_STEPS += test-qemu-nr-cpus
+$(eval $(call cmdline_step,nr-cpus,256M,4,nr_cpus=1 ktest=smp$(comma)cmdline,\
+	'$(call smp_line,1)' \
+	'smp: running 1 of the 4 CPUs listed (nosmp or nr_cpus= on the command line)'))
 
 # hugepages= asking for more than there is: the pool takes every 2 MiB block it can, so the cases
 # that need a large free block must skip, saying what they need, not fail. Each step checks the
@@ -95,18 +101,10 @@ $(eval $(call hugepages_step,hugepages-5g-q35,5G,q35,hugepagesz=1G hugepages=64 
 # Memory after boot (mm/memory_add.h): mem= keeps the top 64 MiB offline and reserve_mem= keeps
 # 1 MiB reserved; the memory_add suite gives back and adds them, and the suites that walk every
 # zone and pageblock run on the grown machine.
-MEMORY_ADD_DIR := $(B)/memory-add
-MEMORY_ADD_CMDLINE := mem=192M reserve_mem=1M ktest=memory_add$(comma)show_mem$(comma)mobility
-$(MEMORY_ADD_DIR)/os.iso: $(KERNEL) boot/grub.cfg.in boot/mkgrubcfg.sh boot/mkiso.sh | deps
-	$(Q)boot/mkiso.sh $(KERNEL) '$(MEMORY_ADD_CMDLINE)' $@
-.PHONY: test-qemu-memory-add
-test-qemu-memory-add: $(MEMORY_ADD_DIR)/os.iso
-	$(QEMU_RUN) --firmware bios --medium cdrom --mem 256M --machine pc --smp 2 --image $< \
-		--cmdline-note "$(MEMORY_ADD_CMDLINE)" --log $(B)/logs/qemu-memory-add.log
-	$(call require_line,$(B)/logs/qemu-memory-add.log,mm: mem=: RAM from 0xc000000 is offline (1 ranges)$(comma) for mm_add_memory() after boot)
-	$(call require_line,$(B)/logs/qemu-memory-add.log,mm: gave back 0 KiB (0 multiboot2 modules: 0 KiB; 0 ACPI reclaimable ranges: 0 KiB))
-	$(call require_line,$(B)/logs/qemu-memory-add.log,    # memory_add: Totals: pass:7 fail:0 skip:0 total:7)
-QEMU_STEPS += test-qemu-memory-add
+$(eval $(call cmdline_step,memory-add,256M,2,mem=192M reserve_mem=1M ktest=memory_add$(comma)show_mem$(comma)mobility,\
+	'mm: mem=: RAM from 0xc000000 is offline (1 ranges)$(comma) for mm_add_memory() after boot' \
+	'mm: gave back 0 KiB (0 multiboot2 modules: 0 KiB; 0 ACPI reclaimable ranges: 0 KiB)' \
+	'    # memory_add: Totals: pass:7 fail:0 skip:0 total:7'))
 
 # Four CPUs on the old model (xAPIC), one of which checks in after its deadline and one never
 # (tests/ktest/kernel/smp_fault.c): the boot reports both, counts neither, and the suites that
