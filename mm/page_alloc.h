@@ -225,8 +225,10 @@ void free_compound_page(struct page *head);
  * Counts its buddy lists and every CPU's lists, each count read atomically.
  *
  * Return: the count; exact when no CPU is allocating or freeing, never negative or torn while one
- * is, and never above the zone's managed pages (blocks moving between the lists while the counts
- * are read are missed or counted twice).
+ * is. Blocks moving between the lists while the counts are read may be missed, or counted twice
+ * when the buddy lists' count moves more than four times meanwhile (each move makes it read
+ * again). It can exceed the zone's managed pages: gigantic pages reserved at boot and given back
+ * later are free but were never managed.
  */
 unsigned long zone_free_pages(const struct zone *zone);
 
