@@ -26,6 +26,7 @@ struct cpu_local {
 	unsigned int irq_depth; /* interrupt handlers running (nested), kept by kernel/traps.c */
 	uint64_t ticks;         /* timer interrupts taken (kernel/timer.c); only this CPU writes it */
 	unsigned long tlb_received; /* TLB shootdowns flushed here (kernel/tlb.c); only this CPU writes it */
+	void *mm_pcp;           /* mm/'s per-CPU page lists of this CPU (arch_this_cpu_pcp(), kernel/mm_env.h) */
 };
 
 /* The boot CPU's area (CPU 0). */

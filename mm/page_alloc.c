@@ -306,7 +306,7 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t
 	if (unlikely(order > PCP_MAX_ORDER || (gfp & ~FAST_GFP) || poisoned_pages_remain()))
 		return alloc_pages_slow(gfp, order);
 	flags = arch_irq_save();
-	pcp = cpu_pcp_at(arch_cpu_id(), first_pcp_offset_of[gfp & __GFP_ZONEMASK]);
+	pcp = this_cpu_pcp_at(first_pcp_offset_of[gfp & __GFP_ZONEMASK]);
 	pcp_lists_lock(pcp);
 	page = pcp_take(pcp, order, gfp_migratetype(gfp)); /* both mobility bits: an empty list */
 	pcp_unlock(pcp, flags);
@@ -470,7 +470,7 @@ void __free_pages(struct page *page, unsigned int order)
 	}
 	set_page_ref(page, 0); /* its flags keep its order and list type: see struct per_cpu_pages */
 	irq = arch_irq_save();
-	pcp = cpu_pcp_at(arch_cpu_id(), (flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));
+	pcp = this_cpu_pcp_at((flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));
 	pcp_lists_lock(pcp);
 	count = pcp->count[order];
 	if (unlikely(count >= pcp->fast_high[order])) {

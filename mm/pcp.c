@@ -39,6 +39,10 @@ int mm_pcp_init(unsigned int nr_cpus)
 				for (unsigned int t = 0; t < MIGRATE_TYPES; t++)
 					list_init(&pcp->lists[slot][t]);
 		}
+#ifdef ARCH_HAS_THIS_CPU_PCP
+	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
+		arch_set_cpu_pcp(cpu, cpu_pcp(cpu, 0));
+#endif
 	return 0;
 }
 

@@ -79,6 +79,20 @@ static inline struct per_cpu_pages *cpu_pcp_at(unsigned int cpu, unsigned int of
 	return (struct per_cpu_pages *)((char *)mm_pcp_area + bytes);
 }
 
+/*
+ * The calling CPU's lists for the zone whose lists are offset bytes into each CPU's (as
+ * cpu_pcp_at()), interrupts off: one load where the environment keeps a pointer to them
+ * (ARCH_HAS_THIS_CPU_PCP, mm/arch.h), else found from the CPU's number.
+ */
+static inline struct per_cpu_pages *this_cpu_pcp_at(unsigned int offset)
+{
+#ifdef ARCH_HAS_THIS_CPU_PCP
+	return (struct per_cpu_pages *)((char *)arch_this_cpu_pcp() + offset);
+#else
+	return cpu_pcp_at(arch_cpu_id(), offset);
+#endif
+}
+
 /* Do the per-CPU lists hold blocks of order: 0..PCP_MAX_ORDER, and PAGEBLOCK_ORDER? */
 static inline bool pcp_holds_order(unsigned int order)
 {
