@@ -380,20 +380,6 @@ static bool others_hold_blocks(unsigned int me)
 }
 
 /*
- * May this CPU have the others run a function now? Where they run it in an inter-processor
- * interrupt (ARCH_CPU_CALLS_BY_IPI), not with interrupts off or in an interrupt handler: two CPUs
- * could wait for each other. Elsewhere the lists have a lock, and any CPU may drain them.
- */
-static bool may_wait_for_other_cpus(void)
-{
-#ifdef ARCH_CPU_CALLS_BY_IPI
-	return !arch_irqs_disabled() && !arch_in_interrupt();
-#else
-	return true;
-#endif
-}
-
-/*
  * Drains every CPU's lists, each on its CPU (arch_run_on_cpus()); a plain drain (on < 0) does
  * only the caller's when no other CPU's lists hold a block. When the caller cannot wait for the
  * others (may_wait_for_other_cpus()) it drains its own lists only.
