@@ -44,12 +44,19 @@ static inline struct cpu_local *this_cpu_local(void)
 	return p;
 }
 
+/*
+ * The load writes the 32-bit half of a 64-bit register, which zeroes the upper half; told so
+ * (the unreachable branch), the compiler indexes per-CPU arrays with the register as it is,
+ * without an instruction to zero-extend it.
+ */
 static inline unsigned int this_cpu_id(void)
 {
-	unsigned int cpu;
+	unsigned long cpu;
 
-	__asm__("movl %%gs:%c1, %0" : "=r"(cpu) : "i"(offsetof(struct cpu_local, cpu)));
-	return cpu;
+	__asm__("movl %%gs:%c1, %k0" : "=r"(cpu) : "i"(offsetof(struct cpu_local, cpu)));
+	if (cpu > 0xffffffffUL)
+		__builtin_unreachable();
+	return (unsigned int)cpu;
 }
 
 /* Is this CPU running an interrupt handler? */
