@@ -315,7 +315,7 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t
 	flags = arch_irq_save();
 	pcp = this_cpu_pcp_at(first_pcp_offset_of[gfp & __GFP_ZONEMASK]);
 	pcp_lists_lock(pcp);
-	page = pcp_take(pcp, order, gfp_migratetype(gfp)); /* both mobility bits: an empty list */
+	page = pcp_take_hot(pcp, order, gfp_migratetype(gfp)); /* both mobility bits: an empty list */
 	pcp_unlock(pcp, flags);
 	if (unlikely(!page))
 		return alloc_pages_slow(gfp, order);

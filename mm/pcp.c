@@ -36,7 +36,7 @@ int mm_pcp_init(unsigned int nr_cpus)
 			pcp->cpu = cpu;
 			lock_set_class(&pcp->lock, "per_cpu_pages->lock");
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
-				for (unsigned int t = 0; t < MIGRATE_TYPES; t++)
+				for (unsigned int t = 0; t < MIGRATE_PCPTYPES; t++)
 					list_init(&pcp->lists[slot][t]);
 		}
 #ifdef ARCH_HAS_THIS_CPU_PCP
@@ -151,10 +151,34 @@ static void set_block_order(struct page *page, unsigned int order)
 	set_page_flags(page, (page_flags(page) & ~PAGE_ORDER_MASK) | order << PAGE_ORDER_SHIFT);
 }
 
-/* pcp's and its zone's locks held: gives the coldest block of one of pcp's lists of slot to the buddy lists. */
-static void pcp_give_coldest_locked(struct per_cpu_pages *pcp, unsigned int slot, struct list_head *list)
+/*
+ * pcp's lock held, the cold part of the list of slot and type mt empty and its hot part not: the
+ * hot part becomes the cold part, its links back set in one walk (mm/zone.h).
+ */
+static void pcp_cool(struct per_cpu_pages *pcp, unsigned int slot, unsigned int mt)
 {
-	struct page *coldest = lru_to_page(list->prev);
+	struct list_head *cold = &pcp->lists[slot][mt], *last = cold;
+
+	for (struct list_head *l = pcp->hot[slot][mt]; l; last = l, l = l->next)
+		l->prev = last;
+	cold->next = pcp->hot[slot][mt];
+	cold->prev = last;
+	last->next = cold;
+	pcp->hot[slot][mt] = NULL;
+}
+
+/*
+ * pcp's and its zone's locks held: gives the coldest block of pcp's list of slot and type mt (not
+ * empty) to the buddy lists: the tail of its cold part (first made of its hot part if empty).
+ */
+static void pcp_give_coldest_locked(struct per_cpu_pages *pcp, unsigned int slot, unsigned int mt)
+{
+	struct list_head *list = &pcp->lists[slot][mt];
+	struct page *coldest;
+
+	if (list_empty(list))
+		pcp_cool(pcp, slot, mt);
+	coldest = lru_to_page(list->prev);
 
 	list_del(&coldest->lru);
 	pcp_set_count(pcp, slot, pcp->count[slot] - 1); /* before mm_buddy_give() counts it */
@@ -173,6 +197,7 @@ static void pcp_refill_add(struct per_cpu_pages *pcp, unsigned int slot, struct 
 		*page = block;
 		return;
 	}
+	MM_BUG_ON(bt >= MIGRATE_PCPTYPES, block, "a refill took a block of a pageblock of type %u", bt);
 	set_block_order_type(block, pcp_slot_order(slot), bt);
 	list_add(&block->lru, pcp->lists[slot][bt].prev);
 	pcp_set_count(pcp, slot, pcp->count[slot] + 1);
@@ -246,27 +271,28 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 }
 
 /*
- * The list of slot the next block to flush comes from: the types in turn, starting after
- * *last, skipping empty lists. One of them holds a block (count[slot] is not 0).
+ * The type of the list of slot the next block to flush comes from: the types in turn, starting
+ * after *last, skipping empty lists (both parts empty). One of them holds a block (count[slot] is
+ * not 0).
  */
-static struct list_head *next_flush_list(struct per_cpu_pages *pcp, unsigned int slot, unsigned int *last)
+static unsigned int next_flush_list(struct per_cpu_pages *pcp, unsigned int slot, unsigned int *last)
 {
-	for (unsigned int i = 1; i <= MIGRATE_TYPES; i++) {
-		unsigned int t = (*last + i) % MIGRATE_TYPES;
+	for (unsigned int i = 1; i <= MIGRATE_PCPTYPES; i++) {
+		unsigned int t = (*last + i) % MIGRATE_PCPTYPES;
 
-		if (!list_empty(&pcp->lists[slot][t])) {
+		if (pcp->hot[slot][t] || !list_empty(&pcp->lists[slot][t])) {
 			*last = t;
-			return &pcp->lists[slot][t];
+			return t;
 		}
 	}
 	MM_BUG_ON(true, NULL, "per-CPU lists of slot %u: count %u but every list empty", slot, pcp->count[slot]);
-	return NULL;
+	return 0;
 }
 
 static void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n)
 {
 	struct zone *zone = pcp_zone(pcp);
-	unsigned int last = MIGRATE_TYPES - 1;
+	unsigned int last = MIGRATE_PCPTYPES - 1;
 	unsigned long flags;
 
 	MM_BUG_ON(!pcp_lists_locked(pcp), NULL, "CPU %u's lists not locked", pcp->cpu);
