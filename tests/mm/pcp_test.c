@@ -506,6 +506,34 @@ static void a_drain_on_cpu_0_gives_back_a_block_freed_on_cpu_1(struct ktest *t)
 		  mm_pcp_free_pages(pcp_of(1, page)));
 }
 
+/*
+ * Blocks freed on a CPU come back from its list most recently freed first: a free pushes on the
+ * list's hot part and an allocation pops it, also when the list's cold part (a refill's blocks,
+ * moved to the hot part when it ran empty) is under them.
+ */
+static void freed_blocks_come_back_most_recently_freed_first(struct ktest *t)
+{
+	struct page *block[3], *again[3];
+
+	host_mm_set_cpu(0);
+	drain_pcp_lists();
+	for (unsigned int i = 0; i < 3; i++) {
+		block[i] = alloc_pages(GFP_KERNEL, 1); /* the first refills the list; the next take from it */
+		KT_ASSERT(t, block[i] != NULL, "alloc_pages(1) failed");
+	}
+	for (unsigned int i = 0; i < 3; i++)
+		__free_pages(block[i], 1);
+	for (unsigned int i = 0; i < 3; i++) {
+		again[i] = alloc_pages(GFP_KERNEL, 1);
+		KT_EXPECT(t, again[i] == block[2 - i], "allocation %u after the frees: pfn %#lx, want pfn %#lx", i + 1,
+			  again[i] ? page_to_pfn(again[i]) : 0, page_to_pfn(block[2 - i]));
+	}
+	for (unsigned int i = 0; i < 3; i++)
+		if (again[i])
+			__free_pages(again[i], 1);
+	drain_pcp_lists();
+}
+
 KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(a_block_freed_on_another_cpu_goes_to_that_cpus_list),
 	    KTEST_CASE(a_pageblock_freed_on_another_cpu_goes_to_that_cpus_list),
@@ -517,4 +545,5 @@ KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(a_full_pageblocks_page_is_handed_out_before_a_sparse_ones),
 	    KTEST_CASE(a_small_allocation_splits_a_full_pageblocks_block_before_using_a_sparse_one),
 	    KTEST_CASE(last_two_references_dropped_at_once_free_the_page_once),
-	    KTEST_CASE(a_drain_on_cpu_0_gives_back_a_block_freed_on_cpu_1));
+	    KTEST_CASE(a_drain_on_cpu_0_gives_back_a_block_freed_on_cpu_1),
+	    KTEST_CASE(freed_blocks_come_back_most_recently_freed_first));
