@@ -152,33 +152,32 @@ static void set_block_order(struct page *page, unsigned int order)
 }
 
 /*
- * pcp's lock held, the cold part of the list of slot and type mt empty and its hot part not: the
- * hot part becomes the cold part, its links back set in one walk (mm/zone.h).
+ * pcp's lock held: the hot part of the list of slot and type mt goes before its cold part, which
+ * then holds the whole list; one walk sets the hot blocks' links back (mm/zone.h). A flush does
+ * it first, outside the zone lock: it walks only the blocks freed since the last one.
  */
 static void pcp_cool(struct per_cpu_pages *pcp, unsigned int slot, unsigned int mt)
 {
-	struct list_head *cold = &pcp->lists[slot][mt], *last = cold;
+	struct list_head *cold = &pcp->lists[slot][mt], *first = pcp->hot[slot][mt], *last = cold;
 
-	for (struct list_head *l = pcp->hot[slot][mt]; l; last = l, l = l->next)
+	if (!first)
+		return;
+	for (struct list_head *l = first; l; last = l, l = l->next)
 		l->prev = last;
-	cold->next = pcp->hot[slot][mt];
-	cold->prev = last;
-	last->next = cold;
+	last->next = cold->next;
+	cold->next->prev = last;
+	cold->next = first;
 	pcp->hot[slot][mt] = NULL;
 }
 
 /*
- * pcp's and its zone's locks held: gives the coldest block of pcp's list of slot and type mt (not
- * empty) to the buddy lists: the tail of its cold part (first made of its hot part if empty).
+ * pcp's and its zone's locks held, the hot parts of its lists of slot cooled (pcp_cool()): gives
+ * the coldest block of its list of slot and type mt (not empty) to the buddy lists.
  */
 static void pcp_give_coldest_locked(struct per_cpu_pages *pcp, unsigned int slot, unsigned int mt)
 {
 	struct list_head *list = &pcp->lists[slot][mt];
-	struct page *coldest;
-
-	if (list_empty(list))
-		pcp_cool(pcp, slot, mt);
-	coldest = lru_to_page(list->prev);
+	struct page *coldest = lru_to_page(list->prev);
 
 	list_del(&coldest->lru);
 	pcp_set_count(pcp, slot, pcp->count[slot] - 1); /* before mm_buddy_give() counts it */
@@ -272,15 +271,15 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 
 /*
  * The type of the list of slot the next block to flush comes from: the types in turn, starting
- * after *last, skipping empty lists (both parts empty). One of them holds a block (count[slot] is
- * not 0).
+ * after *last, skipping empty lists (their hot parts cooled). One of them holds a block
+ * (count[slot] is not 0).
  */
 static unsigned int next_flush_list(struct per_cpu_pages *pcp, unsigned int slot, unsigned int *last)
 {
 	for (unsigned int i = 1; i <= MIGRATE_PCPTYPES; i++) {
 		unsigned int t = (*last + i) % MIGRATE_PCPTYPES;
 
-		if (pcp->hot[slot][t] || !list_empty(&pcp->lists[slot][t])) {
+		if (!list_empty(&pcp->lists[slot][t])) {
 			*last = t;
 			return t;
 		}
@@ -296,8 +295,10 @@ static void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int
 	unsigned long flags;
 
 	MM_BUG_ON(!pcp_lists_locked(pcp), NULL, "CPU %u's lists not locked", pcp->cpu);
-	if (!pcp->count[slot])
+	if (!pcp->count[slot] || !n)
 		return;
+	for (unsigned int t = 0; t < MIGRATE_PCPTYPES; t++)
+		pcp_cool(pcp, slot, t);
 	flags = zone_lock(zone);
 	for (; n && pcp->count[slot]; n--)
 		pcp_give_coldest_locked(pcp, slot, next_flush_list(pcp, slot, &last));

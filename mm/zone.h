@@ -109,9 +109,11 @@ struct free_area {
  * through each block's lru.next and ended by NULL (lru.prev unused), which the fast paths push on
  * and pop (three and four instructions: no neighbour to update); then lists[slot][type], the cold
  * part, a doubly linked list: refills add at its tail, flushes give back from its tail (the
- * coldest blocks first). The slow paths move one part into the other when theirs is empty
- * (mm/pcp.h). hot[slot][MIGRATE_PCPTYPES] stays NULL: the fast path's empty list for a gfp of
- * both mobility bits.
+ * coldest blocks first). The slow paths move one part into the other: an allocation that finds
+ * the hot part empty makes the cold part hot (pcp_warm(), one step), a flush first puts the hot
+ * part before the cold (pcp_cool(), a walk over the blocks freed since the last flush).
+ * hot[slot][MIGRATE_PCPTYPES] stays NULL: the fast path's empty list for a gfp of both mobility
+ * bits.
  * The counts and limits are arrays of their own (not a structure per slot) so that the fast path
  * reaches count[order], fast_high[order] and hot[order][type] by scaled indexes, with no multiply;
  * batch and high, which only the slow paths read, come last.
