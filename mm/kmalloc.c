@@ -216,10 +216,37 @@ void *kzalloc(size_t size, gfp_t gfp)
 	return kmalloc(size, gfp | __GFP_ZERO);
 }
 
+/*
+ * Is page a slab's first page and no compound page's tail, told by one load of its flags? Most
+ * objects' pages are (one-page slabs): kfree() then tests one flag word, not two. False for
+ * every other page (in the 32-bit flag scheme also for a larger slab's head): kfree() then looks
+ * up the head.
+ */
+static inline bool slab_head_at_once(const struct page *page)
+{
+#if COMPOUND_FLAGS == 32
+	const uint32_t tail = PG_TAIL_MASK;
+#else
+	const uint32_t tail = 1u << PG_tail;
+#endif
+	return (page_flags(page) & (1u << PG_slab | tail)) == 1u << PG_slab;
+}
+
+/* Frees p, in a slab of c at physical address phys: checked to start an object. */
+static inline __attribute__((always_inline)) void kfree_slab_object(struct kmem_cache *c, const void *p,
+								     uintptr_t phys, const void *caller)
+{
+	if (unlikely(!slab_obj_starts_at(c, phys))) {
+		mm_slab_report(c->name, "free of a pointer inside (not the start of) an", p, caller);
+		return;
+	}
+	slab_free_fast(c, (void *)p, caller);
+}
+
 void kfree(const void *p)
 {
 	const void *caller = __builtin_return_address(0);
-	struct page *head;
+	struct page *page, *head;
 	uintptr_t phys;
 
 	if (unlikely((uintptr_t)p <= (uintptr_t)ZERO_SIZE_PTR))
@@ -229,15 +256,14 @@ void kfree(const void *p)
 		kfree_large(NULL, p, caller);
 		return;
 	}
-	head = compound_head(pfn_to_page(PFN_DOWN(phys)));
-	if (likely(PageSlab(head))) {
-		struct kmem_cache *c = head->slab_cache;
-
-		if (unlikely(!slab_obj_starts_at(c, phys))) {
-			mm_slab_report(c->name, "free of a pointer inside (not the start of) an", p, caller);
-			return;
-		}
-		slab_free_fast(c, (void *)p, caller);
+	page = pfn_to_page(PFN_DOWN(phys));
+	if (likely(slab_head_at_once(page))) {
+		kfree_slab_object(page->slab_cache, p, phys, caller);
+		return;
+	}
+	head = compound_head(page);
+	if (PageSlab(head)) {
+		kfree_slab_object(head->slab_cache, p, phys, caller);
 		return;
 	}
 	kfree_large(head, p, caller);
