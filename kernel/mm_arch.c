@@ -6,6 +6,7 @@
 #include "mm/arch.h"
 
 #include "kernel/paging.h"
+#include "kernel/percpu.h"
 #include "kernel/x86.h"
 
 /* PML4 entry 273: the boot page tables map the low 4 GiB here; kernel/paging.c maps the rest. */
@@ -24,4 +25,24 @@ unsigned long arch_random_seed(void)
 int arch_map_memmap(uintptr_t virt, phys_addr_t phys, size_t size)
 {
 	return map_range(virt, phys, size);
+}
+
+/*
+ * Every CPU's per-CPU page lists, as mm_init() hands them over: the other CPUs' areas do not
+ * exist yet then (kernel/smp.c makes them later and copies their pointer in).
+ */
+static void *cpu_pcp_lists[NR_CPUS_MAX];
+
+void arch_set_cpu_pcp(unsigned int cpu, void *lists)
+{
+	if (cpu >= NR_CPUS_MAX)
+		return;
+	cpu_pcp_lists[cpu] = lists;
+	if (cpu == boot_cpu_local.cpu)
+		boot_cpu_local.mm_pcp = lists;
+}
+
+void *mm_arch_cpu_pcp(unsigned int cpu)
+{
+	return cpu < NR_CPUS_MAX ? cpu_pcp_lists[cpu] : NULL;
 }

@@ -41,6 +41,26 @@ static inline void arch_spin_unlock(arch_spinlock_t *lock)
 	__asm__ volatile("incw %0" : "+m"(lock->owner) : : "memory");
 }
 
+/*
+ * This CPU's per-CPU page lists in one GS-relative load. mm/ hands every CPU's over at boot
+ * (arch_set_cpu_pcp(), kernel/mm_arch.c): the boot CPU's area takes its own at once, the
+ * others' when kernel/smp.c makes them (mm_arch_cpu_pcp()).
+ */
+#define ARCH_HAS_THIS_CPU_PCP 1
+
+void arch_set_cpu_pcp(unsigned int cpu, void *lists);
+
+/* CPU cpu's lists as mm/ handed them over, or NULL (kernel/smp.c copies it into a new CPU's area). */
+void *mm_arch_cpu_pcp(unsigned int cpu);
+
+static inline void *arch_this_cpu_pcp(void)
+{
+	void *lists;
+
+	__asm__("movq %%gs:%c1, %0" : "=r"(lists) : "i"(offsetof(struct cpu_local, mm_pcp)));
+	return lists;
+}
+
 static inline unsigned long arch_irq_save(void) { return local_irq_save(); }
 static inline bool arch_irqs_disabled(void) { return irqs_disabled(); }
 static inline void arch_irq_restore(unsigned long flags) { local_irq_restore(flags); }

@@ -26,6 +26,7 @@ struct cpu_local {
 	unsigned int irq_depth; /* interrupt handlers running (nested), kept by kernel/traps.c */
 	uint64_t ticks;         /* timer interrupts taken (kernel/timer.c); only this CPU writes it */
 	unsigned long tlb_received; /* TLB shootdowns flushed here (kernel/tlb.c); only this CPU writes it */
+	void *mm_pcp;           /* mm/'s per-CPU page lists of this CPU (arch_this_cpu_pcp(), kernel/mm_env.h) */
 };
 
 /* The boot CPU's area (CPU 0). */
@@ -43,12 +44,19 @@ static inline struct cpu_local *this_cpu_local(void)
 	return p;
 }
 
+/*
+ * The load writes the 32-bit half of a 64-bit register, which zeroes the upper half; told so
+ * (the unreachable branch), the compiler indexes per-CPU arrays with the register as it is,
+ * without an instruction to zero-extend it.
+ */
 static inline unsigned int this_cpu_id(void)
 {
-	unsigned int cpu;
+	unsigned long cpu;
 
-	__asm__("movl %%gs:%c1, %0" : "=r"(cpu) : "i"(offsetof(struct cpu_local, cpu)));
-	return cpu;
+	__asm__("movl %%gs:%c1, %k0" : "=r"(cpu) : "i"(offsetof(struct cpu_local, cpu)));
+	if (cpu > 0xffffffffUL)
+		__builtin_unreachable();
+	return (unsigned int)cpu;
 }
 
 /* Is this CPU running an interrupt handler? */

@@ -262,6 +262,7 @@ static bool prepare(unsigned int cpu, unsigned int slot, uint32_t apic, struct a
 	slots[slot].local = (struct cpu_local){
 		.cpu = cpu, .apic_id = apic,
 		.stack_lo = (uintptr_t)top - STACK_SIZE, .stack_hi = (uintptr_t)top,
+		.mm_pcp = mm_arch_cpu_pcp(cpu),
 	};
 	*params = (struct ap_boot_params){
 		.pml4 = (uint32_t)((uintptr_t)ap_pml4 - KERNEL_VMA),

@@ -61,10 +61,13 @@ static inline unsigned long local_irq_save(void)
 	return flags;
 }
 
-/* Interrupts back on if they were on when flags was saved. */
+/*
+ * Interrupts back on if they were on when flags was saved: the usual case (code outside
+ * interrupt handlers), so the sti is laid out in line and the branch falls through to it.
+ */
 static inline void local_irq_restore(unsigned long flags)
 {
-	if (flags & X86_EFLAGS_IF)
+	if (__builtin_expect((flags & X86_EFLAGS_IF) != 0, 1))
 		__asm__ volatile("sti" ::: "memory");
 }
 

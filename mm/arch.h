@@ -146,6 +146,14 @@ void arch_run_on_cpus(void (*fn)(unsigned int cpu, void *arg), void *arg);
  *                                       the CPU itself. A CPU's per-CPU lists are then protected by
  *                                       interrupts off alone, with no lock: the allocation fast
  *                                       path has no locked instruction (the kernel defines it)
+ *   ARCH_HAS_THIS_CPU_PCP               optional macro: defined when the environment keeps one pointer
+ *                                       per CPU for mm/ where a single load reads it (the kernel:
+ *                                       GS-relative), so that the fast path finds this CPU's per-CPU
+ *                                       lists without computing them from arch_cpu_id(). Then
+ *     void arch_set_cpu_pcp(unsigned int cpu, void *lists)   keeps CPU cpu's pointer; mm_init()
+ *                                       calls it for every CPU below mm_init_params.nr_cpus, on the
+ *                                       boot CPU, before the others run and before any allocation
+ *     void *arch_this_cpu_pcp(void)     returns what was kept for the calling CPU (interrupts off)
  *
  * mm/ takes its locks with interrupts off, so an interrupt handler that allocates never waits
  * for a lock the code it interrupted holds. A single-CPU environment may define the lock as an

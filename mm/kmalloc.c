@@ -33,16 +33,20 @@ static struct kmem_cache kmalloc_caches[NR_KMALLOC];
 static struct kmem_cache *const small_class[25] = { K(0), K(0), K(1), K(2), K(2), K(3), K(3), K(3), K(3),
 						    K(4), K(4), K(4), K(4), K(5), K(5), K(5), K(5), K(6),
 						    K(6), K(6), K(6), K(6), K(6), K(6), K(6) };
-static struct kmem_cache *const large_class[14] = { [8] = K(7),   [9] = K(8),   [10] = K(9),
-						    [11] = K(10), [12] = K(11), [13] = K(12) };
+static struct kmem_cache *const large_class[13] = { [7] = K(7),   [8] = K(8),   [9] = K(9),
+						    [10] = K(10), [11] = K(11), [12] = K(12) };
 #undef K
 
-/* The kmalloc cache of size, 1..KMALLOC_MAX_CACHE_SIZE. */
+/*
+ * The kmalloc cache of size, 1..KMALLOC_MAX_CACHE_SIZE. Small sizes, the most common, fall
+ * through; a larger one's class is indexed by the highest bit of size - 1 (63 ^ clz: one bsr
+ * instruction, and an index the compiler knows is not negative).
+ */
 static inline struct kmem_cache *class_of(size_t size)
 {
-	if (size <= 192)
+	if (likely(size <= 192))
 		return small_class[(size + 7) >> 3];
-	return large_class[64 - __builtin_clzl(size - 1)];
+	return large_class[(unsigned long)(63 ^ __builtin_clzl(size - 1))];
 }
 
 struct kmem_cache *kmalloc_cache(size_t size)
@@ -212,10 +216,37 @@ void *kzalloc(size_t size, gfp_t gfp)
 	return kmalloc(size, gfp | __GFP_ZERO);
 }
 
+/*
+ * Is page a slab's first page and no compound page's tail, told by one load of its flags? Most
+ * objects' pages are (one-page slabs): kfree() then tests one flag word, not two. False for
+ * every other page (in the 32-bit flag scheme also for a larger slab's head): kfree() then looks
+ * up the head.
+ */
+static inline bool slab_head_at_once(const struct page *page)
+{
+#if COMPOUND_FLAGS == 32
+	const uint32_t tail = PG_TAIL_MASK;
+#else
+	const uint32_t tail = 1u << PG_tail;
+#endif
+	return (page_flags(page) & (1u << PG_slab | tail)) == 1u << PG_slab;
+}
+
+/* Frees p, in a slab of c at physical address phys: checked to start an object. */
+static inline __attribute__((always_inline)) void kfree_slab_object(struct kmem_cache *c, const void *p,
+								     uintptr_t phys, const void *caller)
+{
+	if (unlikely(!slab_obj_starts_at(c, phys))) {
+		mm_slab_report(c->name, "free of a pointer inside (not the start of) an", p, caller);
+		return;
+	}
+	slab_free_fast(c, (void *)p, caller);
+}
+
 void kfree(const void *p)
 {
 	const void *caller = __builtin_return_address(0);
-	struct page *head;
+	struct page *page, *head;
 	uintptr_t phys;
 
 	if (unlikely((uintptr_t)p <= (uintptr_t)ZERO_SIZE_PTR))
@@ -225,15 +256,14 @@ void kfree(const void *p)
 		kfree_large(NULL, p, caller);
 		return;
 	}
-	head = compound_head(pfn_to_page(PFN_DOWN(phys)));
-	if (likely(PageSlab(head))) {
-		struct kmem_cache *c = head->slab_cache;
-
-		if (unlikely(!slab_obj_starts_at(c, phys))) {
-			mm_slab_report(c->name, "free of a pointer inside (not the start of) an", p, caller);
-			return;
-		}
-		slab_free_fast(c, (void *)p, caller);
+	page = pfn_to_page(PFN_DOWN(phys));
+	if (likely(slab_head_at_once(page))) {
+		kfree_slab_object(page->slab_cache, p, phys, caller);
+		return;
+	}
+	head = compound_head(page);
+	if (PageSlab(head)) {
+		kfree_slab_object(head->slab_cache, p, phys, caller);
 		return;
 	}
 	kfree_large(head, p, caller);

@@ -5,7 +5,8 @@
  * Lock order. A CPU that holds a lock takes only locks further down this list, never one above:
  *
  *   1. mm_slab_caches_lock           the list of every slab cache (mm/slab_cache.h)
- *   2. slab_cpu->lock                a cache's per-CPU slot: that CPU's free objects
+ *   2. slab_cpu->lock                a cache's per-CPU slot: that CPU's free objects; a real
+ *                                    lock only without ARCH_CPU_CALLS_BY_IPI (mm/slab_cache.h)
  *   3. kmem_cache->lock              a cache's slab lists (a refill or flush of a slot)
  *   4. hugetlb_lock                  both huge page pools (mm/hugetlb.c)
  *   5. per_cpu_pages->lock           one CPU's page lists for one zone (mm/zone.h); a real lock
@@ -51,6 +52,21 @@
 #define MM_LOCK_CHECK_H
 
 #include "mm/arch.h"
+
+/*
+ * May this CPU have the others run a function now (arch_run_on_cpus())? Where they run it in an
+ * inter-processor interrupt (ARCH_CPU_CALLS_BY_IPI), not with interrupts off or in an interrupt
+ * handler: two CPUs could wait for each other. Elsewhere the per-CPU lists and slots have a lock,
+ * and any CPU may reach them.
+ */
+static inline bool may_wait_for_other_cpus(void)
+{
+#ifdef ARCH_CPU_CALLS_BY_IPI
+	return !arch_irqs_disabled() && !arch_in_interrupt();
+#else
+	return true;
+#endif
+}
 
 #if defined(MM_DEBUG) && MM_DEBUG
 

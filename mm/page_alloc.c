@@ -56,6 +56,13 @@ static uintptr_t fast_free_mask[PCP_MAX_ORDER + 1] = ALIGN_MASKS;
 _Static_assert(PCP_MAX_ORDER == 3 && (sizeof(struct page) << PCP_MAX_ORDER) <= PAGE_SIZE,
 	       "ALIGN_MASKS lists the per-CPU lists' orders, within a page");
 
+/*
+ * order << PAGE_ORDER_SHIFT for the orders the fast free path takes: a load from the table that
+ * the path indexes anyway (fast_free_mask), where a shift would take two instructions more.
+ */
+static const uint32_t order_field[PCP_MAX_ORDER + 1] = { 0u << PAGE_ORDER_SHIFT, 1u << PAGE_ORDER_SHIFT,
+							 2u << PAGE_ORDER_SHIFT, 3u << PAGE_ORDER_SHIFT };
+
 /* The highest zone gfp allows: the fallback walks down from it. */
 static int highest_zone(gfp_t gfp)
 {
@@ -306,9 +313,9 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t
 	if (unlikely(order > PCP_MAX_ORDER || (gfp & ~FAST_GFP) || poisoned_pages_remain()))
 		return alloc_pages_slow(gfp, order);
 	flags = arch_irq_save();
-	pcp = cpu_pcp_at(arch_cpu_id(), first_pcp_offset_of[gfp & __GFP_ZONEMASK]);
+	pcp = this_cpu_pcp_at(first_pcp_offset_of[gfp & __GFP_ZONEMASK]);
 	pcp_lists_lock(pcp);
-	page = pcp_take(pcp, order, gfp_migratetype(gfp)); /* both mobility bits: an empty list */
+	page = pcp_take_hot(pcp, order, gfp_migratetype(gfp)); /* both mobility bits: an empty list */
 	pcp_unlock(pcp, flags);
 	if (unlikely(!page))
 		return alloc_pages_slow(gfp, order);
@@ -462,7 +469,7 @@ void __free_pages(struct page *page, unsigned int order)
 	unsigned long irq;
 	unsigned int count;
 
-	if (unlikely(order > PCP_MAX_ORDER || (flags & FREE_CHECK_FLAGS) != order << PAGE_ORDER_SHIFT ||
+	if (unlikely(order > PCP_MAX_ORDER || (flags & FREE_CHECK_FLAGS) != order_field[order] ||
 		     page_ref(page) != 1 || ((uintptr_t)page & __atomic_load_n(&fast_free_mask[order], __ATOMIC_RELAXED)) ||
 		     __atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED))) {
 		free_pages_slow(page, order);
@@ -470,7 +477,7 @@ void __free_pages(struct page *page, unsigned int order)
 	}
 	set_page_ref(page, 0); /* its flags keep its order and list type: see struct per_cpu_pages */
 	irq = arch_irq_save();
-	pcp = cpu_pcp_at(arch_cpu_id(), (flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));
+	pcp = this_cpu_pcp_at((flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));
 	pcp_lists_lock(pcp);
 	count = pcp->count[order];
 	if (unlikely(count >= pcp->fast_high[order])) {

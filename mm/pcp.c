@@ -36,9 +36,13 @@ int mm_pcp_init(unsigned int nr_cpus)
 			pcp->cpu = cpu;
 			lock_set_class(&pcp->lock, "per_cpu_pages->lock");
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
-				for (unsigned int t = 0; t < MIGRATE_TYPES; t++)
+				for (unsigned int t = 0; t < MIGRATE_PCPTYPES; t++)
 					list_init(&pcp->lists[slot][t]);
 		}
+#ifdef ARCH_HAS_THIS_CPU_PCP
+	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
+		arch_set_cpu_pcp(cpu, cpu_pcp(cpu, 0));
+#endif
 	return 0;
 }
 
@@ -147,9 +151,32 @@ static void set_block_order(struct page *page, unsigned int order)
 	set_page_flags(page, (page_flags(page) & ~PAGE_ORDER_MASK) | order << PAGE_ORDER_SHIFT);
 }
 
-/* pcp's and its zone's locks held: gives the coldest block of one of pcp's lists of slot to the buddy lists. */
-static void pcp_give_coldest_locked(struct per_cpu_pages *pcp, unsigned int slot, struct list_head *list)
+/*
+ * pcp's lock held: the hot part of the list of slot and type mt goes before its cold part, which
+ * then holds the whole list; one walk sets the hot blocks' links back (mm/zone.h). A flush does
+ * it first, outside the zone lock: it walks only the blocks freed since the last one.
+ */
+static void pcp_cool(struct per_cpu_pages *pcp, unsigned int slot, unsigned int mt)
 {
+	struct list_head *cold = &pcp->lists[slot][mt], *first = pcp->hot[slot][mt], *last = cold;
+
+	if (!first)
+		return;
+	for (struct list_head *l = first; l; last = l, l = l->next)
+		l->prev = last;
+	last->next = cold->next;
+	cold->next->prev = last;
+	cold->next = first;
+	pcp->hot[slot][mt] = NULL;
+}
+
+/*
+ * pcp's and its zone's locks held, the hot parts of its lists of slot cooled (pcp_cool()): gives
+ * the coldest block of its list of slot and type mt (not empty) to the buddy lists.
+ */
+static void pcp_give_coldest_locked(struct per_cpu_pages *pcp, unsigned int slot, unsigned int mt)
+{
+	struct list_head *list = &pcp->lists[slot][mt];
 	struct page *coldest = lru_to_page(list->prev);
 
 	list_del(&coldest->lru);
@@ -169,6 +196,7 @@ static void pcp_refill_add(struct per_cpu_pages *pcp, unsigned int slot, struct 
 		*page = block;
 		return;
 	}
+	MM_BUG_ON(bt >= MIGRATE_PCPTYPES, block, "a refill took a block of a pageblock of type %u", bt);
 	set_block_order_type(block, pcp_slot_order(slot), bt);
 	list_add(&block->lru, pcp->lists[slot][bt].prev);
 	pcp_set_count(pcp, slot, pcp->count[slot] + 1);
@@ -242,32 +270,35 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 }
 
 /*
- * The list of slot the next block to flush comes from: the types in turn, starting after
- * *last, skipping empty lists. One of them holds a block (count[slot] is not 0).
+ * The type of the list of slot the next block to flush comes from: the types in turn, starting
+ * after *last, skipping empty lists (their hot parts cooled). One of them holds a block
+ * (count[slot] is not 0).
  */
-static struct list_head *next_flush_list(struct per_cpu_pages *pcp, unsigned int slot, unsigned int *last)
+static unsigned int next_flush_list(struct per_cpu_pages *pcp, unsigned int slot, unsigned int *last)
 {
-	for (unsigned int i = 1; i <= MIGRATE_TYPES; i++) {
-		unsigned int t = (*last + i) % MIGRATE_TYPES;
+	for (unsigned int i = 1; i <= MIGRATE_PCPTYPES; i++) {
+		unsigned int t = (*last + i) % MIGRATE_PCPTYPES;
 
 		if (!list_empty(&pcp->lists[slot][t])) {
 			*last = t;
-			return &pcp->lists[slot][t];
+			return t;
 		}
 	}
 	MM_BUG_ON(true, NULL, "per-CPU lists of slot %u: count %u but every list empty", slot, pcp->count[slot]);
-	return NULL;
+	return 0;
 }
 
 static void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n)
 {
 	struct zone *zone = pcp_zone(pcp);
-	unsigned int last = MIGRATE_TYPES - 1;
+	unsigned int last = MIGRATE_PCPTYPES - 1;
 	unsigned long flags;
 
 	MM_BUG_ON(!pcp_lists_locked(pcp), NULL, "CPU %u's lists not locked", pcp->cpu);
-	if (!pcp->count[slot])
+	if (!pcp->count[slot] || !n)
 		return;
+	for (unsigned int t = 0; t < MIGRATE_PCPTYPES; t++)
+		pcp_cool(pcp, slot, t);
 	flags = zone_lock(zone);
 	for (; n && pcp->count[slot]; n--)
 		pcp_give_coldest_locked(pcp, slot, next_flush_list(pcp, slot, &last));
@@ -373,20 +404,6 @@ static bool others_hold_blocks(unsigned int me)
 			if (mm_pcp_free_pages(cpu_pcp(cpu, z)))
 				return true;
 	return false;
-}
-
-/*
- * May this CPU have the others run a function now? Where they run it in an inter-processor
- * interrupt (ARCH_CPU_CALLS_BY_IPI), not with interrupts off or in an interrupt handler: two CPUs
- * could wait for each other. Elsewhere the lists have a lock, and any CPU may drain them.
- */
-static bool may_wait_for_other_cpus(void)
-{
-#ifdef ARCH_CPU_CALLS_BY_IPI
-	return !arch_irqs_disabled() && !arch_in_interrupt();
-#else
-	return true;
-#endif
 }
 
 /*

@@ -79,6 +79,20 @@ static inline struct per_cpu_pages *cpu_pcp_at(unsigned int cpu, unsigned int of
 	return (struct per_cpu_pages *)((char *)mm_pcp_area + bytes);
 }
 
+/*
+ * The calling CPU's lists for the zone whose lists are offset bytes into each CPU's (as
+ * cpu_pcp_at()), interrupts off: one load where the environment keeps a pointer to them
+ * (ARCH_HAS_THIS_CPU_PCP, mm/arch.h), else found from the CPU's number.
+ */
+static inline struct per_cpu_pages *this_cpu_pcp_at(unsigned int offset)
+{
+#ifdef ARCH_HAS_THIS_CPU_PCP
+	return (struct per_cpu_pages *)((char *)arch_this_cpu_pcp() + offset);
+#else
+	return cpu_pcp_at(arch_cpu_id(), offset);
+#endif
+}
+
 /* Do the per-CPU lists hold blocks of order: 0..PCP_MAX_ORDER, and PAGEBLOCK_ORDER? */
 static inline bool pcp_holds_order(unsigned int order)
 {
@@ -185,17 +199,17 @@ static inline void set_block_order_type(struct page *page, unsigned int order, u
 
 /*
  * pcp's lock held: the most recently freed block of slot (mm/zone.h: the order, or
- * PCP_PAGEBLOCK_SLOT) on the list of mobility type mt (count 0), or NULL when there is none
- * (always for mt 3, whose list stays empty).
+ * PCP_PAGEBLOCK_SLOT) on the hot part of the list of mobility type mt (count 0), or NULL when
+ * that part is empty (always for mt MIGRATE_PCPTYPES). The fast path's pop.
  */
-static inline __attribute__((always_inline)) struct page *pcp_take(struct per_cpu_pages *pcp, unsigned int slot,
-								    unsigned int mt)
+static inline __attribute__((always_inline)) struct page *pcp_take_hot(struct per_cpu_pages *pcp, unsigned int slot,
+									unsigned int mt)
 {
-	struct list_head *head = &pcp->lists[slot][mt], *first = head->next;
+	struct list_head *first = pcp->hot[slot][mt];
 	unsigned int count = pcp->count[slot];
 	unsigned int order __attribute__((unused)) = pcp_slot_order(slot); /* for the checks */
 
-	if (first == head)
+	if (!first)
 		return NULL;
 	MM_BUG_ON(!arch_irqs_disabled(), NULL, "a per-CPU list used with interrupts on");
 	MM_BUG_ON(!pcp_lists_locked(pcp), NULL, "CPU %u's lists not locked", pcp->cpu);
@@ -203,15 +217,42 @@ static inline __attribute__((always_inline)) struct page *pcp_take(struct per_cp
 		  lru_to_page(first), "a pcp block of order %u marked PG_buddy or with another order", order);
 	MM_BUG_ON(page_pcptype(lru_to_page(first)) != mt, lru_to_page(first), "a block on list %u marked type %u", mt,
 		  page_pcptype(lru_to_page(first)));
-	list_del(first);
+	pcp->hot[slot][mt] = first->next;
 	pcp_set_count(pcp, slot, count - 1);
 	return lru_to_page(first);
 }
 
 /*
+ * pcp's lock held, the hot part of the list of slot and type mt (below MIGRATE_PCPTYPES) empty:
+ * the cold part becomes the hot part, in one step (its links forward are already a stack's; its
+ * last block's becomes the end).
+ */
+static inline void pcp_warm(struct per_cpu_pages *pcp, unsigned int slot, unsigned int mt)
+{
+	struct list_head *cold = &pcp->lists[slot][mt];
+
+	if (list_empty(cold))
+		return;
+	cold->prev->next = NULL;
+	pcp->hot[slot][mt] = cold->next;
+	list_init(cold);
+}
+
+/*
+ * pcp's lock held: the most recently freed block of slot on the list of mobility type mt, hot
+ * part or cold, or NULL when there is none (always for mt MIGRATE_PCPTYPES). The slow paths'.
+ */
+static inline struct page *pcp_take(struct per_cpu_pages *pcp, unsigned int slot, unsigned int mt)
+{
+	if (mt < MIGRATE_PCPTYPES && !pcp->hot[slot][mt])
+		pcp_warm(pcp, slot, mt);
+	return pcp_take_hot(pcp, slot, mt);
+}
+
+/*
  * pcp's lock held: puts a checked block, its order and mobility type mt (0..2) in its flags, on
- * pcp's list of slot (mm/zone.h: the order, or PCP_PAGEBLOCK_SLOT) and mt; the lists of slot hold
- * count blocks, fewer than their high.
+ * the hot part of pcp's list of slot (mm/zone.h: the order, or PCP_PAGEBLOCK_SLOT) and mt; the
+ * lists of slot hold count blocks, fewer than their high.
  */
 static inline __attribute__((always_inline)) void pcp_push(struct per_cpu_pages *pcp, struct page *page, unsigned int slot,
 						    unsigned int mt, unsigned int count)
@@ -225,8 +266,33 @@ static inline __attribute__((always_inline)) void pcp_push(struct per_cpu_pages 
 	MM_BUG_ON(!pcp_lists_locked(pcp), page, "CPU %u's lists not locked", pcp->cpu);
 	MM_BUG_ON(mt >= MIGRATE_PCPTYPES || page_pcptype(page) != mt, page, "a block of type %u pushed on list %u",
 		  page_pcptype(page), mt);
-	list_add(&page->lru, &pcp->lists[slot][mt]);
+	page->lru.next = pcp->hot[slot][mt];
+	pcp->hot[slot][mt] = &page->lru;
 	pcp_set_count(pcp, slot, count + 1);
+}
+
+/*
+ * The link after l in the list of slot and type mt (below MIGRATE_PCPTYPES): hot part, then
+ * cold; l NULL: the first. NULL at the end. For walks of a whole list (checks, tests), pcp's
+ * lock held.
+ */
+static inline struct list_head *pcp_list_next(const struct per_cpu_pages *pcp, unsigned int slot, unsigned int mt,
+					      const struct list_head *l)
+{
+	const struct list_head *cold = &pcp->lists[slot][mt];
+	struct list_head *next = l ? l->next : pcp->hot[slot][mt];
+
+	if (!next) /* past the hot part */
+		next = cold->next;
+	return next == cold ? NULL : next;
+}
+
+/* The most recently freed block of pcp's list of slot and type mt, or NULL (tests). */
+static inline struct page *pcp_first_block(const struct per_cpu_pages *pcp, unsigned int slot, unsigned int mt)
+{
+	struct list_head *first = pcp_list_next(pcp, slot, mt, NULL);
+
+	return first ? lru_to_page(first) : NULL;
 }
 
 #endif

@@ -26,7 +26,7 @@ DEFINE_MM_SPINLOCK(mm_slab_caches_lock, "slab_caches_lock");
  */
 #define assert_cache_locked(cache) \
 	MM_BUG_ON(!lock_held(&(cache)->lock), NULL, "slab %s: the cache's lock is not held", (cache)->name)
-#define assert_slot_locked(slot) MM_BUG_ON(!lock_held(&(slot)->lock), NULL, "a slab CPU slot's lock is not held")
+#define assert_slot_locked(slot) MM_BUG_ON(!slot_locked(slot), NULL, "a slab CPU slot is not locked")
 
 static bool debug_default = MM_DEBUG; /* atomic: slab_set_debug() may run beside a create */
 static bool kmalloc_started;          /* a kmalloc cache has had a slab since mm_slab_caches_reset() */
@@ -544,7 +544,7 @@ __attribute__((noinline)) void *mm_slab_alloc_slow(struct kmem_cache *cache, str
 	assert_slot_locked(slot);
 	if (cache->cpu_limit)
 		obj = refill(cache, slot, gfp, &broken);
-	arch_spin_unlock(&slot->lock);
+	slot_unlock(slot);
 	if (!cache->cpu_limit)
 		obj = debug_alloc(cache, gfp, caller);
 	arch_irq_restore(irq);
@@ -574,13 +574,13 @@ __attribute__((noinline)) void mm_slab_free_slow(struct kmem_cache *cache, struc
 
 	assert_slot_locked(slot);
 	if (!cache->cpu_limit) {
-		arch_spin_unlock(&slot->lock);
+		slot_unlock(slot);
 		debug_free(cache, slab_obj_head(obj), obj, caller);
 		arch_irq_restore(irq);
 		return;
 	}
 	if (obj == slot->freelist && slot->count) {
-		arch_spin_unlock(&slot->lock);
+		slot_unlock(slot);
 		arch_irq_restore(irq);
 		mm_slab_report(cache->name, "double free of an", obj, caller);
 		return;
@@ -590,7 +590,7 @@ __attribute__((noinline)) void mm_slab_free_slow(struct kmem_cache *cache, struc
 	*(uintptr_t *)obj = slab_link_encode(cache, obj, slot->count ? slot->freelist : obj);
 	slot->freelist = obj;
 	__atomic_store_n(&slot->count, slot->count + 1, __ATOMIC_RELAXED);
-	arch_spin_unlock(&slot->lock);
+	slot_unlock(slot);
 	arch_irq_restore(irq);
 	if (broken_at)
 		report_broken_list(cache, broken_at, caller);
@@ -641,27 +641,78 @@ void kmem_cache_free(struct kmem_cache *cache, void *obj)
 	slab_free_fast(cache, obj, caller);
 }
 
-/* Every CPU's list of c back to the slabs; then c's empty slabs freed. Pages freed. */
-int kmem_cache_shrink(struct kmem_cache *cache)
+/*
+ * CPU cpu's list of cache back to the slabs, on that CPU (or where its slot has a lock);
+ * pages freed. A broken list is reported (for caller).
+ */
+static unsigned long flush_cpu_slot(struct kmem_cache *cache, unsigned int cpu, const void *caller)
 {
-	const void *caller = __builtin_return_address(0);
+	struct slab_cpu *slot = &cache->cpu[cpu];
+	void *broken_at = NULL;
+	unsigned long freed, irq;
+
+	if (!__atomic_load_n(&slot->count, __ATOMIC_RELAXED))
+		return 0;
+	irq = arch_irq_save();
+	slot_lock(slot);
+	freed = flush(cache, slot, slot->count, &broken_at);
+	slot_unlock(slot);
+	arch_irq_restore(irq);
+	if (broken_at)
+		report_broken_list(cache, broken_at, caller);
+	return freed;
+}
+
+/* What flush_cpu() is asked to flush, and what it adds its pages to (CPUs may run it at once). */
+struct flush_request {
+	struct kmem_cache *cache; /* NULL: every cache */
+	const void *caller;
+	unsigned long freed;
+};
+
+/* arch_run_on_cpus()'s function: cpu's slot of the cache asked for, or of every cache. */
+static void flush_cpu(unsigned int cpu, void *arg)
+{
+	struct flush_request *req = arg;
 	unsigned long freed = 0;
 
-	for (unsigned int i = 0; i < mm_slab_nr_cpus; i++) {
-		struct slab_cpu *slot = &cache->cpu[i];
-		void *broken_at = NULL;
-		unsigned long irq;
+	if (cpu >= mm_slab_nr_cpus)
+		return;
+	if (req->cache) {
+		freed = flush_cpu_slot(req->cache, cpu, req->caller);
+	} else {
+		unsigned long irq = arch_irq_save();
 
-		if (!__atomic_load_n(&slot->count, __ATOMIC_RELAXED))
-			continue;
-		irq = arch_irq_save();
-		arch_spin_lock(&slot->lock);
-		freed += flush(cache, slot, slot->count, &broken_at);
-		arch_spin_unlock(&slot->lock);
+		arch_spin_lock(&mm_slab_caches_lock);
+		for (struct list_head *l = mm_slab_caches.next; l != &mm_slab_caches; l = l->next)
+			freed += flush_cpu_slot(cache_of_list(l), cpu, req->caller);
+		arch_spin_unlock(&mm_slab_caches_lock);
 		arch_irq_restore(irq);
-		if (broken_at)
-			report_broken_list(cache, broken_at, caller);
 	}
+	__atomic_fetch_add(&req->freed, freed, __ATOMIC_RELAXED);
+}
+
+/*
+ * Every CPU's list of cache (NULL: of every cache) back to the slabs, each flushed on its CPU
+ * (arch_run_on_cpus()); only the caller's when it may not wait for the others
+ * (may_wait_for_other_cpus()). Pages freed.
+ */
+static unsigned long flush_cpu_lists(struct kmem_cache *cache, const void *caller)
+{
+	struct flush_request req = { .cache = cache, .caller = caller };
+
+	if (may_wait_for_other_cpus())
+		arch_run_on_cpus(flush_cpu, &req);
+	else
+		flush_cpu(arch_cpu_id(), &req);
+	return __atomic_load_n(&req.freed, __ATOMIC_RELAXED);
+}
+
+/* cache's empty slabs freed; pages freed. */
+static unsigned long free_empty_slabs(struct kmem_cache *cache)
+{
+	unsigned long freed = 0;
+
 	for (;;) {
 		unsigned long irq = arch_irq_save();
 		struct page *slab;
@@ -675,11 +726,19 @@ int kmem_cache_shrink(struct kmem_cache *cache)
 		}
 		arch_irq_restore(irq);
 		if (!slab)
-			break;
+			return freed;
 	}
-	return (int)freed;
 }
 
+/* Every CPU's list of c back to the slabs (flush_cpu_lists()); then c's empty slabs freed. Pages freed. */
+int kmem_cache_shrink(struct kmem_cache *cache)
+{
+	unsigned long freed = flush_cpu_lists(cache, __builtin_return_address(0));
+
+	return (int)(freed + free_empty_slabs(cache));
+}
+
+/* Other CPUs' counts are read racily (atomic loads): approximate while they allocate and free. */
 unsigned long mm_slab_active_objects(struct kmem_cache *cache)
 {
 	unsigned long total = __atomic_load_n(&cache->nr_slabs, __ATOMIC_RELAXED) * cache->objects, idle;
@@ -780,12 +839,12 @@ void kmem_cache_destroy(struct kmem_cache *cache)
 
 unsigned long mm_slab_shrink_caches(void)
 {
-	unsigned long freed = 0, irq = arch_irq_save();
+	unsigned long freed = flush_cpu_lists(NULL, __builtin_return_address(0)), irq = arch_irq_save();
 
 	/* Created caches' descriptors are kmalloc objects: shrink those caches before kmalloc's. */
 	arch_spin_lock(&mm_slab_caches_lock);
 	for (struct list_head *l = mm_slab_caches.next; l != &mm_slab_caches; l = l->next)
-		freed += (unsigned long)kmem_cache_shrink(cache_of_list(l));
+		freed += free_empty_slabs(cache_of_list(l));
 	arch_spin_unlock(&mm_slab_caches_lock);
 	arch_irq_restore(irq);
 	return freed;

@@ -92,6 +92,9 @@ void kmem_cache_free(struct kmem_cache *c, void *obj);
  * @c: the cache.
  *
  * Every CPU's free objects go back to their slabs and c's empty slabs to the page allocator.
+ * Each CPU gives back its own, asked through arch_run_on_cpus() (mm/arch.h); called with
+ * interrupts off or from an interrupt handler, where it cannot wait for the other CPUs, only the
+ * calling CPU's objects go back.
  *
  * Return: pages freed.
  */

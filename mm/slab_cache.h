@@ -21,7 +21,9 @@
  * twice is caught when the list reaches it a second time: its link was zeroed or overwritten.
  *
  * Free objects. Each CPU has a LIFO list of free objects per cache (struct slab_cpu): allocation
- * pops, free pushes, under the slot's lock with interrupts off. An empty list takes every free
+ * pops, free pushes, with interrupts off (and the slot's lock where the environment has no
+ * ARCH_CPU_CALLS_BY_IPI: slot_lock()); only the CPU itself flushes its list for a shrink
+ * (arch_run_on_cpus()). An empty list takes every free
  * object of one slab at once (the slab's list becomes the CPU's); a list at cpu_limit gives half
  * back to their slabs. A slab's inuse counts the objects not on its own free list, so a slab is
  * empty when it is 0 whichever CPU holds its objects. Debug caches have cpu_limit 0: every
@@ -66,7 +68,7 @@ enum { SLAB_ON_NONE, SLAB_ON_PARTIAL, SLAB_ON_EMPTY };
 #define POISON_END 0xa5
 
 struct slab_cpu {
-	mm_spinlock_t lock;
+	mm_spinlock_t lock; /* taken only without ARCH_CPU_CALLS_BY_IPI (slot_lock()): else interrupts off is enough */
 	unsigned int count; /* objects on freelist (atomic stores: slabinfo reads it) */
 	/*
 	 * The first free object, linked to the next through its first word (hardened, above). The
@@ -130,6 +132,23 @@ static inline struct slab_cpu *slab_cpu_slot(struct kmem_cache *c)
 	__asm__("" : "+r"(slot));
 	return slot;
 }
+
+#ifdef ARCH_CPU_CALLS_BY_IPI
+/*
+ * Nothing but its CPU touches a slot: another CPU that must flush it asks its CPU
+ * (arch_run_on_cpus(), which runs the flush there in an interrupt), and reads of its count
+ * elsewhere are approximate. So interrupts off is all a slot needs: no lock, no locked
+ * instruction on the fast paths.
+ */
+static inline void slot_lock(struct slab_cpu *slot) { (void)slot; }
+static inline void slot_unlock(struct slab_cpu *slot) { (void)slot; }
+static inline bool slot_locked(const struct slab_cpu *slot) { return (void)slot, arch_irqs_disabled(); }
+#else
+/* arch_run_on_cpus() may run its function anywhere: a slot is behind its lock. */
+static inline void slot_lock(struct slab_cpu *slot) { arch_spin_lock(&slot->lock); }
+static inline void slot_unlock(struct slab_cpu *slot) { arch_spin_unlock(&slot->lock); }
+static inline bool slot_locked(const struct slab_cpu *slot) { return lock_held(&slot->lock); }
+#endif
 
 /* The index of the object (stride) that offset bytes into a slab falls in. */
 static inline unsigned int slab_obj_index(const struct kmem_cache *c, unsigned long offset)
@@ -252,7 +271,7 @@ static inline __attribute__((always_inline)) void *slab_alloc_fast(struct kmem_c
 	uintptr_t mixed;
 	void **obj;
 
-	arch_spin_lock(&slot->lock);
+	slot_lock(slot);
 	count = slot->count;
 	if (unlikely(!count))
 		return mm_slab_alloc_slow(c, slot, gfp, irq, __builtin_return_address(0));
@@ -263,7 +282,7 @@ static inline __attribute__((always_inline)) void *slab_alloc_fast(struct kmem_c
 	slot->freelist = (void *)(mixed ^ (uintptr_t)obj);
 	*obj = NULL; /* never decodes: a second trip through the list is caught */
 	__atomic_store_n(&slot->count, count - 1, __ATOMIC_RELAXED);
-	arch_spin_unlock(&slot->lock);
+	slot_unlock(slot);
 	arch_irq_restore(irq);
 	if (unlikely(gfp & __GFP_ZERO))
 		return memset(obj, 0, c->size);
@@ -283,7 +302,7 @@ static inline __attribute__((always_inline)) void slab_free_fast(struct kmem_cac
 	unsigned int count;
 	void *head;
 
-	arch_spin_lock(&slot->lock);
+	slot_lock(slot);
 	count = slot->count;
 	head = slot->freelist;
 	if (unlikely(count >= c->cpu_limit || obj == head)) {
@@ -293,7 +312,7 @@ static inline __attribute__((always_inline)) void slab_free_fast(struct kmem_cac
 	*(uintptr_t *)obj = slab_link_encode(c, obj, head);
 	slot->freelist = obj;
 	__atomic_store_n(&slot->count, count + 1, __ATOMIC_RELAXED);
-	arch_spin_unlock(&slot->lock);
+	slot_unlock(slot);
 	arch_irq_restore(irq);
 }
 

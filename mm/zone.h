@@ -102,22 +102,29 @@ struct free_area {
 #define CACHE_LINE_BYTES 64
 
 /*
- * One CPU's lists for one zone, one per slot (order, or whole pageblocks) and type. lock protects
- * everything here; its CPU takes it on the fast path and any CPU may take it to drain the lists
- * (so no interrupt between CPUs is needed), always with interrupts off. Aligned to cache lines:
- * two CPUs' lists never share one. Aligned to its size, a power of two (PCP_SHIFT).
+ * One CPU's lists for one zone, one per slot (order, or whole pageblocks) and type (mm/pcp.h says
+ * what protects them). Aligned to cache lines: two CPUs' lists never share one. Aligned to its
+ * size, a power of two (PCP_SHIFT).
+ * Each list, most recently freed block first, is in two parts: hot[slot][type], a stack linked
+ * through each block's lru.next and ended by NULL (lru.prev unused), which the fast paths push on
+ * and pop (three and four instructions: no neighbour to update); then lists[slot][type], the cold
+ * part, a doubly linked list: refills add at its tail, flushes give back from its tail (the
+ * coldest blocks first). The slow paths move one part into the other: an allocation that finds
+ * the hot part empty makes the cold part hot (pcp_warm(), one step), a flush first puts the hot
+ * part before the cold (pcp_cool(), a walk over the blocks freed since the last flush).
+ * hot[slot][MIGRATE_PCPTYPES] stays NULL: the fast path's empty list for a gfp of both mobility
+ * bits.
  * The counts and limits are arrays of their own (not a structure per slot) so that the fast path
- * reaches count[order] and fast_high[order] by a scaled index, with no multiply; the lists start
- * at offset 40 (not a multiple of 16: at 48 the compilers' address arithmetic for lists[o][t]
- * took two instructions more on each fast path), batch and high, which only the slow paths read,
- * after them.
+ * reaches count[order], fast_high[order] and hot[order][type] by scaled indexes, with no multiply;
+ * batch and high, which only the slow paths read, come last.
  */
 struct per_cpu_pages {
 	mm_spinlock_t lock; /* taken only without ARCH_CPU_CALLS_BY_IPI (mm/pcp.h): else interrupts off is enough */
 	unsigned int cpu;                          /* the CPU these are (checked by MM_BUG_ON) */
-	unsigned int count[PCP_NR_SLOTS];          /* blocks on lists[slot][*] */
+	unsigned int count[PCP_NR_SLOTS];          /* blocks on hot[slot][*] and lists[slot][*] */
 	uint16_t fast_high[PCP_NR_SLOTS];          /* the free fast path pushes below this: high, or 0 (busy) */
-	struct list_head lists[PCP_NR_SLOTS][MIGRATE_TYPES]; /* most recently freed first */
+	struct list_head *hot[PCP_NR_SLOTS][MIGRATE_TYPES];      /* the hot part: most recently freed first */
+	struct list_head lists[PCP_NR_SLOTS][MIGRATE_PCPTYPES]; /* the cold part: most recently freed first */
 	uint16_t batch[PCP_NR_SLOTS];              /* blocks moved at once to or from the buddy lists */
 	uint16_t high[PCP_NR_SLOTS];               /* at this many, batch blocks go back; 0: lists off */
 } __attribute__((aligned(8 * CACHE_LINE_BYTES)));

@@ -62,7 +62,7 @@ static inline bool mm_expect_freed_to(struct ktest *t, struct page *page, bool b
 		return KT_EXPECT(t, mm_pfn_in_buddy_block(page_to_pfn(page)),
 				 "pfn %#lx is not in the buddy lists, though its zone is busy and its pageblock sparse",
 				 page_to_pfn(page));
-	return KT_EXPECT(t, pcp->count[0] >= 1 && lru_to_page(pcp->lists[0][page_pcptype(page)].next) == page,
+	return KT_EXPECT(t, pcp->count[0] >= 1 && pcp_first_block(pcp, 0, page_pcptype(page)) == page,
 			 "pfn %#lx is not first on this CPU's list of type %u (%u blocks there)", page_to_pfn(page),
 			 page_pcptype(page), pcp->count[0]);
 }

@@ -72,7 +72,7 @@ static void a_freed_pageblock_comes_back_from_this_cpus_list(struct ktest *t)
 	KT_EXPECT(t, __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED) == buddy_free,
 		  "the free changed zone %s's buddy lists: %lu free pages there, %lu before", zone->name,
 		  __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED), buddy_free);
-	KT_EXPECT(t, lru_to_page(pcp->lists[PCP_PAGEBLOCK_SLOT][page_pcptype(page)].next) == page,
+	KT_EXPECT(t, pcp_first_block(pcp, PCP_PAGEBLOCK_SLOT, page_pcptype(page)) == page,
 		  "pfn %#lx is not first on this CPU's list of whole pageblocks of type %u", page_to_pfn(page),
 		  page_pcptype(page));
 	KT_EXPECT(t, page_pcptype(page) == get_pageblock_migratetype(page),

@@ -223,14 +223,21 @@ static const char *check_pcp_type_list(const struct fw_map *map, unsigned int cp
 				       struct frame_set *bm, unsigned long *count)
 {
 	const struct per_cpu_pages *pcp = cpu_pcp(cpu, (unsigned int)z);
-	const struct list_head *list = &pcp->lists[o][mt];
+	const struct list_head *cold = &pcp->lists[o][mt];
 	int order = (int)pcp_slot_order((unsigned int)o);
+	bool in_cold = !pcp->hot[o][mt];
 
-	for (const struct list_head *l = list->next; l != list; l = l->next) {
+	if (mt == MIGRATE_PCPTYPES)
+		return pcp->hot[o][mt] ? FAIL("zone %s CPU %u pcp list %d: the empty list of type %u holds a block",
+					       mm_zones[z].name, cpu, o, mt)
+				       : NULL;
+	for (const struct list_head *l = pcp_list_next(pcp, (unsigned int)o, mt, NULL); l;
+	     l = pcp_list_next(pcp, (unsigned int)o, mt, l)) {
 		const struct page *page = lru_to_page(l);
 		const char *p;
 
-		if (l->next->prev != l || ++*count > pcp->count[o])
+		in_cold = in_cold || l == cold->next; /* the hot part's blocks have no links back */
+		if ((in_cold && l->next->prev != l) || ++*count > pcp->count[o])
 			return FAIL("zone %s CPU %u pcp list %d: broken links or more than %u blocks",
 				    mm_zones[z].name, cpu, o, pcp->count[o]);
 		if ((p = check_block(map, page, z, order, bm, true)))

@@ -35,9 +35,9 @@ static void a_block_freed_on_another_cpu_goes_to_that_cpus_list(struct ktest *t)
 	host_mm_set_cpu(1);
 	__free_pages(page, 1);
 	host_mm_set_cpu(0);
-	KT_EXPECT(t, pcp_of(1, page)->count[1] >= 1 && lru_to_page(pcp_of(1, page)->lists[1][MIGRATE_UNMOVABLE].next) == page,
+	KT_EXPECT(t, pcp_of(1, page)->count[1] >= 1 && pcp_first_block(pcp_of(1, page), 1, MIGRATE_UNMOVABLE) == page,
 		  "the block is not first on CPU 1's order-1 list (%u blocks there)", pcp_of(1, page)->count[1]);
-	KT_EXPECT(t, pcp_of(0, page)->count[1] == 0 || lru_to_page(pcp_of(0, page)->lists[1][MIGRATE_UNMOVABLE].next) != page,
+	KT_EXPECT(t, pcp_of(0, page)->count[1] == 0 || pcp_first_block(pcp_of(0, page), 1, MIGRATE_UNMOVABLE) != page,
 		  "the block went to CPU 0's list");
 	drain_pcp_lists();
 }
@@ -55,7 +55,7 @@ static void a_pageblock_freed_on_another_cpu_goes_to_that_cpus_list(struct ktest
 	KT_ASSERT(t, page != NULL, "alloc_pages(%d) failed", PAGEBLOCK_ORDER);
 	host_mm_set_cpu(1);
 	__free_pages(page, PAGEBLOCK_ORDER);
-	KT_EXPECT(t, lru_to_page(pcp_of(1, page)->lists[PCP_PAGEBLOCK_SLOT][page_pcptype(page)].next) == page,
+	KT_EXPECT(t, pcp_first_block(pcp_of(1, page), PCP_PAGEBLOCK_SLOT, page_pcptype(page)) == page,
 		  "the block is not first on CPU 1's list of whole pageblocks (%u blocks there)",
 		  pcp_of(1, page)->count[PCP_PAGEBLOCK_SLOT]);
 	again = alloc_pages(GFP_KERNEL, PAGEBLOCK_ORDER);
@@ -255,7 +255,7 @@ static void an_order0_refill_takes_both_frames_of_a_pair(struct ktest *t)
 	KT_ASSERT(t, page, "alloc_pages(0) failed");
 	pcp = pcp_of(0, page);
 	for (unsigned int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
-		for (struct list_head *e = pcp->lists[0][mt].next; e != &pcp->lists[0][mt]; e = e->next) {
+		for (struct list_head *e = pcp_list_next(pcp, 0, mt, NULL); e; e = pcp_list_next(pcp, 0, mt, e)) {
 			struct page *pair = pfn_to_page(page_to_pfn(lru_to_page(e)) ^ 1);
 
 			split += PageBuddy(pair) && pair->private == 0;
@@ -506,6 +506,34 @@ static void a_drain_on_cpu_0_gives_back_a_block_freed_on_cpu_1(struct ktest *t)
 		  mm_pcp_free_pages(pcp_of(1, page)));
 }
 
+/*
+ * Blocks freed on a CPU come back from its list most recently freed first: a free pushes on the
+ * list's hot part and an allocation pops it, also when the list's cold part (a refill's blocks,
+ * moved to the hot part when it ran empty) is under them.
+ */
+static void freed_blocks_come_back_most_recently_freed_first(struct ktest *t)
+{
+	struct page *block[3], *again[3];
+
+	host_mm_set_cpu(0);
+	drain_pcp_lists();
+	for (unsigned int i = 0; i < 3; i++) {
+		block[i] = alloc_pages(GFP_KERNEL, 1); /* the first refills the list; the next take from it */
+		KT_ASSERT(t, block[i] != NULL, "alloc_pages(1) failed");
+	}
+	for (unsigned int i = 0; i < 3; i++)
+		__free_pages(block[i], 1);
+	for (unsigned int i = 0; i < 3; i++) {
+		again[i] = alloc_pages(GFP_KERNEL, 1);
+		KT_EXPECT(t, again[i] == block[2 - i], "allocation %u after the frees: pfn %#lx, want pfn %#lx", i + 1,
+			  again[i] ? page_to_pfn(again[i]) : 0, page_to_pfn(block[2 - i]));
+	}
+	for (unsigned int i = 0; i < 3; i++)
+		if (again[i])
+			__free_pages(again[i], 1);
+	drain_pcp_lists();
+}
+
 KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(a_block_freed_on_another_cpu_goes_to_that_cpus_list),
 	    KTEST_CASE(a_pageblock_freed_on_another_cpu_goes_to_that_cpus_list),
@@ -517,4 +545,5 @@ KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(a_full_pageblocks_page_is_handed_out_before_a_sparse_ones),
 	    KTEST_CASE(a_small_allocation_splits_a_full_pageblocks_block_before_using_a_sparse_one),
 	    KTEST_CASE(last_two_references_dropped_at_once_free_the_page_once),
-	    KTEST_CASE(a_drain_on_cpu_0_gives_back_a_block_freed_on_cpu_1));
+	    KTEST_CASE(a_drain_on_cpu_0_gives_back_a_block_freed_on_cpu_1),
+	    KTEST_CASE(freed_blocks_come_back_most_recently_freed_first));

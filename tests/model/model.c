@@ -176,17 +176,35 @@ static bool mark_free_block(unsigned long *bm, const struct page *page, unsigned
 }
 
 /* Sets in bm the frames of every block on list, all of order; NULL or the first overlap. */
-static const char *collect_list(unsigned long *bm, const struct list_head *list, unsigned int o)
+static const char *mark_listed_block(unsigned long *bm, const struct list_head *l, unsigned int o)
 {
 	static char msg[128];
 
-	for (const struct list_head *l = list->next; l != list; l = l->next)
-		if (!mark_free_block(bm, lru_to_page(l), o)) {
-			snprintf(msg, sizeof(msg), "free order-%u block at pfn %#lx overlaps another or lies "
-				 "beyond max_pfn", o, page_to_pfn(lru_to_page(l)));
-			return msg;
-		}
-	return NULL;
+	if (mark_free_block(bm, lru_to_page(l), o))
+		return NULL;
+	snprintf(msg, sizeof(msg), "free order-%u block at pfn %#lx overlaps another or lies beyond max_pfn", o,
+		 page_to_pfn(lru_to_page(l)));
+	return msg;
+}
+
+static const char *collect_list(unsigned long *bm, const struct list_head *list, unsigned int o)
+{
+	const char *p = NULL;
+
+	for (const struct list_head *l = list->next; l != list && !p; l = l->next)
+		p = mark_listed_block(bm, l, o);
+	return p;
+}
+
+/* The same for a per-CPU list, hot part and cold (mm/zone.h). */
+static const char *collect_pcp_list(unsigned long *bm, const struct per_cpu_pages *pcp, unsigned int slot,
+				    unsigned int mt)
+{
+	const char *p = NULL;
+
+	for (const struct list_head *l = pcp_list_next(pcp, slot, mt, NULL); l && !p; l = pcp_list_next(pcp, slot, mt, l))
+		p = mark_listed_block(bm, l, pcp_slot_order(slot));
+	return p;
 }
 
 /* Sets in bm the frames of every block on a buddy or per-CPU list; NULL or the first overlap. */
@@ -200,9 +218,8 @@ static const char *collect_free_frames(unsigned long *bm)
 				p = collect_list(bm, &mm_zones[z].free_area[o].free_list[t], o);
 		for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus && !p; cpu++)
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS && !p; slot++)
-				for (unsigned int t = 0; t < MIGRATE_TYPES && !p; t++)
-					p = collect_list(bm, &cpu_pcp(cpu, (unsigned int)z)->lists[slot][t],
-							 pcp_slot_order(slot));
+				for (unsigned int t = 0; t < MIGRATE_PCPTYPES && !p; t++)
+					p = collect_pcp_list(bm, cpu_pcp(cpu, (unsigned int)z), slot, t);
 	}
 	return p;
 }

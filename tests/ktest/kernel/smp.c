@@ -4,7 +4,8 @@
  * with its own number and per-CPU area, cross-CPU calls run once on each CPU and wake idle ones,
  * a spinlock keeps a counter that every CPU increments exact, and every CPU ticks with interrupts
  * on, in work functions too; mm/'s cross-CPU call runs on each CPU in an interrupt, and a page
- * freed on CPU 1 is in the buddy lists after a drain on CPU 0. They pass with one CPU as well,
+ * freed on CPU 1 is in the buddy lists after a drain on CPU 0, and a slab object freed on CPU 1
+ * comes back to its slab when CPU 0 shrinks its cache. They pass with one CPU as well,
  * where the calls run on the caller.
  */
 #include "kernel/apic.h"
@@ -21,6 +22,8 @@
 #include "mm/page_alloc.h"
 #include "mm/pcp.h"
 #include "tests/ktest/mm_helpers.h"
+#include "tests/ktest/slab_shared.h"
+#include "mm/slab_cache.h"
 
 #define MSR_GS_BASE    0xc0000101u
 #define LOCK_MS        300u
@@ -428,6 +431,80 @@ static void a_page_freed_on_cpu_1_is_in_the_buddy_lists_after_a_drain_on_cpu_0(s
 		  page_to_pfn(r.page), this_cpu_id());
 }
 
+/* The object CPU 1 frees to the cache (its own list of it, a cache without debug). */
+struct remote_kfree {
+	struct kmem_cache *cache;
+	void *obj;
+	bool done;
+};
+
+static void kfree_on_cpu_1(void *arg)
+{
+	struct remote_kfree *r = arg;
+
+	if (this_cpu_id() != 1)
+		return;
+	kmem_cache_free(r->cache, r->obj);
+	r->done = true;
+}
+
+/*
+ * A cache without debug (whose CPUs keep lists of free objects) and one object of it, allocated
+ * here, freed on CPU 1: on CPU 1's list of the cache then. False (reported) when that fails.
+ */
+static bool object_freed_on_cpu_1(struct ktest *t, struct remote_kfree *r, const char *name)
+{
+	bool debug = slab_test_debug_default();
+
+	slab_set_debug(false);
+	*r = (struct remote_kfree){ .cache = kmem_cache_create(name, 64, 0, 0) };
+	slab_set_debug(debug);
+	if (!KT_EXPECT(t, r->cache != NULL && !slab_debug_enabled(r->cache), "no cache without debug"))
+		return false;
+	r->obj = kmem_cache_alloc(r->cache, GFP_KERNEL);
+	if (!KT_EXPECT(t, r->obj != NULL, "kmem_cache_alloc failed"))
+		return false;
+	smp_call_function(kfree_on_cpu_1, r, true);
+	return KT_EXPECT(t, r->done, "CPU 1 did not run the free");
+}
+
+/*
+ * An object freed on CPU 1 stays on CPU 1's list of its cache; shrink (kmem_cache_shrink(), or
+ * kmem_cache_shrink_all() with every cache) on CPU 0 asks CPU 1 to give it back (an interrupt:
+ * the list has no lock), and its slab, empty then, goes back to the page allocator.
+ */
+static void check_shrink_finds_object_freed_on_cpu_1(struct ktest *t, bool all)
+{
+	static struct remote_kfree r;
+	unsigned long calls, slabs;
+
+	if (smp_num_cpus() < 2)
+		return ktest_skip(t, "one CPU");
+	if (!object_freed_on_cpu_1(t, &r, all ? "smp-shrink-all" : "smp-shrink"))
+		goto out;
+	calls = cpu_calls_received(1);
+	if (all)
+		kmem_cache_shrink_all();
+	else
+		kmem_cache_shrink(r.cache);
+	KT_EXPECT(t, cpu_calls_received(1) > calls, "CPU 1 was not asked to give its objects back");
+	slabs = __atomic_load_n(&r.cache->nr_slabs, __ATOMIC_RELAXED);
+	KT_EXPECT(t, slabs == 0, "%lu slab(s) left after a shrink on CPU %u: the object CPU 1 freed was not given back",
+		  slabs, this_cpu_id());
+out:
+	kmem_cache_destroy(r.cache);
+}
+
+static void a_slab_object_freed_on_cpu_1_comes_back_by_a_shrink_on_cpu_0(struct ktest *t)
+{
+	check_shrink_finds_object_freed_on_cpu_1(t, false);
+}
+
+static void a_slab_object_freed_on_cpu_1_comes_back_by_shrinking_every_cache_on_cpu_0(struct ktest *t)
+{
+	check_shrink_finds_object_freed_on_cpu_1(t, true);
+}
+
 KTEST_SUITE(smp,
 	    KTEST_CASE(every_cpu_has_its_own_number_and_area),
 	    KTEST_CASE(on_each_cpu_runs_once_on_each_with_interrupts_on),
@@ -440,4 +517,6 @@ KTEST_SUITE(smp,
 	    KTEST_CASE(xapic_refuses_ids_it_cannot_name),
 	    KTEST_CASE(a_cpu_without_memory_for_its_stack_keeps_nothing),
 	    KTEST_CASE(mm_cross_cpu_call_runs_on_each_cpu_with_interrupts_off),
-	    KTEST_CASE(a_page_freed_on_cpu_1_is_in_the_buddy_lists_after_a_drain_on_cpu_0));
+	    KTEST_CASE(a_page_freed_on_cpu_1_is_in_the_buddy_lists_after_a_drain_on_cpu_0),
+	    KTEST_CASE(a_slab_object_freed_on_cpu_1_comes_back_by_a_shrink_on_cpu_0),
+	    KTEST_CASE(a_slab_object_freed_on_cpu_1_comes_back_by_shrinking_every_cache_on_cpu_0));
