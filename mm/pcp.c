@@ -208,6 +208,8 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 	MM_BUG_ON(!pcp_lists_locked(pcp), NULL, "CPU %u's lists not locked", pcp->cpu);
 	MM_BUG_ON(!pcp_holds_order(order), NULL, "refilling a per-CPU list of order %u", order);
 	pcp_retune(pcp, slot);
+	if (slot == PCP_PAGEBLOCK_SLOT)
+		pcp->trimmed_since_refill = 0; /* see pcp_over_high() */
 	if (pcp->count[slot] > pcp->high[slot])
 		pcp_flush(pcp, slot, pcp->count[slot] - pcp->high[slot]);
 	if (zone_busy(zone))
@@ -277,11 +279,24 @@ static void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int
 /*
  * The blocks a list at or over its high gives back: its batch when one over (the fast path's
  * case), more when its high has come down since.
+ * A list of whole pageblocks that refilled less than a batch of such give-backs ago gives back
+ * only what is over its high: its CPU both takes and frees them (a burst of 2 MiB allocations,
+ * then their frees), and what it keeps it takes again soon; given back as a batch, a burst as
+ * long as the list's high started short every time, refilled a batch at its end and gave a batch
+ * back after its frees, two holds of the zone lock, merging and splitting 4 MiB blocks, a burst.
+ * A list whose CPU only frees (blocks other CPUs allocated) stops refilling and gives back whole
+ * batches again: one hold of the zone lock for a batch.
  */
-static unsigned int pcp_over_high(const struct per_cpu_pages *pcp, unsigned int slot)
+static unsigned int pcp_over_high(struct per_cpu_pages *pcp, unsigned int slot)
 {
 	unsigned int keep = pcp->high[slot] + 1u - pcp->batch[slot];
 
+	if (slot == PCP_PAGEBLOCK_SLOT && pcp->trimmed_since_refill < pcp->batch[slot]) {
+		unsigned int over = pcp->count[slot] > pcp->high[slot] ? pcp->count[slot] - pcp->high[slot] : 0;
+
+		pcp->trimmed_since_refill = (uint16_t)MIN(over + pcp->trimmed_since_refill, UINT16_MAX);
+		return over;
+	}
 	return pcp->count[slot] > keep ? pcp->count[slot] - keep : 0;
 }
 

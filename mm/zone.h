@@ -109,8 +109,8 @@ struct free_area {
  * The counts and limits are arrays of their own (not a structure per slot) so that the fast path
  * reaches count[order] and fast_high[order] by a scaled index, with no multiply; the lists start
  * at offset 40 (not a multiple of 16: at 48 the compilers' address arithmetic for lists[o][t]
- * took two instructions more on each fast path), batch and high, which only the slow paths read,
- * after them.
+ * took two instructions more on each fast path), batch, high and trimmed_since_refill, which only
+ * the slow paths read, after them.
  */
 struct per_cpu_pages {
 	mm_spinlock_t lock; /* taken only without ARCH_CPU_CALLS_BY_IPI (mm/pcp.h): else interrupts off is enough */
@@ -120,6 +120,7 @@ struct per_cpu_pages {
 	struct list_head lists[PCP_NR_SLOTS][MIGRATE_TYPES]; /* most recently freed first */
 	uint16_t batch[PCP_NR_SLOTS];              /* blocks moved at once to or from the buddy lists */
 	uint16_t high[PCP_NR_SLOTS];               /* at this many, batch blocks go back; 0: lists off */
+	uint16_t trimmed_since_refill;             /* whole pageblocks given back one by one since the last refill */
 } __attribute__((aligned(8 * CACHE_LINE_BYTES)));
 
 /**
