@@ -231,6 +231,117 @@ static void a_cpus_rounds_of_its_lists_high_in_pageblocks_stay_on_its_list(struc
 	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
+/* ---- whole pageblocks one CPU frees and another allocates ---------------------------------- */
+
+/*
+ * 2 MiB blocks allocated on CPU 0 and freed on CPU 1: enough to take CPU 1's list of whole
+ * pageblocks to its high (PCP_HIGH_BLOCKS on the 8 GiB map), past a batch of single give-backs
+ * (its CPU has not refilled it), then past its high twice, giving back a batch each time.
+ */
+#define CROSS_BLOCKS (PCP_HIGH_BLOCKS + 2 * PCP_BATCH_BLOCKS + 1)
+
+/*
+ * On the 8 GiB map: CROSS_BLOCKS 2 MiB blocks allocated on CPU 0 (pfns into pfns), freed on CPU 1.
+ * Returns the zone's buddy free pages after the allocations, or 0 when they failed.
+ */
+static unsigned long free_on_cpu1_what_cpu0_allocated(struct ktest *t, struct fw_map *map, unsigned long *pfns)
+{
+	static struct page *pages[CROSS_BLOCKS];
+	unsigned long buddy_free;
+	unsigned int n;
+
+	if (!KT_EXPECT(t, rebuild_on_text(pageblock_rounds_map, map) == 0, "mm_init on the 8 GiB map failed"))
+		return 0;
+	mm_debug_poison = false;
+	host_mm_set_cpu(0);
+	for (n = 0; n < CROSS_BLOCKS && (pages[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGEBLOCK_ORDER)); n++)
+		pfns[n] = page_to_pfn(pages[n]);
+	buddy_free = mm_zones[ZONE_NORMAL].buddy_free_pages;
+	host_mm_set_cpu(1);
+	for (unsigned int i = 0; i < n; i++)
+		__free_pages(pages[i], PAGEBLOCK_ORDER);
+	host_mm_set_cpu(0);
+	return KT_EXPECT(t, n == CROSS_BLOCKS && page_zonenum(pages[0]) == ZONE_NORMAL,
+			 "%u of %u 2 MiB blocks allocated in zone Normal", n, CROSS_BLOCKS) ? buddy_free : 0;
+}
+
+static void back_to_default_map(struct ktest *t, struct fw_map *map, bool poison)
+{
+	mm_debug_poison = poison;
+	host_mm_set_cpu(0);
+	drain_pcp_lists();
+	KT_EXPECT(t, mm_check_free_lists(map) == NULL, "%s", mm_check_free_lists(map));
+	KT_EXPECT_EQ(t, rebuild_default(map), 0);
+}
+
+static bool pfn_among(unsigned long pfn, const unsigned long *pfns, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (pfns[i] == pfn)
+			return true;
+	return false;
+}
+
+/*
+ * The batches of whole pageblocks CPU 1 gives back, freeing what CPU 0 allocated, reach CPU 0's
+ * next refill as they are: neither CPU 1's give-back nor CPU 0's refill moves a block through
+ * the buddy lists (each of them merged and split a 4 MiB block per 2 MiB one under the zone
+ * lock: 2 M blocks/s in make bench-host's cross-CPU frees, where one CPU alone does 40 M). The
+ * single give-backs before them (CPU 1 has not refilled: see pcp_over_high()) go to the buddy
+ * lists.
+ */
+static void pageblocks_freed_on_one_cpu_reach_anothers_refill_unmerged(struct ktest *t)
+{
+	static unsigned long pfns[CROSS_BLOCKS];
+	struct page *held[PCP_BATCH_BLOCKS + 1];
+	bool poison = mm_debug_poison;
+	struct per_cpu_pages *pcp;
+	unsigned long buddy_free, after_frees;
+	unsigned int n, on_list;
+	struct fw_map map;
+
+	buddy_free = free_on_cpu1_what_cpu0_allocated(t, &map, pfns);
+	if (!buddy_free)
+		goto out;
+	after_frees = mm_zones[ZONE_NORMAL].buddy_free_pages;
+	KT_EXPECT(t, after_frees == buddy_free + ((unsigned long)PCP_BATCH_BLOCKS << PAGEBLOCK_ORDER),
+		  "CPU 1's frees gave %ld pages to the buddy lists, not the %u of its single give-backs",
+		  (long)(after_frees - buddy_free), PCP_BATCH_BLOCKS << PAGEBLOCK_ORDER);
+	/* CPU 0's list holds what its last refill left; the allocation after those refills it. */
+	pcp = cpu_pcp(0, ZONE_NORMAL); /* the rebuilt allocator's */
+	on_list = MIN(pcp->count[PCP_PAGEBLOCK_SLOT], PCP_BATCH_BLOCKS);
+	for (n = 0; n <= on_list && (held[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGEBLOCK_ORDER)); n++)
+		;
+	KT_EXPECT(t, n == on_list + 1 && mm_zones[ZONE_NORMAL].buddy_free_pages == after_frees,
+		  "CPU 0's refill took %ld pages from the buddy lists", (long)(after_frees - mm_zones[ZONE_NORMAL].buddy_free_pages));
+	KT_EXPECT(t, n == on_list + 1 && pfn_among(page_to_pfn(held[on_list]), pfns, CROSS_BLOCKS),
+		  "CPU 0's refill handed out pfn %#lx, not a block CPU 1 freed", n == on_list + 1 ? page_to_pfn(held[on_list]) : 0);
+	while (n)
+		__free_pages(held[--n], PAGEBLOCK_ORDER);
+out:
+	back_to_default_map(t, &map, poison);
+}
+
+/*
+ * drain_pcp_lists() gives the batches of whole pageblocks CPU 1 gave back (which wait for another
+ * CPU's refill) to the buddy lists too: afterwards they hold every free page of the zone.
+ */
+static void a_drain_gives_back_the_pageblocks_waiting_for_a_refill(struct ktest *t)
+{
+	static unsigned long pfns[CROSS_BLOCKS];
+	bool poison = mm_debug_poison;
+	struct fw_map map;
+
+	if (!free_on_cpu1_what_cpu0_allocated(t, &map, pfns))
+		goto out;
+	drain_pcp_lists();
+	KT_EXPECT(t, mm_zones[ZONE_NORMAL].buddy_free_pages == zone_free_pages(&mm_zones[ZONE_NORMAL]),
+		  "after the drain the buddy lists hold %lu free pages of zone Normal's %lu",
+		  mm_zones[ZONE_NORMAL].buddy_free_pages, zone_free_pages(&mm_zones[ZONE_NORMAL]));
+out:
+	back_to_default_map(t, &map, poison);
+}
+
 /* ---- how much the lists keep, and where a freed block goes ---------------------------------- */
 
 /*
@@ -584,6 +695,8 @@ KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(an_order0_refill_takes_both_frames_of_a_pair),
 	    KTEST_CASE(a_cpu_keeps_a_burst_of_freed_pageblocks_while_its_zone_has_spare_memory),
 	    KTEST_CASE(a_cpus_rounds_of_its_lists_high_in_pageblocks_stay_on_its_list),
+	    KTEST_CASE(pageblocks_freed_on_one_cpu_reach_anothers_refill_unmerged),
+	    KTEST_CASE(a_drain_gives_back_the_pageblocks_waiting_for_a_refill),
 	    KTEST_CASE(a_busy_zone_gives_a_sparse_pageblocks_page_to_the_buddy_lists),
 	    KTEST_CASE(a_full_pageblocks_page_is_handed_out_before_a_sparse_ones),
 	    KTEST_CASE(a_small_allocation_splits_a_full_pageblocks_block_before_using_a_sparse_one),
