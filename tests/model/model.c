@@ -189,7 +189,7 @@ static const char *collect_list(unsigned long *bm, const struct list_head *list,
 	return NULL;
 }
 
-/* Sets in bm the frames of every block on a buddy or per-CPU list; NULL or the first overlap. */
+/* Sets in bm the frames of every block on a buddy, per-CPU or hand-off list; NULL or the first overlap. */
 static const char *collect_free_frames(unsigned long *bm)
 {
 	const char *p = NULL;
@@ -203,6 +203,8 @@ static const char *collect_free_frames(unsigned long *bm)
 				for (unsigned int t = 0; t < MIGRATE_TYPES && !p; t++)
 					p = collect_list(bm, &cpu_pcp(cpu, (unsigned int)z)->lists[slot][t],
 							 pcp_slot_order(slot));
+		for (unsigned int t = 0; t < MIGRATE_PCPTYPES && !p; t++)
+			p = collect_list(bm, &mm_zones[z].pcp_handoff[t], PAGEBLOCK_ORDER);
 	}
 	return p;
 }
