@@ -286,6 +286,8 @@ static void pcp_hand_off(struct per_cpu_pages *pcp, unsigned int n)
 	unsigned int len[MIGRATE_TYPES] = { 0 }, last = MIGRATE_TYPES - 1, slot = PCP_PAGEBLOCK_SLOT;
 	unsigned long flags;
 
+	if (!n)
+		return;
 	for (unsigned int t = 0; t < MIGRATE_TYPES; t++)
 		list_init(&chain[t]);
 	for (; n && pcp->count[slot]; n--) {
@@ -374,8 +376,8 @@ static void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int
 	unsigned long flags;
 
 	MM_BUG_ON(!pcp_lists_locked(pcp), NULL, "CPU %u's lists not locked", pcp->cpu);
-	if (!pcp->count[slot])
-		return;
+	if (!n || !pcp->count[slot])
+		return; /* no zone lock for nothing */
 	flags = zone_lock(zone);
 	for (; n && pcp->count[slot]; n--)
 		pcp_give_coldest_locked(pcp, slot, next_flush_list(pcp, slot, &last));
@@ -395,12 +397,13 @@ static bool pcp_gives_batches(const struct per_cpu_pages *pcp, unsigned int slot
  * The blocks a list at or over its high gives back: its batch when one over (the fast path's
  * case), more when its high has come down since.
  * A list of whole pageblocks that refilled less than a batch of such give-backs ago gives back
- * only what is over its high: its CPU both takes and frees them (a burst of 2 MiB allocations,
- * then their frees), and what it keeps it takes again soon; given back as a batch, a burst as
- * long as the list's high started short every time, refilled a batch at its end and gave a batch
- * back after its frees, two holds of the zone lock, merging and splitting 4 MiB blocks, a burst.
- * A list whose CPU only frees (blocks other CPUs allocated) stops refilling and gives back whole
- * batches again: one hold of the zone lock for a batch.
+ * only what is over its high: its CPU both takes and frees them (bursts of 2 MiB allocations,
+ * then their frees), and it takes what it keeps again soon. Given back a batch at a time, a list
+ * whose CPU's bursts were as long as its high started every burst a batch short: it refilled a
+ * batch and gave one back each time, two holds of the zone lock, with a 4 MiB merge and split
+ * per block. A list whose CPU only frees (blocks other CPUs allocated) refills no more and after
+ * a batch of single give-backs gives back whole batches again (to its zone's hand-off lists,
+ * pcp_hand_off()).
  */
 static unsigned int pcp_over_high(struct per_cpu_pages *pcp, unsigned int slot)
 {
