@@ -43,6 +43,15 @@ int mm_pcp_init(unsigned int nr_cpus)
 }
 
 /*
+ * zone's free frames on no CPU's list: its buddy lists' and its hand-off lists' (struct zone), read
+ * atomically. The hand-off lists' are as free as the buddy lists' for any CPU's refill.
+ */
+static unsigned long zone_unlisted_free_pages(const struct zone *zone)
+{
+	return __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED) + mm_pcp_handoff_pages(zone);
+}
+
+/*
  * The frames of zone's spare memory (its buddy lists' frames above 2^-PCP_RESERVE_SHIFT of it)
  * that a list of slot may hold, with own frames already on it (whole pageblocks') or not (the
  * smaller orders': their lists are not counted, so that a zone's spare memory stays in the
@@ -50,7 +59,7 @@ int mm_pcp_init(unsigned int nr_cpus)
  */
 static unsigned long pcp_spare_frames(const struct zone *zone, unsigned long own)
 {
-	unsigned long free = __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED) + own;
+	unsigned long free = zone_unlisted_free_pages(zone) + own;
 	unsigned long reserve = zone->managed_pages >> PCP_RESERVE_SHIFT;
 
 	return free > reserve ? free - reserve : 0;
@@ -88,10 +97,10 @@ static unsigned int pcp_batch_for(unsigned int high)
 	return MAX(1u, MIN(PCP_BATCH_BLOCKS, high / 8u));
 }
 
-/* Is zone busy: its buddy lists' free frames at or under 2^-PCP_RESERVE_SHIFT of it? */
+/* Is zone busy: its buddy and hand-off lists' free frames at or under 2^-PCP_RESERVE_SHIFT of it? */
 static bool zone_busy(const struct zone *zone)
 {
-	return __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED) <= zone->managed_pages >> PCP_RESERVE_SHIFT;
+	return zone_unlisted_free_pages(zone) <= zone->managed_pages >> PCP_RESERVE_SHIFT;
 }
 
 /*
@@ -216,6 +225,12 @@ static struct list_head *next_flush_list(struct per_cpu_pages *pcp, unsigned int
 	return NULL;
 }
 
+/* zone's lock held: adds delta to its hand-off lists' frames (an atomic store: read without the lock). */
+static void handoff_add_pages(struct zone *zone, long delta)
+{
+	__atomic_store_n(&zone->pcp_handoff_pages, zone->pcp_handoff_pages + (unsigned long)delta, __ATOMIC_RELAXED);
+}
+
 /*
  * zone's lock held: gives every whole pageblock of its hand-off lists (struct zone) to its buddy
  * lists; returns how many.
@@ -231,7 +246,8 @@ static unsigned long handoff_to_buddy_locked(struct zone *zone)
 			struct page *page = lru_to_page(head->next);
 
 			list_del(&page->lru);
-			__atomic_store_n(&zone->pcp_handoff_count[t], zone->pcp_handoff_count[t] - 1, __ATOMIC_RELAXED);
+			zone->pcp_handoff_count[t]--;
+			handoff_add_pages(zone, -(long)PAGEBLOCK_NR_PAGES); /* before mm_buddy_give() counts it */
 			set_block_order(page, 0);
 			mm_buddy_give(page, PAGEBLOCK_ORDER);
 			blocks++;
@@ -263,7 +279,8 @@ static struct page *take_handoff_locked(struct per_cpu_pages *pcp, struct zone *
 	if (!n || pcp->count[slot] + n - 1 > pcp->high[slot])
 		return NULL;
 	list_init(head);
-	__atomic_store_n(&zone->pcp_handoff_count[mt], 0, __ATOMIC_RELAXED);
+	zone->pcp_handoff_count[mt] = 0;
+	handoff_add_pages(zone, -(long)((unsigned long)n << PAGEBLOCK_ORDER)); /* before pcp's count has them */
 	if (n > 1) {
 		splice_tail(first->next, last, &pcp->lists[slot][mt]);
 		pcp_set_count(pcp, slot, pcp->count[slot] + n - 1);
@@ -272,8 +289,7 @@ static struct page *take_handoff_locked(struct per_cpu_pages *pcp, struct zone *
 }
 
 /*
- * pcp's lock held, its list of whole pageblocks over its high and its CPU only freeing lately
- * (pcp_gives_batches()): hands its n coldest blocks, as they are, to its zone's hand-off lists,
+ * pcp's lock held, its list of whole pageblocks over its high: hands its n coldest blocks, as they are, to its zone's hand-off lists,
  * where another CPU's refill takes them whole (take_handoff_locked()). A hand-off list holds two
  * of the list's batches at most (a batch follows the spare memory: a small machine's holds
  * little); what does not fit goes to the buddy lists. The blocks are unlinked before the zone lock
@@ -304,7 +320,8 @@ static void pcp_hand_off(struct per_cpu_pages *pcp, unsigned int n)
 			continue;
 		if (t < MIGRATE_PCPTYPES && zone->pcp_handoff_count[t] + len[t] <= 2u * pcp->batch[slot]) {
 			splice_tail(chain[t].next, chain[t].prev, &zone->pcp_handoff[t]);
-			__atomic_store_n(&zone->pcp_handoff_count[t], zone->pcp_handoff_count[t] + len[t], __ATOMIC_RELAXED);
+			zone->pcp_handoff_count[t] = (uint16_t)(zone->pcp_handoff_count[t] + len[t]);
+			handoff_add_pages(zone, (long)((unsigned long)len[t] << PAGEBLOCK_ORDER));
 			continue;
 		}
 		while (!list_empty(&chain[t])) {
@@ -328,8 +345,6 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 	MM_BUG_ON(!pcp_lists_locked(pcp), NULL, "CPU %u's lists not locked", pcp->cpu);
 	MM_BUG_ON(!pcp_holds_order(order), NULL, "refilling a per-CPU list of order %u", order);
 	pcp_retune(pcp, slot);
-	if (slot == PCP_PAGEBLOCK_SLOT)
-		pcp->trimmed_since_refill = 0; /* see pcp_over_high() */
 	if (pcp->count[slot] > pcp->high[slot])
 		pcp_flush(pcp, slot, pcp->count[slot] - pcp->high[slot]);
 	if (zone_busy(zone))
@@ -385,36 +400,13 @@ static void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int
 }
 
 /*
- * Does pcp's list of slot, over its high, give back a batch (else only what is over its high)?
- * Always, but a list of whole pageblocks that refilled lately (pcp_over_high()).
- */
-static bool pcp_gives_batches(const struct per_cpu_pages *pcp, unsigned int slot)
-{
-	return slot != PCP_PAGEBLOCK_SLOT || pcp->trimmed_since_refill >= pcp->batch[slot];
-}
-
-/*
  * The blocks a list at or over its high gives back: its batch when one over (the fast path's
  * case), more when its high has come down since.
- * A list of whole pageblocks that refilled less than a batch of such give-backs ago gives back
- * only what is over its high: its CPU both takes and frees them (bursts of 2 MiB allocations,
- * then their frees), and it takes what it keeps again soon. Given back a batch at a time, a list
- * whose CPU's bursts were as long as its high started every burst a batch short: it refilled a
- * batch and gave one back each time, two holds of the zone lock, with a 4 MiB merge and split
- * per block. A list whose CPU only frees (blocks other CPUs allocated) refills no more and after
- * a batch of single give-backs gives back whole batches again (to its zone's hand-off lists,
- * pcp_hand_off()).
  */
-static unsigned int pcp_over_high(struct per_cpu_pages *pcp, unsigned int slot)
+static unsigned int pcp_over_high(const struct per_cpu_pages *pcp, unsigned int slot)
 {
 	unsigned int keep = pcp->high[slot] + 1u - pcp->batch[slot];
 
-	if (!pcp_gives_batches(pcp, slot)) {
-		unsigned int over = pcp->count[slot] > pcp->high[slot] ? pcp->count[slot] - pcp->high[slot] : 0;
-
-		pcp->trimmed_since_refill = (uint16_t)MIN(over + pcp->trimmed_since_refill, UINT16_MAX);
-		return over;
-	}
 	return pcp->count[slot] > keep ? pcp->count[slot] - keep : 0;
 }
 
@@ -450,7 +442,7 @@ void mm_pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsig
 		buddy_give_locked(page, order);
 	} else {
 		pcp_push(pcp, page, slot, page_pcptype(page), pcp->count[slot]);
-		if (slot == PCP_PAGEBLOCK_SLOT && pcp_gives_batches(pcp, slot))
+		if (slot == PCP_PAGEBLOCK_SLOT)
 			pcp_hand_off(pcp, pcp_over_high(pcp, slot));
 		else
 			pcp_flush(pcp, slot, pcp_over_high(pcp, slot));
@@ -544,11 +536,7 @@ static unsigned long drain_handoffs(void)
 
 unsigned long mm_pcp_handoff_pages(const struct zone *zone)
 {
-	unsigned long blocks = 0;
-
-	for (unsigned int t = 0; t < MIGRATE_PCPTYPES; t++)
-		blocks += __atomic_load_n(&zone->pcp_handoff_count[t], __ATOMIC_RELAXED);
-	return blocks << PAGEBLOCK_ORDER;
+	return __atomic_load_n(&zone->pcp_handoff_pages, __ATOMIC_RELAXED);
 }
 
 /*

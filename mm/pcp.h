@@ -157,9 +157,8 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
  * free memory; while the lists are off (high 0), or the zone is busy (fast_high 0) and the
  * block a whole pageblock or of a sparse pageblock (mm/pageblock.h), gives the block straight to
  * the buddy lists; else
- * puts it on the list and, at its high, gives the batch coldest back (whole pageblocks: only
- * what is over the high while the list refilled lately, else a batch to the zone's hand-off
- * lists). Then unlocks pcp.
+ * puts it on the list and, at its high, gives the batch coldest back (whole pageblocks: to the
+ * zone's hand-off lists). Then unlocks pcp.
  */
 void mm_pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq);
 

@@ -70,9 +70,9 @@ struct free_area {
  * smaller blocks do, so the grouping by mobility holds. Only the slow paths handle this slot
  * (alloc_pages_slow(), free_block()); it follows the same high and batch rules, but each CPU's
  * list may hold all of the zone's spare memory, not a share of it (pcp_high_now(), mm/pcp.c), and
- * a busy zone keeps none (mm_pcp_give_slow_unlock(), mm/pcp.h). Over its high, a list that
- * refilled lately gives back only the excess, one whose CPU only frees a batch, to the zone's
- * hand-off lists (struct zone's pcp_handoff), where another CPU's refill takes it whole.
+ * a busy zone keeps none (mm_pcp_give_slow_unlock(), mm/pcp.h). A list over its high gives its
+ * batch to the zone's hand-off lists (struct zone's pcp_handoff), where the next refill of any
+ * CPU takes it whole.
  */
 #define PCP_PAGEBLOCK_SLOT (PCP_MAX_ORDER + 1)
 #define PCP_NR_SLOTS (PCP_MAX_ORDER + 2)
@@ -111,8 +111,8 @@ struct free_area {
  * The counts and limits are arrays of their own (not a structure per slot) so that the fast path
  * reaches count[order] and fast_high[order] by a scaled index, with no multiply; the lists start
  * at offset 40 (not a multiple of 16: at 48 the compilers' address arithmetic for lists[o][t]
- * took two instructions more on each fast path), batch, high and trimmed_since_refill, which only
- * the slow paths read, after them.
+ * took two instructions more on each fast path), batch and high, which only the slow paths read,
+ * after them.
  */
 struct per_cpu_pages {
 	mm_spinlock_t lock; /* taken only without ARCH_CPU_CALLS_BY_IPI (mm/pcp.h): else interrupts off is enough */
@@ -122,7 +122,6 @@ struct per_cpu_pages {
 	struct list_head lists[PCP_NR_SLOTS][MIGRATE_TYPES]; /* most recently freed first */
 	uint16_t batch[PCP_NR_SLOTS];              /* blocks moved at once to or from the buddy lists */
 	uint16_t high[PCP_NR_SLOTS];               /* at this many, batch blocks go back; 0: lists off */
-	uint16_t trimmed_since_refill;             /* whole pageblocks given back one by one since the last refill */
 } __attribute__((aligned(8 * CACHE_LINE_BYTES)));
 
 /**
@@ -178,10 +177,11 @@ struct zone {
 	 * Whole pageblocks one CPU's full list gave back in a batch, kept as they were on it (not
 	 * merged), for another CPU's refill to take whole, one list a type (mm/pcp.c, struct
 	 * per_cpu_pages's rules): a CPU that frees what another allocates moves them through the
-	 * zone lock without a 4 MiB merge and split each. Counted in blocks (atomic stores).
+	 * zone lock without a 4 MiB merge and split each.
 	 */
 	struct list_head pcp_handoff[MIGRATE_PCPTYPES];
-	unsigned int pcp_handoff_count[MIGRATE_PCPTYPES];
+	unsigned long pcp_handoff_pages;               /* frames on them all, read without the lock */
+	uint16_t pcp_handoff_count[MIGRATE_PCPTYPES]; /* blocks on each: two batches at most */
 };
 
 extern struct zone mm_zones[MAX_NR_ZONES];

@@ -273,6 +273,7 @@ static const char *check_pcp_list(const struct fw_map *map, unsigned int cpu, in
 static const char *check_handoff_lists(const struct fw_map *map, int z, struct frame_set *bm, unsigned long *pages)
 {
 	const struct zone *zone = &mm_zones[z];
+	unsigned long listed = 0;
 
 	for (unsigned int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
 		const struct list_head *head = &zone->pcp_handoff[mt];
@@ -294,8 +295,12 @@ static const char *check_handoff_lists(const struct fw_map *map, int z, struct f
 		if (count != zone->pcp_handoff_count[mt])
 			return FAIL("zone %s hand-off list %s: %lu blocks listed, count %u", zone->name,
 				    migratetype_name(mt), count, zone->pcp_handoff_count[mt]);
-		*pages += count << PAGEBLOCK_ORDER;
+		listed += count << PAGEBLOCK_ORDER;
 	}
+	if (listed != zone->pcp_handoff_pages)
+		return FAIL("zone %s hand-off lists: %lu pages listed, pcp_handoff_pages %lu", zone->name, listed,
+			    zone->pcp_handoff_pages);
+	*pages += listed;
 	return NULL;
 }
 

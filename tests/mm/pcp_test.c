@@ -189,10 +189,12 @@ static bool pageblock_round(struct page **pages, unsigned int n)
  * of whole pageblocks holds that many: no round takes a block from the buddy lists or gives one
  * back, even after a few blocks another CPU allocated were freed on this one. Those pushed the
  * list over its high, and it gave back a batch (32) at once: from then on every round started
- * short, refilled a batch and gave a batch back at its end, each through the zone lock (two
- * threads' batches in make bench-host scaled 1.55 where one-at-a-time scaled 1.9).
+ * short, refilled a batch from the buddy lists and gave a batch back to them at its end, a 4 MiB
+ * merge and split per block under the zone lock (two threads' batches in make bench-host scaled
+ * 1.55 where one-at-a-time scaled 1.9). The batch now waits on the zone's hand-off lists, and the
+ * next refill takes it back whole.
  */
-static void a_cpus_rounds_of_its_lists_high_in_pageblocks_stay_on_its_list(struct ktest *t)
+static void a_cpus_rounds_of_its_lists_high_in_pageblocks_stay_off_the_buddy_lists(struct ktest *t)
 {
 	static struct page *pages[PCP_HIGH_BLOCKS], *others[8];
 	bool poison = mm_debug_poison;
@@ -237,8 +239,9 @@ static void a_cpus_rounds_of_its_lists_high_in_pageblocks_stay_on_its_list(struc
 
 /*
  * 2 MiB blocks allocated on CPU 0 and freed on CPU 1: enough to take CPU 1's list of whole
- * pageblocks to its high (PCP_HIGH_BLOCKS on the 8 GiB map), past a batch of single give-backs
- * (its CPU has not refilled it), then past its high twice, giving back a batch each time.
+ * pageblocks to its high (PCP_HIGH_BLOCKS on the 8 GiB map), then past it three times, giving
+ * back a batch (PCP_BATCH_BLOCKS) each time: two for the hand-off lists, the third for the buddy
+ * lists (the hand-off lists hold two batches a type).
  */
 #define CROSS_BLOCKS (PCP_HIGH_BLOCKS + 2 * PCP_BATCH_BLOCKS + 1)
 
@@ -288,9 +291,8 @@ static bool pfn_among(unsigned long pfn, const unsigned long *pfns, unsigned int
  * The batches of whole pageblocks CPU 1 gives back, freeing what CPU 0 allocated, reach CPU 0's
  * next refill as they are: neither CPU 1's give-back nor CPU 0's refill moves a block through
  * the buddy lists (each of them merged and split a 4 MiB block per 2 MiB one under the zone
- * lock: 2 M blocks/s in make bench-host's cross-CPU frees, where one CPU alone does 40 M). The
- * single give-backs before them (CPU 1 has not refilled: see pcp_over_high()) go to the buddy
- * lists.
+ * lock: 2 M blocks/s in make bench-host's cross-CPU frees, where one CPU alone does 40 M). A
+ * third batch, which finds the hand-off lists full, goes to the buddy lists.
  */
 static void pageblocks_freed_on_one_cpu_reach_anothers_refill_unmerged(struct ktest *t)
 {
@@ -307,7 +309,7 @@ static void pageblocks_freed_on_one_cpu_reach_anothers_refill_unmerged(struct kt
 		goto out;
 	after_frees = mm_zones[ZONE_NORMAL].buddy_free_pages;
 	KT_EXPECT(t, after_frees == buddy_free + ((unsigned long)PCP_BATCH_BLOCKS << PAGEBLOCK_ORDER),
-		  "CPU 1's frees gave %ld pages to the buddy lists, not the %u of its single give-backs",
+		  "CPU 1's frees gave %ld pages to the buddy lists, not the %u of its third batch",
 		  (long)(after_frees - buddy_free), PCP_BATCH_BLOCKS << PAGEBLOCK_ORDER);
 	/* CPU 0's list holds what its last refill left; the allocation after those refills it. */
 	pcp = cpu_pcp(0, ZONE_NORMAL); /* the rebuilt allocator's */
@@ -696,7 +698,7 @@ KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(an_idle_zones_list_keeps_a_burst_of_1024_frees),
 	    KTEST_CASE(an_order0_refill_takes_both_frames_of_a_pair),
 	    KTEST_CASE(a_cpu_keeps_a_burst_of_freed_pageblocks_while_its_zone_has_spare_memory),
-	    KTEST_CASE(a_cpus_rounds_of_its_lists_high_in_pageblocks_stay_on_its_list),
+	    KTEST_CASE(a_cpus_rounds_of_its_lists_high_in_pageblocks_stay_off_the_buddy_lists),
 	    KTEST_CASE(pageblocks_freed_on_one_cpu_reach_anothers_refill_unmerged),
 	    KTEST_CASE(a_drain_gives_back_the_pageblocks_waiting_for_a_refill),
 	    KTEST_CASE(a_busy_zone_gives_a_sparse_pageblocks_page_to_the_buddy_lists),
