@@ -863,7 +863,7 @@ unsigned long zone_free_pages(const struct zone *zone)
 	 */
 	do {
 		buddy = __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_ACQUIRE);
-		pages = buddy;
+		pages = buddy + mm_pcp_handoff_pages(zone);
 		for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
 			pages += mm_pcp_free_pages(cpu_pcp(cpu, (unsigned long)(zone - mm_zones)));
 	} while (__atomic_load_n(&zone->buddy_free_pages, __ATOMIC_ACQUIRE) != buddy && ++tries < 4);

@@ -47,6 +47,15 @@ int mm_pcp_init(unsigned int nr_cpus)
 }
 
 /*
+ * zone's free frames on no CPU's list: its buddy lists' and its hand-off lists' (struct zone), read
+ * atomically. The hand-off lists' are as free as the buddy lists' for any CPU's refill.
+ */
+static unsigned long zone_unlisted_free_pages(const struct zone *zone)
+{
+	return __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED) + mm_pcp_handoff_pages(zone);
+}
+
+/*
  * The frames of zone's spare memory (its buddy lists' frames above 2^-PCP_RESERVE_SHIFT of it)
  * that a list of slot may hold, with own frames already on it (whole pageblocks') or not (the
  * smaller orders': their lists are not counted, so that a zone's spare memory stays in the
@@ -54,7 +63,7 @@ int mm_pcp_init(unsigned int nr_cpus)
  */
 static unsigned long pcp_spare_frames(const struct zone *zone, unsigned long own)
 {
-	unsigned long free = __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED) + own;
+	unsigned long free = zone_unlisted_free_pages(zone) + own;
 	unsigned long reserve = zone->managed_pages >> PCP_RESERVE_SHIFT;
 
 	return free > reserve ? free - reserve : 0;
@@ -92,10 +101,10 @@ static unsigned int pcp_batch_for(unsigned int high)
 	return MAX(1u, MIN(PCP_BATCH_BLOCKS, high / 8u));
 }
 
-/* Is zone busy: its buddy lists' free frames at or under 2^-PCP_RESERVE_SHIFT of it? */
+/* Is zone busy: its buddy and hand-off lists' free frames at or under 2^-PCP_RESERVE_SHIFT of it? */
 static bool zone_busy(const struct zone *zone)
 {
-	return __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED) <= zone->managed_pages >> PCP_RESERVE_SHIFT;
+	return zone_unlisted_free_pages(zone) <= zone->managed_pages >> PCP_RESERVE_SHIFT;
 }
 
 /*
@@ -226,6 +235,137 @@ static struct page *take_pair_frame(struct zone *zone, struct page *frame, gfp_t
  */
 static void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n);
 
+/*
+ * The type of the list of slot the next block to flush comes from: the types in turn, starting
+ * after *last, skipping empty lists (their hot parts cooled). One of them holds a block
+ * (count[slot] is not 0).
+ */
+static unsigned int next_flush_list(struct per_cpu_pages *pcp, unsigned int slot, unsigned int *last)
+{
+	for (unsigned int i = 1; i <= MIGRATE_PCPTYPES; i++) {
+		unsigned int t = (*last + i) % MIGRATE_PCPTYPES;
+
+		if (!list_empty(&pcp->lists[slot][t])) {
+			*last = t;
+			return t;
+		}
+	}
+	MM_BUG_ON(true, NULL, "per-CPU lists of slot %u: count %u but every list empty", slot, pcp->count[slot]);
+	return 0;
+}
+
+/* zone's lock held: adds delta to its hand-off lists' frames (an atomic store: read without the lock). */
+static void handoff_add_pages(struct zone *zone, long delta)
+{
+	__atomic_store_n(&zone->pcp_handoff_pages, zone->pcp_handoff_pages + (unsigned long)delta, __ATOMIC_RELAXED);
+}
+
+/*
+ * zone's lock held: gives every whole pageblock of its hand-off lists (struct zone) to its buddy
+ * lists; returns how many.
+ */
+static unsigned long handoff_to_buddy_locked(struct zone *zone)
+{
+	unsigned long blocks = 0;
+
+	for (unsigned int t = 0; t < MIGRATE_PCPTYPES; t++) {
+		struct list_head *head = &zone->pcp_handoff[t];
+
+		while (!list_empty(head)) {
+			struct page *page = lru_to_page(head->next);
+
+			list_del(&page->lru);
+			zone->pcp_handoff_count[t]--;
+			handoff_add_pages(zone, -(long)PAGEBLOCK_NR_PAGES); /* before mm_buddy_give() counts it */
+			set_block_order(page, 0);
+			mm_buddy_give(page, PAGEBLOCK_ORDER);
+			blocks++;
+		}
+	}
+	return blocks;
+}
+
+/* Moves the chain of blocks first..last (linked among themselves) to the tail of list head. */
+static void splice_tail(struct list_head *first, struct list_head *last, struct list_head *head)
+{
+	first->prev = head->prev;
+	head->prev->next = first;
+	last->next = head;
+	head->prev = last;
+}
+
+/*
+ * pcp's and zone's locks held, pcp's list of whole pageblocks of type mt empty: takes zone's
+ * whole hand-off list of type mt, if its blocks fit under pcp's high, in O(1): the first block
+ * to hand out (its order and type in its flags, as a per-CPU list's), the others onto pcp's list.
+ * NULL when there is none or no room.
+ */
+static struct page *take_handoff_locked(struct per_cpu_pages *pcp, struct zone *zone, unsigned int mt)
+{
+	struct list_head *head = &zone->pcp_handoff[mt], *first = head->next, *last = head->prev;
+	unsigned int n = zone->pcp_handoff_count[mt], slot = PCP_PAGEBLOCK_SLOT;
+
+	if (!n || pcp->count[slot] + n - 1 > pcp->high[slot])
+		return NULL;
+	list_init(head);
+	zone->pcp_handoff_count[mt] = 0;
+	handoff_add_pages(zone, -(long)((unsigned long)n << PAGEBLOCK_ORDER)); /* before pcp's count has them */
+	if (n > 1) {
+		splice_tail(first->next, last, &pcp->lists[slot][mt]);
+		pcp_set_count(pcp, slot, pcp->count[slot] + n - 1);
+	}
+	return lru_to_page(first);
+}
+
+/*
+ * pcp's lock held, its list of whole pageblocks over its high: hands its n coldest blocks, as they are, to its zone's hand-off lists,
+ * where another CPU's refill takes them whole (take_handoff_locked()). A hand-off list holds two
+ * of the list's batches at most (a batch follows the spare memory: a small machine's holds
+ * little); what does not fit goes to the buddy lists. The blocks are unlinked before the zone lock
+ * is taken; under it, a splice per type.
+ */
+static void pcp_hand_off(struct per_cpu_pages *pcp, unsigned int n)
+{
+	struct zone *zone = pcp_zone(pcp);
+	struct list_head chain[MIGRATE_PCPTYPES];
+	unsigned int len[MIGRATE_PCPTYPES] = { 0 }, last = MIGRATE_PCPTYPES - 1, slot = PCP_PAGEBLOCK_SLOT;
+	unsigned long flags;
+
+	if (!n)
+		return;
+	for (unsigned int t = 0; t < MIGRATE_PCPTYPES; t++) {
+		list_init(&chain[t]);
+		pcp_cool(pcp, slot, t);
+	}
+	for (; n && pcp->count[slot]; n--) {
+		struct page *coldest = lru_to_page(pcp->lists[slot][next_flush_list(pcp, slot, &last)].prev);
+
+		list_del(&coldest->lru);
+		list_add(&coldest->lru, &chain[last]); /* coldest last, as on the list */
+		len[last]++;
+		pcp_set_count(pcp, slot, pcp->count[slot] - 1);
+	}
+	flags = zone_lock(zone);
+	for (unsigned int t = 0; t < MIGRATE_PCPTYPES; t++) {
+		if (!len[t])
+			continue;
+		if (zone->pcp_handoff_count[t] + len[t] <= 2u * pcp->batch[slot]) {
+			splice_tail(chain[t].next, chain[t].prev, &zone->pcp_handoff[t]);
+			zone->pcp_handoff_count[t] = (uint16_t)(zone->pcp_handoff_count[t] + len[t]);
+			handoff_add_pages(zone, (long)((unsigned long)len[t] << PAGEBLOCK_ORDER));
+			continue;
+		}
+		while (!list_empty(&chain[t])) {
+			struct page *page = lru_to_page(chain[t].next);
+
+			list_del(&page->lru);
+			set_block_order(page, 0);
+			mm_buddy_give(page, PAGEBLOCK_ORDER);
+		}
+	}
+	zone_unlock(zone, flags);
+}
+
 struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, unsigned int mt,
 			gfp_t gfp)
 {
@@ -241,6 +381,12 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 	if (zone_busy(zone))
 		pcp_flush(pcp, PCP_PAGEBLOCK_SLOT, pcp->count[PCP_PAGEBLOCK_SLOT]); /* see mm_pcp_give_slow_unlock() */
 	flags = zone_lock(zone);
+	if (zone_busy(zone))
+		handoff_to_buddy_locked(zone); /* the hand-off lists' pageblocks too */
+	else if (slot == PCP_PAGEBLOCK_SLOT && (page = take_handoff_locked(pcp, zone, mt))) {
+		zone_unlock(zone, flags);
+		return page;
+	}
 	/*
 	 * The first block is the one handed out; the others go on the list of their pageblock's
 	 * type, in address order, while the lists of order are under their high; an order-0 frame
@@ -269,25 +415,6 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 	return page;
 }
 
-/*
- * The type of the list of slot the next block to flush comes from: the types in turn, starting
- * after *last, skipping empty lists (their hot parts cooled). One of them holds a block
- * (count[slot] is not 0).
- */
-static unsigned int next_flush_list(struct per_cpu_pages *pcp, unsigned int slot, unsigned int *last)
-{
-	for (unsigned int i = 1; i <= MIGRATE_PCPTYPES; i++) {
-		unsigned int t = (*last + i) % MIGRATE_PCPTYPES;
-
-		if (!list_empty(&pcp->lists[slot][t])) {
-			*last = t;
-			return t;
-		}
-	}
-	MM_BUG_ON(true, NULL, "per-CPU lists of slot %u: count %u but every list empty", slot, pcp->count[slot]);
-	return 0;
-}
-
 static void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n)
 {
 	struct zone *zone = pcp_zone(pcp);
@@ -295,8 +422,8 @@ static void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int
 	unsigned long flags;
 
 	MM_BUG_ON(!pcp_lists_locked(pcp), NULL, "CPU %u's lists not locked", pcp->cpu);
-	if (!pcp->count[slot] || !n)
-		return;
+	if (!n || !pcp->count[slot])
+		return; /* no zone lock for nothing */
 	for (unsigned int t = 0; t < MIGRATE_PCPTYPES; t++)
 		pcp_cool(pcp, slot, t);
 	flags = zone_lock(zone);
@@ -348,7 +475,10 @@ void mm_pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsig
 		buddy_give_locked(page, order);
 	} else {
 		pcp_push(pcp, page, slot, page_pcptype(page), pcp->count[slot]);
-		pcp_flush(pcp, slot, pcp_over_high(pcp, slot));
+		if (slot == PCP_PAGEBLOCK_SLOT)
+			pcp_hand_off(pcp, pcp_over_high(pcp, slot));
+		else
+			pcp_flush(pcp, slot, pcp_over_high(pcp, slot));
 	}
 	pcp_unlock(pcp, irq);
 }
@@ -407,8 +537,30 @@ static bool others_hold_blocks(unsigned int me)
 }
 
 /*
- * Drains every CPU's lists, each on its CPU (arch_run_on_cpus()); a plain drain (on < 0) does
- * only the caller's when no other CPU's lists hold a block. When the caller cannot wait for the
+ * Gives every zone's hand-off lists to its buddy lists; returns the blocks moved. After the CPUs'
+ * drains: a CPU may hand off what its list held until its own drain.
+ */
+static unsigned long drain_handoffs(void)
+{
+	unsigned long blocks = 0;
+
+	for (unsigned int z = 0; z < MAX_NR_ZONES; z++) {
+		unsigned long flags = zone_lock(&mm_zones[z]);
+
+		blocks += handoff_to_buddy_locked(&mm_zones[z]);
+		zone_unlock(&mm_zones[z], flags);
+	}
+	return blocks;
+}
+
+unsigned long mm_pcp_handoff_pages(const struct zone *zone)
+{
+	return __atomic_load_n(&zone->pcp_handoff_pages, __ATOMIC_RELAXED);
+}
+
+/*
+ * Drains every CPU's lists, each on its CPU (arch_run_on_cpus()), then the zones' hand-off lists;
+ * a plain drain (on < 0) does only the caller's when no other CPU's lists hold a block. When the caller cannot wait for the
  * others (may_wait_for_other_cpus()) it drains its own lists only.
  */
 static unsigned long drain_all(int on)
@@ -419,7 +571,7 @@ static unsigned long drain_all(int on)
 		drain_cpu(arch_cpu_id(), &req);
 	else
 		arch_run_on_cpus(drain_cpu, &req);
-	return __atomic_load_n(&req.blocks, __ATOMIC_RELAXED);
+	return __atomic_load_n(&req.blocks, __ATOMIC_RELAXED) + drain_handoffs();
 }
 
 unsigned long drain_pcp_lists(void)

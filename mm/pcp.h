@@ -151,12 +151,16 @@ void mm_pcp_set_limits(void);
 /* Frames on pcp's lists, read atomically (no lock needed). */
 unsigned long mm_pcp_free_pages(const struct per_cpu_pages *pcp);
 
+/* Frames on zone's hand-off lists of whole pageblocks (struct zone), read atomically (no lock needed). */
+unsigned long mm_pcp_handoff_pages(const struct zone *zone);
+
 /*
  * pcp's lock held: takes up to batch blocks of order (one pcp_holds_order() says yes to) for
  * mobility type mt from zone's buddy lists (mm_buddy_take(), one hold of the zone lock) while the
  * zone stays at or above the watermark gfp may go down to, and hands out one of them, the others
  * on pcp's lists of order, each on its pageblock's type's (a fallback block ends the batch); NULL
- * when none could be had.
+ * when none could be had. Whole pageblocks come from zone's hand-off list of type mt first (struct
+ * zone), all of it in the same hold, when it fits under pcp's high.
  */
 struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, unsigned int mt,
 			gfp_t gfp);
@@ -167,7 +171,8 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
  * free memory; while the lists are off (high 0), or the zone is busy (fast_high 0) and the
  * block a whole pageblock or of a sparse pageblock (mm/pageblock.h), gives the block straight to
  * the buddy lists; else
- * puts it on the list and, at its high, gives the batch coldest back. Then unlocks pcp.
+ * puts it on the list and, at its high, gives the batch coldest back (whole pageblocks: to the
+ * zone's hand-off lists). Then unlocks pcp.
  */
 void mm_pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq);
 

@@ -26,5 +26,7 @@ void zones_reset(void)
 		for (int o = 0; o < NR_ORDERS; o++)
 			for (int t = 0; t < MIGRATE_TYPES; t++)
 				list_init(&zone->free_area[o].free_list[t]);
+		for (int t = 0; t < MIGRATE_PCPTYPES; t++)
+			list_init(&zone->pcp_handoff[t]);
 	}
 }

@@ -70,7 +70,9 @@ struct free_area {
  * smaller blocks do, so the grouping by mobility holds. Only the slow paths handle this slot
  * (alloc_pages_slow(), free_block()); it follows the same high and batch rules, but each CPU's
  * list may hold all of the zone's spare memory, not a share of it (pcp_high_now(), mm/pcp.c), and
- * a busy zone keeps none (mm_pcp_give_slow_unlock(), mm/pcp.h).
+ * a busy zone keeps none (mm_pcp_give_slow_unlock(), mm/pcp.h). A list over its high gives its
+ * batch to the zone's hand-off lists (struct zone's pcp_handoff), where the next refill of any
+ * CPU takes it whole.
  */
 #define PCP_PAGEBLOCK_SLOT (PCP_MAX_ORDER + 1)
 #define PCP_NR_SLOTS (PCP_MAX_ORDER + 2)
@@ -150,7 +152,7 @@ enum zone_watermark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 /*
  * Locks: the order and the interrupt rule are in mm/lock_check.h.
  *
- * zone->lock protects free_area[] (lists and nr_free), free_orders, buddy_free_pages, the
+ * zone->lock protects free_area[] (lists and nr_free), free_orders, buddy_free_pages, pcp_handoff, the
  * pageblock types and free counts (written under it; read without it by relaxed loads) and the mobility
  * counters. The
  * counters that other CPUs read without the lock (nr_free, buddy_free_pages) are written with
@@ -178,6 +180,15 @@ struct zone {
 	unsigned long first_pageblock, nr_pageblocks;
 	/* vmstat-style counters: fallbacks that took a block of another type, and pageblocks claimed. */
 	unsigned long alloc_fallbacks, pageblock_claims;
+	/*
+	 * Whole pageblocks one CPU's full list gave back in a batch, kept as they were on it (not
+	 * merged), for another CPU's refill to take whole, one list a type (mm/pcp.c, struct
+	 * per_cpu_pages's rules): a CPU that frees what another allocates moves them through the
+	 * zone lock without a 4 MiB merge and split each.
+	 */
+	struct list_head pcp_handoff[MIGRATE_PCPTYPES];
+	unsigned long pcp_handoff_pages;               /* frames on them all, read without the lock */
+	uint16_t pcp_handoff_count[MIGRATE_PCPTYPES]; /* blocks on each: two batches at most */
 };
 
 extern struct zone mm_zones[MAX_NR_ZONES];

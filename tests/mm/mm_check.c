@@ -273,6 +273,44 @@ static const char *check_pcp_list(const struct fw_map *map, unsigned int cpu, in
 	return NULL;
 }
 
+/*
+ * Walks zone z's hand-off lists of whole pageblocks (struct zone: blocks as on a per-CPU list,
+ * their type the list's); adds their pages to *pages. NULL or the problem.
+ */
+static const char *check_handoff_lists(const struct fw_map *map, int z, struct frame_set *bm, unsigned long *pages)
+{
+	const struct zone *zone = &mm_zones[z];
+	unsigned long listed = 0;
+
+	for (unsigned int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+		const struct list_head *head = &zone->pcp_handoff[mt];
+		unsigned long count = 0;
+		const char *p;
+
+		for (const struct list_head *l = head->next; l != head; l = l->next) {
+			const struct page *page = lru_to_page(l);
+
+			if (l->next->prev != l || ++count > zone->pcp_handoff_count[mt])
+				return FAIL("zone %s hand-off list %s: broken links or more than %u blocks", zone->name,
+					    migratetype_name(mt), zone->pcp_handoff_count[mt]);
+			if ((p = check_block(map, page, z, PAGEBLOCK_ORDER, bm, true)))
+				return p;
+			if (page_pcptype(page) != mt)
+				return FAIL("zone %s hand-off list %s: a block at pfn %#lx marked type %u", zone->name,
+					    migratetype_name(mt), page_to_pfn(page), page_pcptype(page));
+		}
+		if (count != zone->pcp_handoff_count[mt])
+			return FAIL("zone %s hand-off list %s: %lu blocks listed, count %u", zone->name,
+				    migratetype_name(mt), count, zone->pcp_handoff_count[mt]);
+		listed += count << PAGEBLOCK_ORDER;
+	}
+	if (listed != zone->pcp_handoff_pages)
+		return FAIL("zone %s hand-off lists: %lu pages listed, pcp_handoff_pages %lu", zone->name, listed,
+			    zone->pcp_handoff_pages);
+	*pages += listed;
+	return NULL;
+}
+
 /* The free lists' check, adding each free frame to free_set (if not NULL). */
 static const char *check_free_lists(const struct fw_map *map, struct frame_set *free_set)
 {
@@ -290,6 +328,8 @@ static const char *check_free_lists(const struct fw_map *map, struct frame_set *
 			for (int o = 0; o < PCP_NR_SLOTS; o++)
 				if ((p = check_pcp_list(map, cpu, z, o, free_set, &pages)))
 					return p;
+		if ((p = check_handoff_lists(map, z, free_set, &pages)))
+			return p;
 		if (pages != zone_free_pages(&mm_zones[z]))
 			return FAIL("zone %s: free lists hold %lu pages, zone_free_pages() says %lu",
 				    mm_zones[z].name, pages, zone_free_pages(&mm_zones[z]));

@@ -4,7 +4,9 @@
  * freed on another CPU goes to that CPU's list (a 2 MiB block too); memory stranded on another
  * CPU's list is found before an allocation fails, merged when a larger block is asked for; and
  * when two CPUs drop the last two references to a page at once, exactly one of them frees it; a
- * drain on one CPU gives back what another CPU's lists hold.
+ * drain on one CPU gives back what another CPU's lists hold. On an 8 GiB map: a CPU's bursts of
+ * 2 MiB blocks as long as its list's high stay on its list, and the batches of whole pageblocks a
+ * freeing CPU gives back reach another CPU's refill unmerged (or the buddy lists on a drain).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -18,6 +20,7 @@
 #include "tests/ktest/mm_helpers.h"
 #include "tests/mm/host_mm.h"
 #include "tests/mm/mm_check.h"
+#include "tests/mm/mm_rebuild.h"
 
 /* The lists of cpu for the zone page is in. */
 static struct per_cpu_pages *pcp_of(unsigned int cpu, const struct page *page)
@@ -159,6 +162,188 @@ static void memory_on_another_cpus_list_is_found_before_an_allocation_fails(stru
 	give_everything_back(&held);
 	mm_expect_shape(t, &before);
 	mm_debug_poison = poison;
+}
+
+/* ---- a CPU's own batches of whole pageblocks ------------------------------------------------- */
+
+/* 8 GiB, 6 of them above 4 GiB: the Normal zone's spare memory exceeds a list's PCP_HIGH_BLOCKS pageblocks. */
+static const char pageblock_rounds_map[] =
+	"BIOS-e820: [mem 0x0000000000000000-0x000000000009fbff] usable\n"
+	"BIOS-e820: [mem 0x0000000000100000-0x000000007fffffff] usable\n"
+	"BIOS-e820: [mem 0x0000000100000000-0x000000027fffffff] usable\n";
+
+/* n 2 MiB blocks of GFP_KERNEL allocated on this CPU into pages, then freed; false when one failed. */
+static bool pageblock_round(struct page **pages, unsigned int n)
+{
+	unsigned int got = 0;
+
+	while (got < n && (pages[got] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGEBLOCK_ORDER)))
+		got++;
+	for (unsigned int i = 0; i < got; i++)
+		__free_pages(pages[i], PAGEBLOCK_ORDER);
+	return got == n;
+}
+
+/*
+ * Round after round of PCP_HIGH_BLOCKS 2 MiB allocations, then their frees, on one CPU whose list
+ * of whole pageblocks holds that many: no round takes a block from the buddy lists or gives one
+ * back, even after a few blocks another CPU allocated were freed on this one. Those pushed the
+ * list over its high, and it gave back a batch (32) at once: from then on every round started
+ * short, refilled a batch from the buddy lists and gave a batch back to them at its end, a 4 MiB
+ * merge and split per block under the zone lock (two threads' batches in make bench-host scaled
+ * 1.55 where one-at-a-time scaled 1.9). The batch now waits on the zone's hand-off lists, and the
+ * next refill takes it back whole.
+ */
+static void a_cpus_rounds_of_its_lists_high_in_pageblocks_stay_off_the_buddy_lists(struct ktest *t)
+{
+	static struct page *pages[PCP_HIGH_BLOCKS], *others[8];
+	bool poison = mm_debug_poison;
+	struct per_cpu_pages *pcp;
+	struct fw_map map;
+	unsigned long before;
+	unsigned int n;
+
+	if (!KT_EXPECT(t, rebuild_on_text(pageblock_rounds_map, &map) == 0, "mm_init on the 8 GiB map failed"))
+		return;
+	mm_debug_poison = false; /* 2 GiB of pageblocks per round */
+	host_mm_set_cpu(0);
+	pcp = cpu_pcp(0, ZONE_NORMAL);
+	KT_EXPECT(t, pageblock_round(pages, PCP_HIGH_BLOCKS) && pcp->high[PCP_PAGEBLOCK_SLOT] == PCP_HIGH_BLOCKS &&
+			     page_zonenum(pages[0]) == ZONE_NORMAL,
+		  "the first round: list high %u, not %u", pcp->high[PCP_PAGEBLOCK_SLOT], PCP_HIGH_BLOCKS);
+	host_mm_set_cpu(1);
+	for (n = 0; n < 8 && (others[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGEBLOCK_ORDER)); n++)
+		;
+	host_mm_set_cpu(0);
+	while (n)
+		__free_pages(others[--n], PAGEBLOCK_ORDER);
+	KT_EXPECT(t, pageblock_round(pages, PCP_HIGH_BLOCKS), "the second round failed");
+	before = mm_zones[ZONE_NORMAL].buddy_free_pages;
+	for (n = 0; n < PCP_HIGH_BLOCKS && (pages[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGEBLOCK_ORDER)); n++)
+		;
+	KT_EXPECT(t, n == PCP_HIGH_BLOCKS && mm_zones[ZONE_NORMAL].buddy_free_pages == before,
+		  "the third round's %u allocations took %ld pages from the buddy lists (CPU 0's list: %u blocks)", n,
+		  (long)(before - mm_zones[ZONE_NORMAL].buddy_free_pages), pcp->count[PCP_PAGEBLOCK_SLOT]);
+	while (n)
+		__free_pages(pages[--n], PAGEBLOCK_ORDER);
+	KT_EXPECT(t, mm_zones[ZONE_NORMAL].buddy_free_pages == before,
+		  "the third round's frees left the buddy lists %lu free pages, %lu before its allocations",
+		  mm_zones[ZONE_NORMAL].buddy_free_pages, before);
+	mm_debug_poison = poison;
+	drain_pcp_lists();
+	KT_EXPECT(t, mm_check_free_lists(&map) == NULL, "%s", mm_check_free_lists(&map));
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
+}
+
+/* ---- whole pageblocks one CPU frees and another allocates ---------------------------------- */
+
+/*
+ * 2 MiB blocks allocated on CPU 0 and freed on CPU 1: enough to take CPU 1's list of whole
+ * pageblocks to its high (PCP_HIGH_BLOCKS on the 8 GiB map), then past it three times, giving
+ * back a batch (PCP_BATCH_BLOCKS) each time: two for the hand-off lists, the third for the buddy
+ * lists (the hand-off lists hold two batches a type).
+ */
+#define CROSS_BLOCKS (PCP_HIGH_BLOCKS + 2 * PCP_BATCH_BLOCKS + 1)
+
+/*
+ * On the 8 GiB map: CROSS_BLOCKS 2 MiB blocks allocated on CPU 0 (pfns into pfns), freed on CPU 1.
+ * Returns the zone's buddy free pages after the allocations, or 0 when they failed.
+ */
+static unsigned long free_on_cpu1_what_cpu0_allocated(struct ktest *t, struct fw_map *map, unsigned long *pfns)
+{
+	static struct page *pages[CROSS_BLOCKS];
+	unsigned long buddy_free;
+	unsigned int n;
+
+	if (!KT_EXPECT(t, rebuild_on_text(pageblock_rounds_map, map) == 0, "mm_init on the 8 GiB map failed"))
+		return 0;
+	mm_debug_poison = false;
+	host_mm_set_cpu(0);
+	for (n = 0; n < CROSS_BLOCKS && (pages[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGEBLOCK_ORDER)); n++)
+		pfns[n] = page_to_pfn(pages[n]);
+	buddy_free = mm_zones[ZONE_NORMAL].buddy_free_pages;
+	host_mm_set_cpu(1);
+	for (unsigned int i = 0; i < n; i++)
+		__free_pages(pages[i], PAGEBLOCK_ORDER);
+	host_mm_set_cpu(0);
+	return KT_EXPECT(t, n == CROSS_BLOCKS && page_zonenum(pages[0]) == ZONE_NORMAL,
+			 "%u of %u 2 MiB blocks allocated in zone Normal", n, CROSS_BLOCKS) ? buddy_free : 0;
+}
+
+static void back_to_default_map(struct ktest *t, struct fw_map *map, bool poison)
+{
+	mm_debug_poison = poison;
+	host_mm_set_cpu(0);
+	drain_pcp_lists();
+	KT_EXPECT(t, mm_check_free_lists(map) == NULL, "%s", mm_check_free_lists(map));
+	KT_EXPECT_EQ(t, rebuild_default(map), 0);
+}
+
+static bool pfn_among(unsigned long pfn, const unsigned long *pfns, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (pfns[i] == pfn)
+			return true;
+	return false;
+}
+
+/*
+ * The batches of whole pageblocks CPU 1 gives back, freeing what CPU 0 allocated, reach CPU 0's
+ * next refill as they are: neither CPU 1's give-back nor CPU 0's refill moves a block through
+ * the buddy lists (each of them merged and split a 4 MiB block per 2 MiB one under the zone
+ * lock: 2 M blocks/s in make bench-host's cross-CPU frees, where one CPU alone does 40 M). A
+ * third batch, which finds the hand-off lists full, goes to the buddy lists.
+ */
+static void pageblocks_freed_on_one_cpu_reach_anothers_refill_unmerged(struct ktest *t)
+{
+	static unsigned long pfns[CROSS_BLOCKS];
+	struct page *held[PCP_BATCH_BLOCKS + 1];
+	bool poison = mm_debug_poison;
+	struct per_cpu_pages *pcp;
+	unsigned long buddy_free, after_frees;
+	unsigned int n, on_list;
+	struct fw_map map;
+
+	buddy_free = free_on_cpu1_what_cpu0_allocated(t, &map, pfns);
+	if (!buddy_free)
+		goto out;
+	after_frees = mm_zones[ZONE_NORMAL].buddy_free_pages;
+	KT_EXPECT(t, after_frees == buddy_free + ((unsigned long)PCP_BATCH_BLOCKS << PAGEBLOCK_ORDER),
+		  "CPU 1's frees gave %ld pages to the buddy lists, not the %u of its third batch",
+		  (long)(after_frees - buddy_free), PCP_BATCH_BLOCKS << PAGEBLOCK_ORDER);
+	/* CPU 0's list holds what its last refill left; the allocation after those refills it. */
+	pcp = cpu_pcp(0, ZONE_NORMAL); /* the rebuilt allocator's */
+	on_list = MIN(pcp->count[PCP_PAGEBLOCK_SLOT], PCP_BATCH_BLOCKS);
+	for (n = 0; n <= on_list && (held[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGEBLOCK_ORDER)); n++)
+		;
+	KT_EXPECT(t, n == on_list + 1 && mm_zones[ZONE_NORMAL].buddy_free_pages == after_frees,
+		  "CPU 0's refill took %ld pages from the buddy lists", (long)(after_frees - mm_zones[ZONE_NORMAL].buddy_free_pages));
+	KT_EXPECT(t, n == on_list + 1 && pfn_among(page_to_pfn(held[on_list]), pfns, CROSS_BLOCKS),
+		  "CPU 0's refill handed out pfn %#lx, not a block CPU 1 freed", n == on_list + 1 ? page_to_pfn(held[on_list]) : 0);
+	while (n)
+		__free_pages(held[--n], PAGEBLOCK_ORDER);
+out:
+	back_to_default_map(t, &map, poison);
+}
+
+/*
+ * drain_pcp_lists() gives the batches of whole pageblocks CPU 1 gave back (which wait for another
+ * CPU's refill) to the buddy lists too: afterwards they hold every free page of the zone.
+ */
+static void a_drain_gives_back_the_pageblocks_waiting_for_a_refill(struct ktest *t)
+{
+	static unsigned long pfns[CROSS_BLOCKS];
+	bool poison = mm_debug_poison;
+	struct fw_map map;
+
+	if (!free_on_cpu1_what_cpu0_allocated(t, &map, pfns))
+		goto out;
+	drain_pcp_lists();
+	KT_EXPECT(t, mm_zones[ZONE_NORMAL].buddy_free_pages == zone_free_pages(&mm_zones[ZONE_NORMAL]),
+		  "after the drain the buddy lists hold %lu free pages of zone Normal's %lu",
+		  mm_zones[ZONE_NORMAL].buddy_free_pages, zone_free_pages(&mm_zones[ZONE_NORMAL]));
+out:
+	back_to_default_map(t, &map, poison);
 }
 
 /* ---- how much the lists keep, and where a freed block goes ---------------------------------- */
@@ -541,6 +726,9 @@ KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(an_idle_zones_list_keeps_a_burst_of_1024_frees),
 	    KTEST_CASE(an_order0_refill_takes_both_frames_of_a_pair),
 	    KTEST_CASE(a_cpu_keeps_a_burst_of_freed_pageblocks_while_its_zone_has_spare_memory),
+	    KTEST_CASE(a_cpus_rounds_of_its_lists_high_in_pageblocks_stay_off_the_buddy_lists),
+	    KTEST_CASE(pageblocks_freed_on_one_cpu_reach_anothers_refill_unmerged),
+	    KTEST_CASE(a_drain_gives_back_the_pageblocks_waiting_for_a_refill),
 	    KTEST_CASE(a_busy_zone_gives_a_sparse_pageblocks_page_to_the_buddy_lists),
 	    KTEST_CASE(a_full_pageblocks_page_is_handed_out_before_a_sparse_ones),
 	    KTEST_CASE(a_small_allocation_splits_a_full_pageblocks_block_before_using_a_sparse_one),

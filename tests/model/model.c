@@ -207,7 +207,7 @@ static const char *collect_pcp_list(unsigned long *bm, const struct per_cpu_page
 	return p;
 }
 
-/* Sets in bm the frames of every block on a buddy or per-CPU list; NULL or the first overlap. */
+/* Sets in bm the frames of every block on a buddy, per-CPU or hand-off list; NULL or the first overlap. */
 static const char *collect_free_frames(unsigned long *bm)
 {
 	const char *p = NULL;
@@ -220,6 +220,8 @@ static const char *collect_free_frames(unsigned long *bm)
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS && !p; slot++)
 				for (unsigned int t = 0; t < MIGRATE_PCPTYPES && !p; t++)
 					p = collect_pcp_list(bm, cpu_pcp(cpu, (unsigned int)z), slot, t);
+		for (unsigned int t = 0; t < MIGRATE_PCPTYPES && !p; t++)
+			p = collect_list(bm, &mm_zones[z].pcp_handoff[t], PAGEBLOCK_ORDER);
 	}
 	return p;
 }

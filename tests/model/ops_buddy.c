@@ -316,6 +316,8 @@ static unsigned long pcp_blocks(void)
 		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
 				n += cpu_pcp(cpu, z)->count[slot];
+	for (unsigned int z = 0; z < MAX_NR_ZONES; z++) /* and the whole pageblocks waiting for a refill */
+		n += mm_pcp_handoff_pages(&mm_zones[z]) >> PAGEBLOCK_ORDER;
 	return n;
 }
 
