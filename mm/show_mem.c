@@ -17,7 +17,7 @@ struct meminfo meminfo_get(void)
 {
 	struct meminfo m = { 0, 0, 0 };
 
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		unsigned long free = zone_free_pages(&mm_zones[z]), min = mm_zones[z].watermark[WMARK_MIN];
 
 		m.total += mm_zones[z].managed_pages;
@@ -84,7 +84,7 @@ static void show_zone_block(const struct zone *zone)
 
 void show_zoneinfo(void)
 {
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++)
 		show_zone_block(&mm_zones[z]);
 }
 
