@@ -14,7 +14,7 @@ uint8_t mm_node_order[MAX_NUMNODES][MAX_NUMNODES];
 static struct mm_node_range ranges[MM_MAX_NODE_RANGES]; /* in frames' addresses, sorted */
 static unsigned int nr_ranges;
 static uint8_t distance[MAX_NUMNODES][MAX_NUMNODES];
-static unsigned long node_stat[MAX_NUMNODES][NR_NODE_STAT_ITEMS];
+unsigned long mm_node_events[MAX_NUMNODES][NR_NODE_EVENTS];
 
 /*
  * What is wrong with a layout's ranges, or NULL. Each node's ranges must follow each other: a
@@ -120,7 +120,7 @@ unsigned int mm_numa_setup(const struct mm_numa_layout *layout, unsigned int nr_
 		set_layout(layout, nr_cpus);
 	for (unsigned int n = 0; n < mm_nr_node_ids; n++)
 		set_node_order(n);
-	memset(node_stat, 0, sizeof(node_stat));
+	memset(mm_node_events, 0, sizeof(mm_node_events));
 	return mm_nr_node_ids;
 }
 
@@ -182,13 +182,30 @@ const char *node_stat_name(unsigned int item)
 	return item < NR_NODE_STAT_ITEMS ? names[item] : "?";
 }
 
-void mm_node_stat_add(unsigned int nid, enum node_stat_item item, unsigned long n)
+/* One event counter, read atomically. */
+static unsigned long event(unsigned int nid, unsigned int ev)
 {
-	__atomic_fetch_add(&node_stat[nid][item], n, __ATOMIC_RELAXED);
+	return __atomic_load_n(&mm_node_events[nid][ev], __ATOMIC_RELAXED);
 }
 
 unsigned long mm_node_stat_slow(unsigned int nid, enum node_stat_item item)
 {
-	return nid < MAX_NUMNODES && item < NR_NODE_STAT_ITEMS ? __atomic_load_n(&node_stat[nid][item], __ATOMIC_RELAXED)
-								: 0;
+	if (nid >= MAX_NUMNODES)
+		return 0;
+	switch (item) {
+	case NUMA_HIT:
+		return event(nid, NODE_EV_HIT_LOCAL) + event(nid, NODE_EV_HIT_OTHER);
+	case NUMA_MISS:
+		return event(nid, NODE_EV_MISS_LOCAL) + event(nid, NODE_EV_MISS_OTHER);
+	case NUMA_FOREIGN:
+		return event(nid, NODE_EV_FOREIGN);
+	case NUMA_INTERLEAVE_HIT:
+		return event(nid, NODE_EV_INTERLEAVE);
+	case NUMA_LOCAL:
+		return event(nid, NODE_EV_HIT_LOCAL) + event(nid, NODE_EV_MISS_LOCAL);
+	case NUMA_OTHER:
+		return event(nid, NODE_EV_HIT_OTHER) + event(nid, NODE_EV_MISS_OTHER);
+	default:
+		return 0;
+	}
 }

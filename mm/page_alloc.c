@@ -114,7 +114,8 @@ static void set_cpu_local_offsets(unsigned int cpu)
 	struct per_cpu_pages *first = cpu_pcp(cpu, 0);
 
 	for (gfp_t g = 0; g <= __GFP_ZONEMASK; g++)
-		__atomic_store_n(&first->local_offset[g], (uint16_t)(first_zone_of[cpu_to_node(cpu)][g] << PCP_SHIFT),
+		__atomic_store_n(&first->local_offset[g],
+				 (uint32_t)((char *)cpu_pcp(cpu, first_zone_of[cpu_to_node(cpu)][g]) - (char *)first),
 				 __ATOMIC_RELAXED);
 }
 
@@ -275,15 +276,25 @@ static struct zone *next_zone(unsigned int nid, gfp_t gfp, struct zone *prev)
 
 #define for_each_zone_of(zone, nid, gfp) for (zone = next_zone(nid, gfp, NULL); zone; zone = next_zone(nid, gfp, zone))
 
-/* A block from the first zone in nid's order (next_zone()) that has one gfp may take. */
+/*
+ * A block from the first zone in nid's order (next_zone()) that has one gfp may take. The first
+ * zone, where nearly every allocation is served, straight from first_zone_of[] (the walk only
+ * when it has none, or is another node's and gfp has __GFP_THISNODE).
+ */
 static struct page *take_block(unsigned int nid, gfp_t gfp, unsigned int order)
 {
+	struct zone *zone = &mm_zones[first_zone_of[nid][gfp & __GFP_ZONEMASK]];
 	struct page *page = NULL;
-	struct zone *zone;
 
-	for_each_zone_of(zone, nid, gfp)
-		if ((page = take_from_zone(zone, order, gfp)) != NULL)
-			break;
+	if (likely(!(gfp & __GFP_THISNODE) || zone_to_nid(zone) == nid)) {
+		page = take_from_zone(zone, order, gfp);
+		if (likely(page))
+			return page;
+	} else {
+		zone = NULL; /* the walk starts at nid's own first zone */
+	}
+	while (!page && (zone = next_zone(nid, gfp, zone)) != NULL)
+		page = take_from_zone(zone, order, gfp);
 	return page;
 }
 
@@ -341,28 +352,20 @@ static struct page *take_after_shrinking(unsigned int nid, gfp_t gfp, unsigned i
 
 /*
  * Counts an allocation preferring node nid with gfp that got page (Linux's zone_statistics()):
- * a hit or a miss and foreign against the first zone nid's order offers it, local or other
- * against the CPU's node.
+ * a hit, or a miss and foreign, against the first zone nid's order offers it; local or other
+ * against the node of the CPU, local_nid.
  */
-static void count_numa_alloc(unsigned int nid, gfp_t gfp, const struct page *page)
+static void count_numa_alloc(unsigned int nid, unsigned int local_nid, gfp_t gfp, const struct page *page)
 {
-	unsigned int got = page_to_nid(page), preferred = first_zone_of[nid][gfp & __GFP_ZONEMASK] / MAX_NR_ZONES;
+	unsigned int got = page_to_nid(page);
 
-	if (got == preferred) {
-		mm_node_stat_add(got, NUMA_HIT, 1);
-	} else {
-		mm_node_stat_add(got, NUMA_MISS, 1);
-		mm_node_stat_add(preferred, NUMA_FOREIGN, 1);
-	}
-	mm_node_stat_add(got, got == numa_node_id() ? NUMA_LOCAL : NUMA_OTHER, 1);
+	mm_node_count_alloc(got, first_zone_of[nid][gfp & __GFP_ZONEMASK] / MAX_NR_ZONES, got == local_nid);
 }
-
 /*
  * Everything but the fast path: checks, refills, zone fallback, draining, compaction, shrinking,
  * failure, __GFP_ZERO/COMP. Out of line and cold, so that alloc_pages() saves no registers for it.
  */
-static __attribute__((noinline, cold)) struct page *alloc_pages_slow_node(unsigned int nid, gfp_t gfp,
-									    unsigned int order)
+static struct page *alloc_pages_slow_node(unsigned int nid, unsigned int local_nid, gfp_t gfp, unsigned int order)
 {
 	struct page *page;
 
@@ -388,7 +391,7 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow_node(unsign
 			warn_alloc_failed(nid, gfp, order);
 		return NULL;
 	}
-	count_numa_alloc(nid, gfp, page);
+	count_numa_alloc(nid, local_nid, gfp, page);
 	prep_new_page(page, order, gfp);
 	return page;
 }
@@ -396,7 +399,9 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow_node(unsign
 /* The slow path of alloc_pages(): the local node preferred. */
 static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
 {
-	return alloc_pages_slow_node(numa_node_id(), gfp, order);
+	unsigned int local_nid = numa_node_id();
+
+	return alloc_pages_slow_node(local_nid, local_nid, gfp, order);
 }
 
 /*
@@ -473,7 +478,7 @@ static struct page *alloc_node_recorded(int nid, gfp_t gfp, unsigned int order, 
 	if ((unsigned int)pref == numa_node_id() && !(gfp & __GFP_THISNODE))
 		page = alloc_pages_fast(gfp, order);
 	else
-		page = alloc_pages_slow_node((unsigned int)pref, gfp, order);
+		page = alloc_pages_slow_node((unsigned int)pref, numa_node_id(), gfp, order);
 	if (page && unlikely(mm_page_owner_on))
 		page_owner_alloc(page_to_pfn(page), order, gfp, site);
 	return page;
@@ -511,7 +516,7 @@ __attribute__((noinline)) struct page *alloc_pages_interleave(gfp_t gfp, unsigne
 						(uintptr_t)__builtin_return_address(0));
 
 	if (page && page_to_nid(page) == nid)
-		mm_node_stat_add(nid, NUMA_INTERLEAVE_HIT, 1);
+		mm_node_count_interleave(nid);
 	return page;
 }
 

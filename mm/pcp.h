@@ -85,13 +85,17 @@ static inline struct per_cpu_pages *cpu_pcp_at(unsigned int cpu, unsigned int of
 
 /*
  * CPU cpu's lists for the first zone an allocation with gfp zone bits zbits (gfp &
- * __GFP_ZONEMASK) tries in the CPU's node's fallback order: the offset of that zone's lists is in
- * the CPU's first per_cpu_pages (local_offset[], set by page_alloc_init_zones() and
- * set_cpu_numa_node()). The same cost with one node as with many, and no branch.
+ * __GFP_ZONEMASK) tries in the CPU's node's fallback order: their offset from the CPU's first
+ * per_cpu_pages is in that one (local_offset[], set by page_alloc_init_zones() and
+ * set_cpu_numa_node()). The same cost with one node as with many (as a table of zones for all
+ * CPUs cost), and no branch.
  */
 static inline struct per_cpu_pages *cpu_local_pcp(unsigned int cpu, unsigned int zbits)
 {
-	return cpu_pcp_at(cpu, __atomic_load_n(&cpu_pcp_at(cpu, 0)->local_offset[zbits], __ATOMIC_RELAXED));
+	struct per_cpu_pages *first = cpu_pcp_at(cpu, 0);
+	unsigned long offset = __atomic_load_n(&first->local_offset[zbits], __ATOMIC_RELAXED);
+
+	return (struct per_cpu_pages *)((char *)first + offset);
 }
 
 /*

@@ -139,12 +139,12 @@ struct per_cpu_pages {
 	 */
 	unsigned long alloc_hits;
 	/*
-	 * In a CPU's first per_cpu_pages (zone index 0) only: the offset, in the CPU's lists, of
-	 * the lists of the first zone an allocation with gfp zone bits i tries (cpu_local_pcp(),
-	 * mm/pcp.h): the highest zone they allow in the CPU's node, or the nearest node that has
+	 * In a CPU's first per_cpu_pages (zone index 0) only: the offset, from this one, of the
+	 * CPU's lists of the first zone an allocation with gfp zone bits i tries (cpu_local_pcp(),
+	 * mm/pcp.h): the highest zone they allow in the CPU's node, or in the nearest node that has
 	 * memory there.
 	 */
-	uint16_t local_offset[4];
+	uint32_t local_offset[4];
 } __attribute__((aligned(8 * CACHE_LINE_BYTES)));
 
 /**
@@ -161,7 +161,6 @@ static inline unsigned int pcp_slot_order(unsigned int slot)
 /* A power of two, so that the fast path finds a zone's lists with a shift. */
 #define PCP_SHIFT 9
 _Static_assert(sizeof(struct per_cpu_pages) == 1u << PCP_SHIFT, "struct per_cpu_pages is eight cache lines");
-_Static_assert((unsigned long)MAX_NR_ZONE_IDS << PCP_SHIFT <= 0xffff, "local_offset[] holds any zone's offset");
 
 /* Zone watermarks, in free pages of the zone's buddy lists (mm/watermark.h). */
 enum zone_watermark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
