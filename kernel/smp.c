@@ -415,7 +415,8 @@ static unsigned int start_others(uint32_t boot_apic, char *failed, size_t len)
 	n = acpi_cpus_to_start(madt, boot_apic, apic_is_x2apic(), ids, nr_slots - 1, printk);
 	for (unsigned int slot = 0; slot < n && online < planned; slot++) {
 		/* Its node, before it can allocate: a CPU that does not come up leaves its number to the next. */
-		set_cpu_numa_node(online, numa_node_of_apic(ids[slot]));
+		if (num_online_nodes() > 1)
+			set_cpu_numa_node(online, numa_node_of_apic(ids[slot]));
 		if (start_cpu(online, slot, ids[slot])) {
 			cpu_area[online] = &slots[slot].local;
 			__atomic_store_n(&online, online + 1, __ATOMIC_RELEASE);
@@ -440,7 +441,8 @@ void smp_init(void)
 		return;
 	}
 	boot_cpu_local.apic_id = apic_id();
-	set_cpu_numa_node(0, numa_node_of_apic(boot_cpu_local.apic_id));
+	if (num_online_nodes() > 1) /* mm/ runs with the nodes it took: one, or the SRAT's */
+		set_cpu_numa_node(0, numa_node_of_apic(boot_cpu_local.apic_id));
 	irq_register(APIC_VECTOR_CALL, call_ipi);
 	irq_register(APIC_VECTOR_STOP, stop_ipi);
 	if (planned > 1 && !trampoline_phys)

@@ -151,7 +151,7 @@ static unsigned long list_blocks(const struct zone *zone, unsigned int order, un
 
 int pagetypeinfo_free_line(struct zone *zone, unsigned int mt, char *buf, size_t size)
 {
-	int len = snprintf(buf, size, "Node 0, zone %8s, type %12s", zone->name, migratetype_name(mt));
+	int len = snprintf(buf, size, "Node %u, zone %8s, type %12s", zone_to_nid(zone), zone->name, migratetype_name(mt));
 	unsigned long flags = zone_lock(zone);
 
 	for (unsigned int o = 0; o < NR_ORDERS; o++)
@@ -162,7 +162,7 @@ int pagetypeinfo_free_line(struct zone *zone, unsigned int mt, char *buf, size_t
 
 int pagetypeinfo_blocks_line(struct zone *zone, char *buf, size_t size)
 {
-	int len = snprintf(buf, size, "Node 0, zone %8s", zone->name);
+	int len = snprintf(buf, size, "Node %u, zone %8s", zone_to_nid(zone), zone->name);
 
 	for (unsigned int mt = 0; mt < MIGRATE_TYPES; mt++)
 		APPEND(buf, size, len, " %12lu", zone_pageblocks_of_type(zone, mt));
