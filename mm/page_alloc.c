@@ -195,13 +195,14 @@ void set_alloc_compact_fn(alloc_compact_fn *fn)
 
 static void warn_alloc_failed(unsigned int nid, gfp_t gfp, unsigned int order)
 {
-	printk("alloc_pages: no free block of order %u (gfp %#x) in zones %s and below%s%s; "
-	       "%lu pages free\n", order, gfp, zone_name(highest_zone(gfp)),
-	       mm_nr_node_ids == 1 ? "" : gfp & __GFP_THISNODE ? " of node " : " of any node, node first: ",
-	       mm_nr_node_ids == 1 ? "" : (const char *[]){ "0", "1", "2", "3", "4", "5", "6", "7" }[nid],
-	       nr_free_pages());
+	if (mm_nr_node_ids == 1)
+		printk("alloc_pages: no free block of order %u (gfp %#x) in zones %s and below; "
+		       "%lu pages free\n", order, gfp, zone_name(highest_zone(gfp)), nr_free_pages());
+	else
+		printk("alloc_pages: no free block of order %u (gfp %#x) in zones %s and below of node %u%s; "
+		       "%lu pages free\n", order, gfp, zone_name(highest_zone(gfp)), nid,
+		       gfp & __GFP_THISNODE ? " (__GFP_THISNODE)" : " and the nodes after it", nr_free_pages());
 }
-
 /* zone's lock held: a block from its buddy lists if gfp may take the zone that low, else NULL. */
 static struct page *buddy_take_checked(struct zone *zone, unsigned int order, gfp_t gfp)
 {
