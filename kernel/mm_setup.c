@@ -11,6 +11,7 @@
 #include "kernel/cpu_call.h"
 #include "kernel/cmdline.h"
 #include "kernel/hugetlb_cmdline.h"
+#include "kernel/numa.h"
 #include "kernel/paging.h"
 #include "kernel/panic.h"
 #include "kernel/smp.h"
@@ -230,6 +231,15 @@ static unsigned int boot_reservations(const struct boot_info *bi, struct mm_rese
  * A page below 1 MiB for the other CPUs' start-up code, which the firmware map says is RAM and
  * nothing of the boot loader's is in: reserved under its own name, though inside the first 1 MiB.
  */
+/* The boot CPU's initial APIC id (CPUID leaf 1; the local APIC is not mapped yet). */
+static uint32_t boot_apic_id(void)
+{
+	uint32_t r[4];
+
+	cpuid(1, 0, r);
+	return r[1] >> 24;
+}
+
 void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 {
 	struct mm_reservation reserve[6 + BOOT_MAX_MODULES];
@@ -272,6 +282,7 @@ void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 		.zone_dma32_end = PC_ZONE_DMA32_END,
 		.early_limit = BOOT_TABLE_LIMIT,
 		.nr_cpus = nr_cpus,
+		.numa = numa_mm_layout(boot_apic_id(), nr_cpus),
 		.page_owner = cmdline_page_owner(bi->cmdline, printk),
 		.cycles = rdtsc,
 		.picture = cmdline_has(bi->cmdline, "mm_picture"),

@@ -9,6 +9,7 @@
 #include "kernel/paging.h"
 #include "lib/string.h"
 #include "mm/arch.h"
+#include "mm/node.h"
 #include "lib/printk.h"
 
 #define NUMA_MAX_RAM 256  /* usable entries of the boot memory map looked at; more count as one more span */
@@ -79,4 +80,34 @@ const struct numa_layout *numa_discover(const struct boot_info *bi, const struct
 		printk("%s\n", line);
 	}
 	return &layout;
+}
+
+uint32_t numa_node_of_apic(uint32_t apic)
+{
+	for (uint32_t i = 0; i < layout.nr_cpus; i++)
+		if (layout.cpu_apic[i] == apic)
+			return layout.cpu_node[i];
+	return 0;
+}
+
+const struct mm_numa_layout *numa_mm_layout(uint32_t boot_apic, unsigned int nr_cpus)
+{
+	static struct mm_numa_layout mm;
+	static uint8_t cpu_node[ACPI_MAX_CPUS];
+	unsigned int cpu = 1;
+
+	if (layout.nr_nodes <= 1 || layout.nr_nodes > MAX_NUMNODES || layout.nr_ranges > MM_MAX_NODE_RANGES)
+		return NULL;
+	mm = (struct mm_numa_layout){ .nr_nodes = layout.nr_nodes, .nr_ranges = layout.nr_ranges, .cpu_node = cpu_node };
+	for (uint32_t i = 0; i < layout.nr_ranges; i++)
+		mm.ranges[i] = (struct mm_node_range){ layout.ranges[i].start, layout.ranges[i].end, layout.ranges[i].node };
+	for (uint32_t a = 0; a < layout.nr_nodes; a++)
+		for (uint32_t b = 0; b < layout.nr_nodes; b++)
+			mm.distance[a][b] = layout.distance[a][b];
+	/* CPU 0 is the boot CPU; smp_init() numbers the others as they come up (set_cpu_numa_node()). */
+	cpu_node[0] = (uint8_t)numa_node_of_apic(boot_apic);
+	for (uint32_t i = 0; i < layout.nr_cpus && cpu < MIN(nr_cpus, ACPI_MAX_CPUS); i++)
+		if (layout.cpu_apic[i] != boot_apic)
+			cpu_node[cpu++] = layout.cpu_node[i];
+	return &mm;
 }

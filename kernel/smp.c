@@ -19,6 +19,7 @@
 #include "kernel/boot_memmap.h"
 #include "kernel/cmdline.h"
 #include "kernel/gdt.h"
+#include "kernel/numa.h"
 #include "kernel/paging.h"
 #include "kernel/panic.h"
 #include "kernel/pc_layout.h"
@@ -414,6 +415,9 @@ static unsigned int start_others(uint32_t boot_apic, char *failed, size_t len)
 	}
 	n = acpi_cpus_to_start(madt, boot_apic, apic_is_x2apic(), ids, nr_slots - 1, printk);
 	for (unsigned int slot = 0; slot < n && online < planned; slot++) {
+		/* Its node, before it can allocate: a CPU that does not come up leaves its number to the next. */
+		if (num_online_nodes() > 1)
+			set_cpu_numa_node(online, numa_node_of_apic(ids[slot]));
 		if (start_cpu(online, slot, ids[slot])) {
 			cpu_area[online] = &slots[slot].local;
 			__atomic_store_n(&online, online + 1, __ATOMIC_RELEASE);
@@ -433,10 +437,13 @@ void smp_init(void)
 
 	alloc_cpu_arrays();
 	if (!apic_enabled()) {
-		printk("smp: Brought up 1 node, 1 CPU (no local APIC: no tick, no other CPU)\n");
+		printk("smp: Brought up %u node%s, 1 CPU (no local APIC: no tick, no other CPU)\n", num_online_nodes(),
+		       num_online_nodes() == 1 ? "" : "s");
 		return;
 	}
 	boot_cpu_local.apic_id = apic_id();
+	if (num_online_nodes() > 1) /* mm/ runs with the nodes it took: one, or the SRAT's */
+		set_cpu_numa_node(0, numa_node_of_apic(boot_cpu_local.apic_id));
 	irq_register(APIC_VECTOR_CALL, call_ipi);
 	irq_register(APIC_VECTOR_STOP, stop_ipi);
 	if (planned > 1 && !trampoline_phys)
@@ -446,7 +453,8 @@ void smp_init(void)
 		install_trampoline();
 		nfailed = start_others(boot_cpu_local.apic_id, failed, sizeof(failed));
 	}
-	printk("smp: Brought up 1 node, %u CPU%s", online, online == 1 ? "" : "s");
+	printk("smp: Brought up %u node%s, %u CPU%s", num_online_nodes(), num_online_nodes() == 1 ? "" : "s", online,
+	       online == 1 ? "" : "s");
 	if (nfailed)
 		printk("; %u did not come up (APIC id%s%s)", nfailed, nfailed == 1 ? "" : "s", failed);
 	printk("\n");

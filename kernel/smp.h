@@ -35,7 +35,7 @@ unsigned int smp_reserve_trampoline(const struct boot_memmap *raw, struct mm_res
 /*
  * On the boot CPU, after platform_init() (kernel/platform.h): allocates the per-CPU arrays for
  * the CPUs smp_plan() chose (short of memory, says so and runs the boot CPU alone), starts those
- * acpi_cpus_to_start() allows, from the trampoline page, prints "smp: Brought up 1 node, N
+ * acpi_cpus_to_start() allows, from the trampoline page, prints "smp: Brought up K node(s), N
  * CPUs" (naming any CPU that did not come up), and enables interrupts. Without a local APIC it
  * says the boot CPU runs alone, and leaves interrupts off.
  */

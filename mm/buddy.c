@@ -293,7 +293,7 @@ static bool freed_block_last(const struct zone *zone, unsigned long pfn, unsigne
 
 void mm_buddy_give(struct page *page, unsigned int order)
 {
-	struct zone *zone = &mm_zones[page_zonenum(page)];
+	struct zone *zone = page_zone(page);
 	unsigned long pfn = page_to_pfn(page);
 	unsigned int mt = pfn_migratetype(zone, pfn), bmt = mt;
 
@@ -312,6 +312,9 @@ void mm_buddy_give(struct page *page, unsigned int order)
 		 * free lists, under the zone lock we hold.
 		 */
 		if (!PageBuddy(buddy) || buddy->private != order)
+			break;
+		/* A node's edge need not be aligned: the buddy may be another node's zone's, never merged. */
+		if (page_zonenum(buddy) != page_zonenum(page))
 			break;
 		if (order >= PAGEBLOCK_ORDER && !may_merge_pageblocks(zone, buddy_pfn, mt, &bmt))
 			break;

@@ -51,7 +51,7 @@ void mm_buddy_give(struct page *page, unsigned int order);
 /* mm_buddy_give() in one hold of the block's zone lock, interrupts off meanwhile. */
 static inline void buddy_give_locked(struct page *page, unsigned int order)
 {
-	struct zone *zone = &mm_zones[page_zonenum(page)];
+	struct zone *zone = page_zone(page);
 	unsigned long flags = zone_lock(zone);
 
 	mm_buddy_give(page, order);

@@ -323,7 +323,7 @@ int compact_zone(struct zone *zone, unsigned int order)
 {
 	struct compact_control cc;
 
-	if (order > MAX_ORDER || zone < mm_zones || zone >= mm_zones + MAX_NR_ZONES) {
+	if (order > MAX_ORDER || zone < mm_zones || zone >= mm_zones + mm_nr_zone_ids) {
 		printk("compact_zone: refused: order %u (MAX_ORDER is %d) or no such zone\n", order, MAX_ORDER);
 		return -EINVAL;
 	}
@@ -354,7 +354,7 @@ struct compact_defer {
 	unsigned int order; /* the smallest order that failed */
 };
 
-static struct compact_defer defers[MAX_NR_ZONES];
+static struct compact_defer defers[MAX_NR_ZONE_IDS];
 
 static void defer_reset(struct compact_defer *d)
 {
@@ -406,7 +406,7 @@ unsigned long compact_memory(void)
 
 	if (!may_migrate_here("compact_memory"))
 		return 0;
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		struct compact_control cc;
 
 		if (!mm_zones[z].managed_pages)
@@ -425,7 +425,7 @@ static bool slow_path_compaction = true;
 
 void compaction_init(void)
 {
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++)
 		defer_reset(&defers[z]);
 	set_slow_path_compaction(true);
 }

@@ -377,8 +377,11 @@ __attribute__((noinline)) struct page *alloc_contig_pages(unsigned long nr_pages
 		       CONTIG_GFP);
 		return NULL;
 	}
-	for (int z = MIN(top, (int)mm_top_zone); z >= 0 && !page; z--)
-		page = search_zone(&mm_zones[z], nr_pages, gfp, site);
+	/* The nodes nearest first, as alloc_pages_node() tries them; in each, the zones from top down. */
+	for (unsigned int i = 0; i < mm_nr_node_ids && !page; i++)
+		for (int z = MIN(top, (int)mm_top_zone); z >= 0 && !page; z--)
+			page = search_zone(&mm_zones[mm_node_order[numa_node_id()][i] * MAX_NR_ZONES + (unsigned int)z],
+					   nr_pages, gfp, site);
 	if (!page && !(gfp & __GFP_NOWARN))
 		printk("alloc_contig_pages: no range of %lu pages could be emptied\n", nr_pages);
 	return page;

@@ -35,6 +35,11 @@
  * lock, the hugetlb pool under its lock) or that is a shrinker itself.
  */
 #define __GFP_NORECLAIM 0x100u
+/*
+ * Only the node asked for (alloc_pages_node(), mm/page_alloc.h): no fallback to other nodes; the
+ * allocation fails rather than take remote memory.
+ */
+#define __GFP_THISNODE 0x200u
 
 /*
  * An ordinary allocation from any zone: it fails rather than take a zone's buddy lists below the
@@ -57,7 +62,8 @@
 #define __GFP_ZONEMASK (__GFP_DMA | __GFP_DMA32)
 #define __GFP_MOBILITY (__GFP_MOVABLE | __GFP_RECLAIMABLE)
 #define __GFP_ALL \
-	(__GFP_ZONEMASK | __GFP_ZERO | __GFP_NOWARN | __GFP_COMP | __GFP_HIGH | __GFP_MOBILITY | __GFP_NORECLAIM)
+	(__GFP_ZONEMASK | __GFP_ZERO | __GFP_NOWARN | __GFP_COMP | __GFP_HIGH | __GFP_MOBILITY | __GFP_NORECLAIM | \
+	 __GFP_THISNODE)
 
 /**
  * gfp_migratetype() - The mobility type of an allocation.

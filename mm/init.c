@@ -15,6 +15,7 @@
 #include "mm/memory_add.h"
 #include "mm/mm_picture.h"
 #include "mm/mm_stats.h"
+#include "mm/node_stat.h"
 #include "mm/page_alloc.h"
 #include "mm/page_owner.h"
 #include "mm/pageblock.h"
@@ -128,7 +129,8 @@ static void hand_off_range(phys_addr_t base, phys_addr_t end, void *unused)
 	for (unsigned long p = pfn; p < last; p++)
 		page_flag_clear(pfn_to_page(p), PG_reserved);
 	while (pfn < last) {
-		unsigned int order = buddy_block_order(pfn, last - pfn);
+		/* A free range may cross a node's edge, which need not be aligned: no block does. */
+		unsigned int order = buddy_block_order(pfn, MIN(last, pfn_zone_end(pfn)) - pfn);
 		struct zone *zone = &mm_zones[pfn_zone(pfn)];
 
 		mm_buddy_add_block(zone, pfn_to_page(pfn), order); /* one CPU at boot: no lock needed */
@@ -142,6 +144,8 @@ static void report(const struct fw_map *map)
 	printk("mm: firmware memory map, sanitized:\n");
 	fw_map_print(map);
 	show_mem_summary();
+	if (mm_nr_node_ids > 1)
+		show_node_meminfo();
 	show_buddyinfo();
 	show_zone_pictures();
 	if (mm_page_owner_on)
@@ -234,6 +238,7 @@ int mm_init(const struct mm_init_params *p)
 	if (p->before_memmap && (err = p->before_memmap()))
 		return err;
 	memblock_set_current_limit(UINT64_MAX);
+	mm_numa_setup(p->numa, p->nr_cpus ? p->nr_cpus : 1);
 	zones_from_memblock();
 	err = mm_pcp_init(p->nr_cpus);
 	if (!err)
@@ -256,9 +261,9 @@ int mm_init(const struct mm_init_params *p)
 	if (p->picture) /* while memblock still knows who reserved what */
 		show_memory_picture(p->map);
 	memblock_retire();
-	for (int z = 0; z < MAX_NR_ZONES; z++)
-		if (mm_zones[z].managed_pages)
-			mm_top_zone = (enum zone_type)z;
+	for (unsigned int z = 0; z < mm_nr_zone_ids; z++)
+		if (mm_zones[z].managed_pages && zone_idx(&mm_zones[z]) > mm_top_zone)
+			mm_top_zone = zone_idx(&mm_zones[z]);
 	mm_pcp_set_limits();
 	setup_zone_watermarks();
 	page_alloc_init_zones();

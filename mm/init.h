@@ -13,6 +13,7 @@
 #include "mm/fw_map.h"
 #include "mm/memblock.h" /* struct mm_reservation */
 #include "mm/memmap.h" /* MEMMAP_BYTES(), for mm_init_params.memmap */
+#include "mm/node.h"   /* struct mm_numa_layout */
 
 
 struct mm_init_params {
@@ -46,6 +47,12 @@ struct mm_init_params {
 	phys_addr_t early_limit;
 	/* CPUs that will call mm/: arch_cpu_id() stays below this (mm/arch.h). 0 means 1. */
 	unsigned int nr_cpus;
+	/*
+	 * Optional: the NUMA nodes (mm/node.h): which memory and which CPU belongs to which node,
+	 * and their distances. Each node gets its own zones, per-CPU lists and memmap (in its own
+	 * memory). NULL: one node. A layout mm/ cannot use is reported, and gives one node.
+	 */
+	const struct mm_numa_layout *numa;
 	bool quiet;                          /* no boot report (the fuzzer) */
 	/* Print the "mm: picture" lines of the address space (mm/mm_picture.h) after the hand-off. */
 	bool picture;

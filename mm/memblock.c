@@ -96,13 +96,13 @@ static phys_addr_t fit_top_down(phys_addr_t lo, phys_addr_t hi, phys_addr_t size
  * Searches the free gaps of memory region m below top, from the top down; k is the last reserved
  * region that starts below top. Costs one step per reserved region inside m.
  */
-static phys_addr_t find_in_region(const struct memblock_region *m, phys_addr_t top, int k,
+static phys_addr_t find_in_region(phys_addr_t base, phys_addr_t top, int k,
 				  phys_addr_t size, phys_addr_t align)
 {
 	const struct memblock_region *res = mm_memblock.reserved.regions;
 
-	for (; top > m->base; k--) {
-		phys_addr_t lo = k >= 0 ? MAX(rend(&res[k]), m->base) : m->base, p;
+	for (; top > base; k--) {
+		phys_addr_t lo = k >= 0 ? MAX(rend(&res[k]), base) : base, p;
 
 		p = fit_top_down(lo, top, size, align);
 		if (p)
@@ -118,18 +118,18 @@ static phys_addr_t find_in_region(const struct memblock_region *m, phys_addr_t t
  * The highest free block of size bytes aligned to align below max_addr (and the current limit),
  * or 0. Reserves nothing. One walk down both lists: O(memory + reserved ranges).
  */
-static phys_addr_t find_free(phys_addr_t size, phys_addr_t align, phys_addr_t max_addr)
+static phys_addr_t find_free(phys_addr_t size, phys_addr_t align, phys_addr_t min_addr, phys_addr_t max_addr)
 {
 	const struct memblock_type *mem = &mm_memblock.memory;
 
 	max_addr = MIN(max_addr, mm_memblock.current_limit);
 	for (int i = (int)mem->cnt - 1; i >= 0; i--) {
 		const struct memblock_region *m = &mem->regions[i];
-		phys_addr_t top = MIN(rend(m), max_addr), p;
+		phys_addr_t top = MIN(rend(m), max_addr), base = MAX(m->base, min_addr), p;
 
-		if (top <= m->base)
+		if (top <= base)
 			continue;
-		p = find_in_region(m, top, last_below(&mm_memblock.reserved, top), size, align);
+		p = find_in_region(base, top, last_below(&mm_memblock.reserved, top), size, align);
 		if (p)
 			return p;
 	}
@@ -179,7 +179,7 @@ static int grow(struct memblock_type *t)
 	if (t != &mm_memblock.reserved && mm_memblock.reserved.cnt + 2 > mm_memblock.reserved.max &&
 	    grow(&mm_memblock.reserved))
 		return -ENOMEM;
-	p = find_free(new_bytes, PAGE_SIZE, UINT64_MAX);
+	p = find_free(new_bytes, PAGE_SIZE, 0, UINT64_MAX);
 	if (!p) {
 		printk("memblock: no free memory for %zu bytes to grow the %s list past %u ranges\n",
 		       new_bytes, t->name, t->max);
@@ -286,7 +286,8 @@ int memblock_reserve(phys_addr_t base, phys_addr_t size, const char *what)
 	return 0;
 }
 
-phys_addr_t memblock_alloc_named(phys_addr_t size, phys_addr_t align, phys_addr_t max_addr, const char *what)
+phys_addr_t memblock_alloc_within(phys_addr_t size, phys_addr_t align, phys_addr_t min_addr, phys_addr_t max_addr,
+				  const char *what)
 {
 	phys_addr_t p;
 
@@ -303,10 +304,15 @@ phys_addr_t memblock_alloc_named(phys_addr_t size, phys_addr_t align, phys_addr_
 	 */
 	if (mm_memblock.reserved.cnt == mm_memblock.reserved.max)
 		grow(&mm_memblock.reserved);
-	p = find_free(size, align, max_addr);
+	p = find_free(size, align, min_addr, max_addr);
 	if (!p)
 		return 0;
 	return memblock_reserve(p, size, what) ? 0 : p;
+}
+
+phys_addr_t memblock_alloc_named(phys_addr_t size, phys_addr_t align, phys_addr_t max_addr, const char *what)
+{
+	return memblock_alloc_within(size, align, 0, max_addr, what);
 }
 
 phys_addr_t memblock_alloc_range(phys_addr_t size, phys_addr_t align, phys_addr_t max_addr)

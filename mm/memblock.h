@@ -130,6 +130,19 @@ phys_addr_t memblock_alloc_range(phys_addr_t size, phys_addr_t align, phys_addr_
 phys_addr_t memblock_alloc_named(phys_addr_t size, phys_addr_t align, phys_addr_t max_addr, const char *what);
 
 /**
+ * memblock_alloc_within() - memblock_alloc_named() inside [min_addr, max_addr).
+ * @size: bytes.
+ * @align: their alignment, a power of two.
+ * @min_addr: the whole block lies at or above it (a node's memory: mm/node.h).
+ * @max_addr: and below this.
+ * @what: the name, as memblock_alloc_named()'s.
+ *
+ * Return: as memblock_alloc().
+ */
+phys_addr_t memblock_alloc_within(phys_addr_t size, phys_addr_t align, phys_addr_t min_addr, phys_addr_t max_addr,
+				  const char *what);
+
+/**
  * memblock_for_each_free() - Visit every free range (memory minus reserved) in address order.
  * @fn: called as fn(base, end, arg) for each.
  * @arg: passed to fn.

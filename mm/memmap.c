@@ -8,6 +8,7 @@
 
 #include "mm/arch.h"
 #include "mm/memblock.h"
+#include "mm/node.h"
 #include "mm/zone.h"
 
 #define PIECE_CHUNKS 512UL /* 512 chunks of memmap = 2 MiB, mapped as one large page */
@@ -17,6 +18,8 @@ unsigned long mm_memmap_bytes;
 unsigned long mm_memmap_end_pfn;
 unsigned long *mm_memmap_chunk_map;
 unsigned long mm_memmap_limit_pfn;
+unsigned long mm_memmap_node_bytes[MAX_NUMNODES];
+unsigned long mm_memmap_off_node_bytes;
 static bool memmap_prebacked; /* the caller backed the whole array (mm_init_params.memmap) */
 static size_t memmap_prebacked_bytes;
 
@@ -25,8 +28,8 @@ extern inline unsigned long page_to_pfn(const struct page *page);
 extern inline void *page_address(const struct page *page);
 extern inline struct page *virt_to_page(const void *addr);
 
-/* Initializes the struct pages of [pfn, end), all in one zone, as reserved frames. */
-static void init_pages(unsigned long pfn, unsigned long end, enum zone_type zone)
+/* Initializes the struct pages of [pfn, end), all in one zone (its index), as reserved frames. */
+static void init_pages(unsigned long pfn, unsigned long end, unsigned int zone)
 {
 	const uint32_t flags = (1u << PG_reserved) | (uint32_t)zone << ZONES_SHIFT;
 
@@ -51,17 +54,55 @@ static void mark_chunks(unsigned long c, unsigned long end)
 		mm_memmap_chunk_map[c / BITS_PER_LONG] |= 1UL << (c % BITS_PER_LONG);
 }
 
-/* Allocates backing for chunks [c, c + n) and maps it at their place in the memmap. */
+/*
+ * Memory for the struct pages of frames of node nid: in the node's own ranges (so that a node's
+ * CPUs read their struct pages from near memory), or 0.
+ */
+static phys_addr_t alloc_in_node(unsigned int nid, size_t bytes, phys_addr_t align)
+{
+	unsigned int nr;
+	const struct mm_node_range *r = mm_node_ranges(&nr);
+	phys_addr_t phys = 0;
+
+	for (unsigned int i = nr; i-- > 0 && !phys;)
+		if (r[i].nid == nid)
+			phys = memblock_alloc_within(bytes, align, r[i].start, r[i].end, "memmap");
+	return phys;
+}
+
+/*
+ * Memory for bytes of struct pages of frames of node nid, aligned to the size when it is a whole
+ * 2 MiB piece (one large page); with more than one node, in nid's memory when it has any left
+ * (else anywhere, reported).
+ */
+static phys_addr_t alloc_piece(unsigned int nid, size_t bytes, bool whole)
+{
+	phys_addr_t phys = 0;
+
+	if (mm_nr_node_ids > 1) {
+		if (whole)
+			phys = alloc_in_node(nid, bytes, bytes);
+		if (!phys)
+			phys = alloc_in_node(nid, bytes, PAGE_SIZE);
+		mm_memmap_node_bytes[nid] += phys ? bytes : 0;
+		if (phys)
+			return phys;
+		mm_memmap_off_node_bytes += bytes;
+		printk("memmap: node %u has no free memory for %zu bytes of its struct pages: placed in another node\n",
+		       nid, bytes);
+	}
+	if (whole)
+		phys = memblock_alloc_named(bytes, bytes, UINT64_MAX, "memmap");
+	return phys ? phys : memblock_alloc_named(bytes, PAGE_SIZE, UINT64_MAX, "memmap");
+}
+
+/* Allocates backing for chunks [c, c + n) (all of one node) and maps it at their place in the memmap. */
 static int map_piece(unsigned long c, unsigned long n)
 {
 	size_t bytes = n * PAGE_SIZE;
 	uintptr_t virt = mm_vmemmap_base + c * PAGE_SIZE;
-	phys_addr_t phys = 0;
+	phys_addr_t phys = alloc_piece(pfn_to_nid(c << MEMMAP_CHUNK_SHIFT), bytes, n == PIECE_CHUNKS);
 
-	if (n == PIECE_CHUNKS)
-		phys = memblock_alloc_named(bytes, bytes, UINT64_MAX, "memmap");
-	if (!phys)
-		phys = memblock_alloc_named(bytes, PAGE_SIZE, UINT64_MAX, "memmap");
 	if (!phys) {
 		printk("memmap: out of memory for %zu bytes of struct pages (frames %#lx-%#lx)\n", bytes,
 		       c << MEMMAP_CHUNK_SHIFT, ((c + n) << MEMMAP_CHUNK_SHIFT) - 1);
@@ -116,11 +157,22 @@ static void init_part(unsigned int part, unsigned int parts)
 	}
 }
 
-/* Backs chunks [c, end) in pieces that never cross a 2 MiB boundary of the memmap. */
+/*
+ * The chunks from chunk c on whose frames start in c's node: up to the chunk where the next node
+ * range starts (a chunk across a node boundary goes with the node of its first frame).
+ */
+static unsigned long chunks_in_node(unsigned long c)
+{
+	unsigned long end = pfn_node_end(c << MEMMAP_CHUNK_SHIFT);
+
+	return end == ~0UL ? ~0UL : MAX(1UL, (end >> MEMMAP_CHUNK_SHIFT) - c);
+}
+
+/* Backs chunks [c, end) in pieces that never cross a 2 MiB boundary of the memmap, nor a node's start. */
 static int back_chunks(unsigned long c, unsigned long end)
 {
 	while (c < end) {
-		unsigned long n = MIN(end - c, PIECE_CHUNKS - c % PIECE_CHUNKS);
+		unsigned long n = MIN(MIN(end - c, PIECE_CHUNKS - c % PIECE_CHUNKS), chunks_in_node(c));
 		int err = back_piece(c, n);
 
 		if (err)
@@ -167,6 +219,8 @@ int memmap_init(size_t prebacked_bytes, unsigned long limit_pfn, mm_run_parallel
 	int err;
 
 	mm_memmap_bytes = 0;
+	mm_memmap_off_node_bytes = 0;
+	memset(mm_memmap_node_bytes, 0, sizeof(mm_memmap_node_bytes));
 	mm_max_pfn = mem->cnt ? PFN_DOWN(mem->regions[mem->cnt - 1].base + mem->regions[mem->cnt - 1].size) : 0;
 	mm_memmap_end_pfn = ALIGN_UP(mm_max_pfn, MEMMAP_CHUNK_PAGES);
 	mm_memmap_limit_pfn = MAX(mm_memmap_end_pfn, ALIGN_DOWN(limit_pfn, MEMMAP_CHUNK_PAGES));

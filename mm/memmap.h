@@ -13,6 +13,7 @@
 #define MM_MEMMAP_H
 
 #include "mm/arch.h"
+#include "mm/node.h"
 #include "mm/page.h"
 
 #define MEMMAP_CHUNK_SHIFT 7 /* 128 frames per 4 KiB page of struct pages */
@@ -36,6 +37,12 @@ extern unsigned long mm_memmap_end_pfn; /* mm_max_pfn rounded up to a whole chun
 extern unsigned long *mm_memmap_chunk_map; /* bit c set: chunk c (frames c*128..) is backed */
 /* One past the last frame the chunk map has room for: memmap_add_chunk() stays below it. */
 extern unsigned long mm_memmap_limit_pfn;
+/*
+ * With more than one node (mm/node.h), the memmap bytes placed in each node's own memory (the
+ * struct pages of its frames), and those that had to go elsewhere (a node without free memory).
+ */
+extern unsigned long mm_memmap_node_bytes[MAX_NUMNODES];
+extern unsigned long mm_memmap_off_node_bytes;
 
 /*
  * The four conversions are C99 inline definitions (memmap.c holds their external copies), so a

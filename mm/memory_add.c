@@ -162,9 +162,9 @@ static void free_range(unsigned long pfn, unsigned long end)
 		pfn = stop;
 	}
 	setup_zone_watermarks();
-	for (int z = 0; z < MAX_NR_ZONES; z++)
-		if (mm_zones[z].managed_pages && z > (int)mm_top_zone)
-			mm_top_zone = (enum zone_type)z;
+	for (unsigned int z = 0; z < mm_nr_zone_ids; z++)
+		if (mm_zones[z].managed_pages && zone_idx(&mm_zones[z]) > mm_top_zone)
+			mm_top_zone = zone_idx(&mm_zones[z]);
 	page_alloc_init_zones();
 }
 

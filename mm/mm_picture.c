@@ -142,7 +142,7 @@ void show_zone_pictures(void)
 
 	printk("mm: zone pictures, %d slices each: %s\n", ZONE_PICTURE_COLS, ZONE_PICTURE_LEGEND);
 	printk("mm: below each, pageblock types: %s\n", ZONE_PAGEBLOCK_LEGEND);
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		if (!mm_zones[z].present_pages)
 			continue;
 		zone_picture_line(&mm_zones[z], line, sizeof(line));
@@ -227,7 +227,7 @@ void show_memory_picture(const struct fw_map *map)
 
 		print_range("reserved", r->base, r->base + r->size, r->what ? r->what : "?");
 	}
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		struct free_run run = { 0, 0, 0 };
 
 		if (!mm_zones[z].present_pages)

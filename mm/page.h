@@ -19,8 +19,8 @@ typedef void compound_page_dtor(struct page *head);
 
 struct page {
 	/*
-	 * Bits 0..23: PG_* flags below. Bits 24..25: the zone (ZONE_DMA, ZONE_DMA32, ZONE_NORMAL),
-	 * fixed when the memmap is built. Bits 26..29: on the first page of an allocated block that is
+	 * Bits 0..18: PG_* flags below. Bits 19..23: the zone index (mm/zone.h: the node's number
+	 * times 3 plus ZONE_DMA, ZONE_DMA32 or ZONE_NORMAL), fixed when the memmap is built. Bits 26..29: on the first page of an allocated block that is
 	 * not a compound page, the order it was allocated at, so that __free_pages() can refuse a
 	 * wrong order. Bits 30..31: the mobility type of the per-CPU list the block is on, or was
 	 * last taken from (PAGE_PCPTYPE_MASK; see struct per_cpu_pages, mm/zone.h): mm/'s own, as the
@@ -116,8 +116,9 @@ enum pageflags {
 	NR_PAGEFLAGS,
 };
 
-#define ZONES_SHIFT 24
-#define ZONES_MASK 3u
+#define ZONES_SHIFT 19
+#define ZONES_MASK 0x1fu
+_Static_assert(NR_PAGEFLAGS <= ZONES_SHIFT, "the flags stay below the zone index");
 #define PAGE_ORDER_SHIFT 26
 #define PAGE_ORDER_MASK (0xfu << PAGE_ORDER_SHIFT)
 #define PAGE_PCPTYPE_SHIFT 30
@@ -378,7 +379,8 @@ static inline unsigned int alloc_order_of(const struct page *p)
  * page_zonenum() - The zone a page belongs to, from its flags.
  * @p: the page.
  *
- * Return: the zone number (enum zone_type, mm/zone.h).
+ * Return: the zone index (mm_zones[], mm/zone.h): node * 3 + zone type; with one node, the zone
+ * type (enum zone_type).
  */
 static inline unsigned int page_zonenum(const struct page *p) { return (page_flags(p) >> ZONES_SHIFT) & ZONES_MASK; }
 

@@ -11,6 +11,7 @@
 #include "mm/buddy.h"
 #include "mm/compound.h"
 #include "mm/folio.h"
+#include "mm/node.h"
 #include "mm/pcp.h"
 #include "mm/page_owner.h"
 #include "mm/pageblock.h"
@@ -32,13 +33,12 @@
 #define FAST_GFP (__GFP_ZONEMASK | __GFP_NOWARN | __GFP_HIGH | __GFP_MOBILITY)
 
 /*
- * Where an allocation starts, by gfp's zone bits: the highest zone they allow that has memory.
- * A table (set by page_alloc_init_zones()), so that the fast path pays one load for it; the
- * second holds the same zone as the offset of its lists in a CPU's (cpu_pcp_at()).
+ * Where an allocation preferring node n starts, by gfp's zone bits: the zone index of the first
+ * zone with memory in n's fallback order (zones of each node highest allowed first). A table
+ * (set by page_alloc_init_zones()); each CPU's first per_cpu_pages holds its node's row as
+ * offsets of the zones' lists (this_cpu_local_pcp(), mm/pcp.h), so that the fast path pays one load.
  */
-static uint8_t first_zone_of[__GFP_ZONEMASK + 1];
-static uint16_t first_pcp_offset_of[__GFP_ZONEMASK + 1];
-
+static uint8_t first_zone_of[MAX_NUMNODES][__GFP_ZONEMASK + 1];
 /*
  * A block of 2^order frames starts at a frame number that is a multiple of 2^order exactly when
  * its struct page's address is a multiple of sizeof(struct page) << order: mm_vmemmap_base is
@@ -102,13 +102,54 @@ void page_alloc_isolating(bool begin)
 	arch_irq_restore(flags);
 }
 
+/* The first zone with memory an allocation preferring node nid with zone bits zbits may take, or NULL. */
+static struct zone *first_zone_with_memory(unsigned int nid, gfp_t zbits)
+{
+	for (unsigned int i = 0; i < mm_nr_node_ids; i++)
+		for (int t = MIN(highest_zone(zbits), (int)mm_top_zone); t >= 0; t--) {
+			struct zone *zone = &mm_zones[mm_node_order[nid][i] * MAX_NR_ZONES + (unsigned int)t];
+
+			if (__atomic_load_n(&zone->managed_pages, __ATOMIC_RELAXED))
+				return zone;
+		}
+	return NULL;
+}
+
+/* Sets cpu's local_offset[] from its node's row of first_zone_of[]. */
+static void set_cpu_local_offsets(unsigned int cpu)
+{
+	struct per_cpu_pages *first = cpu_pcp(cpu, 0);
+
+	for (gfp_t g = 0; g <= __GFP_ZONEMASK; g++)
+		__atomic_store_n(&first->local_offset[g],
+				 (uint32_t)((char *)cpu_pcp(cpu, first_zone_of[cpu_to_node(cpu)][g]) - (char *)first),
+				 __ATOMIC_RELAXED);
+}
+
 void page_alloc_init_zones(void)
 {
 	set_fast_free_masks();
-	for (gfp_t g = 0; g <= __GFP_ZONEMASK; g++) {
-		first_zone_of[g] = (uint8_t)MIN(highest_zone(g), (int)mm_top_zone);
-		first_pcp_offset_of[g] = (uint16_t)(first_zone_of[g] << PCP_SHIFT);
+	for (unsigned int nid = 0; nid < mm_nr_node_ids; nid++)
+		for (gfp_t g = 0; g <= __GFP_ZONEMASK; g++) {
+			struct zone *zone = first_zone_with_memory(nid, g);
+
+			/* No memory gfp may take anywhere: its highest zone, empty, where the allocation fails. */
+			first_zone_of[nid][g] = (uint8_t)(zone ? zone - mm_zones : MIN(highest_zone(g), (int)mm_top_zone));
+		}
+	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
+		set_cpu_local_offsets(cpu);
+}
+
+int set_cpu_numa_node(unsigned int cpu, unsigned int nid)
+{
+	if (cpu >= mm_pcp_nr_cpus || cpu >= MM_MAX_CPU_NODES || nid >= mm_nr_node_ids) {
+		printk("set_cpu_numa_node: refused: CPU %u (%u CPUs), node %u (%u nodes)\n", cpu, mm_pcp_nr_cpus, nid,
+		       mm_nr_node_ids);
+		return -EINVAL;
 	}
+	__atomic_store_n(&mm_cpu_node[cpu], (uint8_t)nid, __ATOMIC_RELAXED);
+	set_cpu_local_offsets(cpu);
+	return 0;
 }
 
 static inline bool poisoned_pages_remain(void)
@@ -159,12 +200,16 @@ void set_alloc_compact_fn(alloc_compact_fn *fn)
 	__atomic_store_n(&alloc_compact, fn, __ATOMIC_RELAXED);
 }
 
-static void warn_alloc_failed(gfp_t gfp, unsigned int order)
+static void warn_alloc_failed(unsigned int nid, gfp_t gfp, unsigned int order)
 {
-	printk("alloc_pages: no free block of order %u (gfp %#x) in zones %s and below; "
-	       "%lu pages free\n", order, gfp, zone_name(highest_zone(gfp)), nr_free_pages());
+	if (mm_nr_node_ids == 1)
+		printk("alloc_pages: no free block of order %u (gfp %#x) in zones %s and below; "
+		       "%lu pages free\n", order, gfp, zone_name(highest_zone(gfp)), nr_free_pages());
+	else
+		printk("alloc_pages: no free block of order %u (gfp %#x) in zones %s and below of node %u%s; "
+		       "%lu pages free\n", order, gfp, zone_name(highest_zone(gfp)), nid,
+		       gfp & __GFP_THISNODE ? " (__GFP_THISNODE)" : " and the nodes after it", nr_free_pages());
 }
-
 /* zone's lock held: a block from its buddy lists if gfp may take the zone that low, else NULL. */
 static struct page *buddy_take_checked(struct zone *zone, unsigned int order, gfp_t gfp)
 {
@@ -205,12 +250,58 @@ static struct page *take_from_zone(struct zone *zone, unsigned int order, gfp_t 
 	return page;
 }
 
-/* A block from the highest allowed zone that has one gfp may take. */
-static struct page *take_block(gfp_t gfp, unsigned int order)
+/*
+ * The zones an allocation preferring node nid may take from, in the order it tries them: Linux's
+ * node-ordered zonelist. The nodes by distance from nid (only nid with __GFP_THISNODE), and in
+ * each node its zones with memory from the highest gfp allows down. Returns the zone after prev
+ * (NULL: the first), or NULL after the last.
+ */
+static struct zone *next_zone(unsigned int nid, gfp_t gfp, struct zone *prev)
 {
+	unsigned int nodes = gfp & __GFP_THISNODE ? 1 : mm_nr_node_ids, top = (unsigned int)MIN(highest_zone(gfp), (int)mm_top_zone);
+	unsigned int i = 0, t = top;
+
+	if (prev) { /* resume after prev: its place in the order */
+		while (mm_node_order[nid][i] != zone_to_nid(prev))
+			i++;
+		t = zone_idx(prev);
+		if (t-- == 0) {
+			i++;
+			t = top;
+		}
+	}
+	for (; i < nodes; i++, t = top)
+		for (;; t--) {
+			struct zone *zone = &mm_zones[mm_node_order[nid][i] * MAX_NR_ZONES + t];
+
+			if (__atomic_load_n(&zone->managed_pages, __ATOMIC_RELAXED))
+				return zone;
+			if (t == 0)
+				break;
+		}
+	return NULL;
+}
+
+#define for_each_zone_of(zone, nid, gfp) for (zone = next_zone(nid, gfp, NULL); zone; zone = next_zone(nid, gfp, zone))
+
+/*
+ * A block from the first zone in nid's order (next_zone()) that has one gfp may take. The first
+ * zone, where nearly every allocation is served, straight from first_zone_of[] (the walk only
+ * when it has none, or is another node's and gfp has __GFP_THISNODE).
+ */
+static struct page *take_block(unsigned int nid, gfp_t gfp, unsigned int order)
+{
+	struct zone *zone = &mm_zones[first_zone_of[nid][gfp & __GFP_ZONEMASK]];
 	struct page *page = NULL;
 
-	for (struct zone *zone = &mm_zones[first_zone_of[gfp & __GFP_ZONEMASK]]; zone >= mm_zones && !page; zone--)
+	if (likely(!(gfp & __GFP_THISNODE) || zone_to_nid(zone) == nid)) {
+		page = take_from_zone(zone, order, gfp);
+		if (likely(page))
+			return page;
+	} else {
+		zone = NULL; /* the walk starts at nid's own first zone */
+	}
+	while (!page && (zone = next_zone(nid, gfp, zone)) != NULL)
 		page = take_from_zone(zone, order, gfp);
 	return page;
 }
@@ -232,17 +323,18 @@ static bool may_compact(gfp_t gfp, unsigned int order)
  * tried, until one has a free block of order, then tries once more. Counted as
  * set_alloc_compact_fn() says.
  */
-static struct page *alloc_after_compaction(alloc_compact_fn *compact, gfp_t gfp, unsigned int order)
+static struct page *alloc_after_compaction(alloc_compact_fn *compact, unsigned int nid, gfp_t gfp, unsigned int order)
 {
 	struct page *page = NULL;
 	bool stalled = false;
+	struct zone *zone;
 
-	for (struct zone *zone = &mm_zones[first_zone_of[gfp & __GFP_ZONEMASK]]; zone >= mm_zones; zone--) {
-		int made = zone->managed_pages ? compact(zone, order) : -1;
+	for_each_zone_of(zone, nid, gfp) {
+		int made = compact(zone, order);
 
 		stalled |= made >= 0;
 		if (made > 0) {
-			page = take_block(gfp, order);
+			page = take_block(nid, gfp, order);
 			break;
 		}
 	}
@@ -258,19 +350,30 @@ static struct page *alloc_after_compaction(alloc_compact_fn *compact, gfp_t gfp,
  * __GFP_NORECLAIM), the lists are drained again so that their pages, which land on this CPU's
  * lists, can merge and reach any type, and the block is taken once more. No mm lock is held here.
  */
-static struct page *take_after_shrinking(gfp_t gfp, unsigned int order)
+static struct page *take_after_shrinking(unsigned int nid, gfp_t gfp, unsigned int order)
 {
-	if (!mm_shrink(gfp, order))
+	if (!mm_shrink(gfp & ~__GFP_THISNODE, order))
 		return NULL;
 	drain_pcp_lists();
-	return take_block(gfp, order);
+	return take_block(nid, gfp, order);
 }
 
+/*
+ * Counts an allocation preferring node nid with gfp that got page (Linux's zone_statistics()):
+ * a hit, or a miss and foreign, against the first zone nid's order offers it; local or other
+ * against the node of the CPU, local_nid.
+ */
+static void count_numa_alloc(unsigned int nid, unsigned int local_nid, gfp_t gfp, const struct page *page)
+{
+	unsigned int got = page_to_nid(page);
+
+	mm_node_count_alloc(got, first_zone_of[nid][gfp & __GFP_ZONEMASK] / MAX_NR_ZONES, got == local_nid);
+}
 /*
  * Everything but the fast path: checks, refills, zone fallback, draining, compaction, shrinking,
  * failure, __GFP_ZERO/COMP. Out of line and cold, so that alloc_pages() saves no registers for it.
  */
-static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
+static struct page *alloc_pages_slow_node(unsigned int nid, unsigned int local_nid, gfp_t gfp, unsigned int order)
 {
 	struct page *page;
 
@@ -279,25 +382,34 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, 
 		       "__GFP_MOVABLE and __GFP_RECLAIMABLE exclusive)\n", order, MAX_ORDER, gfp, __GFP_ALL);
 		return NULL;
 	}
-	page = take_block(gfp, order);
+	page = take_block(nid, gfp, order);
 	/* Blocks on any CPU's lists may merge into one large enough, or lift a zone over its mark. */
 	if (unlikely(!page) && drain_pcp_lists())
-		page = take_block(gfp, order);
+		page = take_block(nid, gfp, order);
 	if (unlikely(!page) && may_compact(gfp, order)) {
 		alloc_compact_fn *compact = __atomic_load_n(&alloc_compact, __ATOMIC_RELAXED);
 
 		if (compact)
-			page = alloc_after_compaction(compact, gfp, order);
+			page = alloc_after_compaction(compact, nid, gfp, order);
 	}
 	if (unlikely(!page))
-		page = take_after_shrinking(gfp, order);
+		page = take_after_shrinking(nid, gfp, order);
 	if (unlikely(!page)) {
 		if (!(gfp & __GFP_NOWARN))
-			warn_alloc_failed(gfp, order);
+			warn_alloc_failed(nid, gfp, order);
 		return NULL;
 	}
+	count_numa_alloc(nid, local_nid, gfp, page);
 	prep_new_page(page, order, gfp);
 	return page;
+}
+
+/* The slow path of alloc_pages(): the local node preferred. */
+static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
+{
+	unsigned int local_nid = numa_node_id();
+
+	return alloc_pages_slow_node(local_nid, local_nid, gfp, order);
 }
 
 /*
@@ -313,9 +425,11 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t
 	if (unlikely(order > PCP_MAX_ORDER || (gfp & ~FAST_GFP) || poisoned_pages_remain()))
 		return alloc_pages_slow(gfp, order);
 	flags = arch_irq_save();
-	pcp = this_cpu_pcp_at(first_pcp_offset_of[gfp & __GFP_ZONEMASK]);
+	pcp = this_cpu_local_pcp(gfp & __GFP_ZONEMASK);
 	pcp_lists_lock(pcp);
 	page = pcp_take_hot(pcp, order, gfp_migratetype(gfp)); /* both mobility bits: an empty list */
+	if (likely(page))
+		pcp_count_alloc(pcp);
 	pcp_unlock(pcp, flags);
 	if (unlikely(!page))
 		return alloc_pages_slow(gfp, order);
@@ -346,6 +460,72 @@ __attribute__((noinline)) struct page *alloc_pages(gfp_t gfp, unsigned int order
 	if (unlikely(mm_page_owner_on))
 		return alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0));
 	return alloc_pages_fast(gfp, order);
+}
+
+/* The node an allocation asked for nid prefers, or -1 (reported) when there is no such node. */
+static int preferred_node(int nid)
+{
+	if (nid == NUMA_NO_NODE)
+		return (int)numa_node_id();
+	if (nid < 0 || (unsigned int)nid >= mm_nr_node_ids) {
+		printk("alloc_pages_node: refused: node %d (%u nodes)\n", nid, mm_nr_node_ids);
+		return -1;
+	}
+	return nid;
+}
+
+/* alloc_pages_node() with the site page_owner records. */
+static struct page *alloc_node_recorded(int nid, gfp_t gfp, unsigned int order, uintptr_t site)
+{
+	int pref = preferred_node(nid);
+	struct page *page;
+
+	if (pref < 0)
+		return NULL;
+	/* The local node without __GFP_THISNODE is alloc_pages(): its fast path. */
+	if ((unsigned int)pref == numa_node_id() && !(gfp & __GFP_THISNODE))
+		page = alloc_pages_fast(gfp, order);
+	else
+		page = alloc_pages_slow_node((unsigned int)pref, numa_node_id(), gfp, order);
+	if (page && unlikely(mm_page_owner_on))
+		page_owner_alloc(page_to_pfn(page), order, gfp, site);
+	return page;
+}
+
+/* noinline as alloc_pages(): page_owner records its caller, not this function. */
+__attribute__((noinline)) struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
+{
+	return alloc_node_recorded(nid, gfp, order, (uintptr_t)__builtin_return_address(0));
+}
+
+/* The node the last interleaved allocation chose. */
+static unsigned int interleave_last;
+
+/* The next node with memory after the one the last interleaved allocation chose (node 0 when none has). */
+static unsigned int interleave_next(void)
+{
+	unsigned int last = __atomic_load_n(&interleave_last, __ATOMIC_RELAXED), next;
+
+	do {
+		next = last;
+		for (unsigned int i = 0; i < mm_nr_node_ids; i++) {
+			next = (next + 1) % mm_nr_node_ids;
+			if (next_zone(next, __GFP_THISNODE, NULL))
+				break;
+		}
+	} while (!__atomic_compare_exchange_n(&interleave_last, &last, next, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return next;
+}
+
+__attribute__((noinline)) struct page *alloc_pages_interleave(gfp_t gfp, unsigned int order)
+{
+	unsigned int nid = interleave_next();
+	struct page *page = alloc_node_recorded((int)nid, gfp & ~__GFP_THISNODE, order,
+						(uintptr_t)__builtin_return_address(0));
+
+	if (page && page_to_nid(page) == nid)
+		mm_node_count_interleave(nid);
+	return page;
 }
 
 /*
@@ -874,7 +1054,7 @@ unsigned long nr_free_pages(void)
 {
 	unsigned long sum = 0;
 
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (unsigned int z = 0; z < mm_nr_zone_ids; z++)
 		sum += zone_free_pages(&mm_zones[z]);
 	return sum;
 }

@@ -28,7 +28,8 @@
  * @order: the block is 2^order frames, 0..MAX_ORDER.
  *
  * The block's first page has a reference count of 1 (a compound page when gfp has __GFP_COMP and
- * order >= 1). Tries ZONE_NORMAL, then ZONE_DMA32, then ZONE_DMA, starting at the highest zone
+ * order >= 1). Prefers the calling CPU's node (numa_node_id(), mm/node.h): alloc_pages_node()
+ * with NUMA_NO_NODE. Tries ZONE_NORMAL, then ZONE_DMA32, then ZONE_DMA, starting at the highest zone
  * gfp allows; in each, this CPU's list, then the buddy lists down to the zone's min watermark (to
  * 0 with __GFP_HIGH, mm/watermark.h). Before failing it drains every CPU's lists and tries once
  * more. Then, unless gfp has __GFP_NORECLAIM (which a caller holding an mm lock must pass), it
@@ -40,6 +41,47 @@
  * unless __GFP_NOWARN) or when order > MAX_ORDER or gfp has unknown bits (always reported).
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
+
+/**
+ * alloc_pages_node() - alloc_pages() preferring a node.
+ * @nid: the node (mm/node.h), or NUMA_NO_NODE for the calling CPU's.
+ * @gfp: as alloc_pages()'s; __GFP_THISNODE: nid's memory only.
+ * @order: as alloc_pages()'s.
+ *
+ * Tries the nodes nearest first (the layout's distances; ties by node number), nid first: in
+ * each, its zones from the highest gfp allows down, as alloc_pages() tries zones. With
+ * __GFP_THISNODE only nid's zones (a node without memory: always NULL). Each allocation counts as
+ * a hit, or a miss and foreign, against nid's first zone (mm/node.h).
+ *
+ * Return: as alloc_pages(); NULL (reported) for a node that does not exist.
+ */
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order);
+
+/**
+ * alloc_pages_interleave() - alloc_pages() spreading blocks over the nodes in turn.
+ * @gfp: as alloc_pages()'s.
+ * @order: as alloc_pages()'s.
+ *
+ * Linux's interleave policy for one caller: each call prefers the next node with memory after
+ * the one the previous call chose (one counter for all CPUs), as alloc_pages_node() without
+ * __GFP_THISNODE (it falls back when that node is out of memory), and counts interleave_hit on
+ * the node when the block came from it.
+ *
+ * Return: as alloc_pages().
+ */
+struct page *alloc_pages_interleave(gfp_t gfp, unsigned int order);
+
+/**
+ * set_cpu_numa_node() - Say which node a CPU is on.
+ * @cpu: the CPU (below mm_init_params.nr_cpus).
+ * @nid: its node.
+ *
+ * For an environment that learns only when a CPU comes up which one it is (mm_init() took the
+ * layout's guess): the CPU's allocations then prefer nid. Call it before the CPU allocates.
+ *
+ * Return: 0, or -EINVAL (reported) for a CPU or node that does not exist.
+ */
+int set_cpu_numa_node(unsigned int cpu, unsigned int nid);
 
 /**
  * __free_pages() - Drop the caller's reference to a block and free it.

@@ -13,9 +13,9 @@
  * boot, and from the zone's lowest frame up to the limit memory may be added to later (mm_init()'s
  * hotplug_end). The zone's pageblock_type and pageblock_free point into them at first_pageblock.
  */
-static unsigned long cap_first[MAX_NR_ZONES], cap_nr[MAX_NR_ZONES];
-static uint8_t *cap_types[MAX_NR_ZONES];
-static uint16_t *cap_free[MAX_NR_ZONES];
+static unsigned long cap_first[MAX_NR_ZONE_IDS], cap_nr[MAX_NR_ZONE_IDS];
+static uint8_t *cap_types[MAX_NR_ZONE_IDS];
+static uint16_t *cap_free[MAX_NR_ZONE_IDS];
 
 /* Sets zone's pageblock numbers: the first, and how many its span touches. */
 static void zone_pageblock_span(struct zone *zone)
@@ -26,20 +26,24 @@ static void zone_pageblock_span(struct zone *zone)
 				      : 0;
 }
 
-/* The lowest frame of zone z by address (mm/zone.h). */
-static unsigned long zone_floor_pfn(int z)
+/* The lowest frame of zone type t by address (mm/zone.h). */
+static unsigned long zone_floor_pfn(int t)
 {
-	return z == ZONE_DMA ? 0 : z == ZONE_DMA32 ? ZONE_DMA_END_PFN : ZONE_DMA32_END_PFN;
+	return t == ZONE_DMA ? 0 : t == ZONE_DMA32 ? ZONE_DMA_END_PFN : ZONE_DMA32_END_PFN;
 }
 
-/* Room for zone z's pageblocks: its span, and what it may gain below limit_pfn. */
+/*
+ * Room for zone z's pageblocks: its span, and what it may gain below limit_pfn. With more than one
+ * node, only its span: memory added later into a node's zone is refused (pageblock_grow_zone()).
+ */
 static void zone_capacity(int z, unsigned long limit_pfn)
 {
 	const struct zone *zone = &mm_zones[z];
-	unsigned long lo = zone_floor_pfn(z), hi = MIN(limit_pfn, z == ZONE_NORMAL ? ~0UL : zone_floor_pfn(z + 1));
+	int t = (int)zone_idx(zone);
+	unsigned long lo = zone_floor_pfn(t), hi = MIN(limit_pfn, t == ZONE_NORMAL ? ~0UL : zone_floor_pfn(t + 1));
 	unsigned long first = zone->first_pageblock, end = first + zone->nr_pageblocks;
 
-	if (lo < hi) { /* a zone with memory keeps its first pageblock (pageblock_grow_zone()) */
+	if (lo < hi && mm_nr_node_ids == 1) { /* a zone with memory keeps its first pageblock (pageblock_grow_zone()) */
 		first = zone->nr_pageblocks ? first : lo >> PAGEBLOCK_ORDER;
 		end = MAX(end, ((hi - 1) >> PAGEBLOCK_ORDER) + 1);
 	}
@@ -68,7 +72,7 @@ int pageblock_init(unsigned long limit_pfn)
 	uint8_t *types;
 	uint16_t *free;
 
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		zone_pageblock_span(&mm_zones[z]);
 		zone_capacity(z, limit_pfn);
 		n += cap_nr[z];
@@ -83,7 +87,7 @@ int pageblock_init(unsigned long limit_pfn)
 	memset(free, 0, n * sizeof(*free));
 	types = (uint8_t *)(free + n);
 	memset(types, MIGRATE_MOVABLE, n);
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		cap_free[z] = free;
 		cap_types[z] = types;
 		zone_point_arrays(z);
@@ -147,7 +151,7 @@ static unsigned long list_blocks(const struct zone *zone, unsigned int order, un
 
 int pagetypeinfo_free_line(struct zone *zone, unsigned int mt, char *buf, size_t size)
 {
-	int len = snprintf(buf, size, "Node 0, zone %8s, type %12s", zone->name, migratetype_name(mt));
+	int len = snprintf(buf, size, "Node %u, zone %8s, type %12s", zone_to_nid(zone), zone->name, migratetype_name(mt));
 	unsigned long flags = zone_lock(zone);
 
 	for (unsigned int o = 0; o < NR_ORDERS; o++)
@@ -158,7 +162,7 @@ int pagetypeinfo_free_line(struct zone *zone, unsigned int mt, char *buf, size_t
 
 int pagetypeinfo_blocks_line(struct zone *zone, char *buf, size_t size)
 {
-	int len = snprintf(buf, size, "Node 0, zone %8s", zone->name);
+	int len = snprintf(buf, size, "Node %u, zone %8s", zone_to_nid(zone), zone->name);
 
 	for (unsigned int mt = 0; mt < MIGRATE_TYPES; mt++)
 		APPEND(buf, size, len, " %12lu", zone_pageblocks_of_type(zone, mt));
@@ -173,7 +177,7 @@ void show_pagetypeinfo(void)
 	printk("Page block order: %d\nPages per block:  %lu\n\n", PAGEBLOCK_ORDER, PAGEBLOCK_NR_PAGES);
 	printk("Free pages count per migrate type at order       0      1      2      3      4      5      6"
 	       "      7      8      9     10\n");
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++)
 		for (unsigned int mt = 0; mt < MIGRATE_TYPES && mm_zones[z].present_pages; mt++) {
 			pagetypeinfo_free_line(&mm_zones[z], mt, line, sizeof(line));
 			printk("%s\n", line);
@@ -181,12 +185,12 @@ void show_pagetypeinfo(void)
 	for (unsigned int mt = 0; mt < MIGRATE_TYPES; mt++)
 		APPEND(line, sizeof(line), len, " %12s", migratetype_name(mt));
 	printk("\nNumber of blocks type     %s\n", line);
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++)
 		if (mm_zones[z].present_pages) {
 			pagetypeinfo_blocks_line(&mm_zones[z], line, sizeof(line));
 			printk("%s\n", line);
 		}
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++)
 		if (mm_zones[z].present_pages)
 			printk("alloc_fallbacks_%s %lu\npageblock_claims_%s %lu\n", mm_zones[z].name,
 			       __atomic_load_n(&mm_zones[z].alloc_fallbacks, __ATOMIC_RELAXED), mm_zones[z].name,

@@ -93,7 +93,7 @@ static inline bool pageblock_sparse(const struct zone *zone, unsigned long pfn)
  */
 static inline unsigned int get_pageblock_migratetype(const struct page *page)
 {
-	return pfn_migratetype(&mm_zones[page_zonenum(page)], page_to_pfn(page));
+	return pfn_migratetype(page_zone(page), page_to_pfn(page));
 }
 
 /**
@@ -105,7 +105,7 @@ static inline unsigned int get_pageblock_migratetype(const struct page *page)
  */
 static inline void set_pageblock_migratetype(struct page *page, unsigned int mt)
 {
-	struct zone *zone = &mm_zones[page_zonenum(page)];
+	struct zone *zone = page_zone(page);
 
 	__atomic_store_n(&zone->pageblock_type[pageblock_index(zone, page_to_pfn(page))], (uint8_t)mt,
 			 __ATOMIC_RELAXED);

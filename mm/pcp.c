@@ -21,7 +21,7 @@ int mm_pcp_init(unsigned int nr_cpus)
 	phys_addr_t phys;
 
 	mm_pcp_nr_cpus = nr_cpus ? nr_cpus : 1;
-	bytes = (size_t)mm_pcp_nr_cpus * MAX_NR_ZONES * sizeof(struct per_cpu_pages);
+	bytes = (size_t)mm_pcp_nr_cpus * MAX_NR_ZONE_IDS * sizeof(struct per_cpu_pages);
 	phys = memblock_alloc_named(ALIGN_UP(bytes, PAGE_SIZE), PAGE_SIZE, UINT64_MAX, "per-CPU lists");
 	if (!phys) {
 		printk("mm: no memory for the per-CPU page lists of %u CPUs (%zu bytes)\n", mm_pcp_nr_cpus, bytes);
@@ -30,7 +30,7 @@ int mm_pcp_init(unsigned int nr_cpus)
 	mm_pcp_area = phys_to_virt(phys);
 	memset(mm_pcp_area, 0, bytes); /* all-zero locks are unlocked */
 	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
-		for (unsigned int z = 0; z < MAX_NR_ZONES; z++) {
+		for (unsigned int z = 0; z < MAX_NR_ZONE_IDS; z++) {
 			struct per_cpu_pages *pcp = cpu_pcp(cpu, z);
 
 			pcp->cpu = cpu;
@@ -122,7 +122,7 @@ static void pcp_set_high(struct per_cpu_pages *pcp, unsigned int slot, unsigned 
 /* The zone pcp's lists are for. */
 static struct zone *pcp_zone(const struct per_cpu_pages *pcp)
 {
-	return &mm_zones[(unsigned int)(pcp - mm_pcp_area) % MAX_NR_ZONES];
+	return &mm_zones[(unsigned int)(pcp - mm_pcp_area) % MAX_NR_ZONE_IDS];
 }
 
 /*
@@ -139,7 +139,7 @@ static void pcp_retune(struct per_cpu_pages *pcp, unsigned int slot)
 void mm_pcp_set_limits(void)
 {
 	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
-		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
+		for (unsigned int z = 0; z < mm_nr_zone_ids; z++)
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
 				pcp_set_high(cpu_pcp(cpu, z), slot, mm_pcp_lists_on ? pcp_high_now(cpu_pcp(cpu, z), &mm_zones[z], slot) : 0,
 					     zone_busy(&mm_zones[z]));
@@ -458,7 +458,7 @@ static bool pcp_free_goes_to_buddy(const struct zone *zone, const struct page *p
 
 bool mm_pcp_free_bypasses(const struct page *page)
 {
-	const struct zone *zone = &mm_zones[page_zonenum(page)];
+	const struct zone *zone = page_zone(page);
 
 	return pcp_free_goes_to_buddy(zone, page, 0, mm_pcp_lists_on, zone_busy(zone));
 }
@@ -491,7 +491,7 @@ void mm_pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsig
 static unsigned long drain_pcp(struct per_cpu_pages *pcp, int on)
 {
 	unsigned long flags = pcp_lock(pcp), blocks = 0;
-	unsigned int z = (unsigned int)(pcp - mm_pcp_area) % MAX_NR_ZONES;
+	unsigned int z = (unsigned int)(pcp - mm_pcp_area) % MAX_NR_ZONE_IDS;
 
 	for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++) {
 		if (on >= 0)
@@ -517,7 +517,7 @@ static void drain_cpu(unsigned int cpu, void *arg)
 
 	if (cpu >= mm_pcp_nr_cpus)
 		return;
-	for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
+	for (unsigned int z = 0; z < mm_nr_zone_ids; z++)
 		blocks += drain_pcp(cpu_pcp(cpu, z), req->on);
 	__atomic_fetch_add(&req->blocks, blocks, __ATOMIC_RELAXED);
 }
@@ -530,7 +530,7 @@ static void drain_cpu(unsigned int cpu, void *arg)
 static bool others_hold_blocks(unsigned int me)
 {
 	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
-		for (unsigned int z = 0; cpu != me && z < MAX_NR_ZONES; z++)
+		for (unsigned int z = 0; cpu != me && z < mm_nr_zone_ids; z++)
 			if (mm_pcp_free_pages(cpu_pcp(cpu, z)))
 				return true;
 	return false;
@@ -544,7 +544,7 @@ static unsigned long drain_handoffs(void)
 {
 	unsigned long blocks = 0;
 
-	for (unsigned int z = 0; z < MAX_NR_ZONES; z++) {
+	for (unsigned int z = 0; z < mm_nr_zone_ids; z++) {
 		unsigned long flags = zone_lock(&mm_zones[z]);
 
 		blocks += handoff_to_buddy_locked(&mm_zones[z]);

@@ -57,14 +57,18 @@ bool set_pcp_lists(bool on);
  */
 extern bool mm_pcp_lists_on;
 
-/* Every CPU's lists: mm_pcp_nr_cpus * MAX_NR_ZONES of them, CPU-major (from memblock, mm_init()). */
+/*
+ * Every CPU's lists: mm_pcp_nr_cpus * MAX_NR_ZONE_IDS of them, CPU-major, one per zone index of
+ * every node mm/ supports (from memblock, mm_init()): the stride is a constant, so that the fast
+ * paths find a zone's lists with no more arithmetic than with one node.
+ */
 extern struct per_cpu_pages *mm_pcp_area;
 extern unsigned int mm_pcp_nr_cpus;
 
 /* CPU cpu's lists for zone z. */
 static inline struct per_cpu_pages *cpu_pcp(unsigned long cpu, unsigned long z)
 {
-	return &mm_pcp_area[cpu * MAX_NR_ZONES + z];
+	return &mm_pcp_area[cpu * MAX_NR_ZONE_IDS + z];
 }
 
 /*
@@ -74,7 +78,7 @@ static inline struct per_cpu_pages *cpu_pcp(unsigned long cpu, unsigned long z)
 static inline struct per_cpu_pages *cpu_pcp_at(unsigned int cpu, unsigned int offset)
 {
 	/* 32-bit arithmetic: x86 then needs no extension of the CPU number to 64 bits. */
-	unsigned int bytes = cpu * (unsigned int)(MAX_NR_ZONES * sizeof(struct per_cpu_pages)) + offset;
+	unsigned int bytes = cpu * (unsigned int)(MAX_NR_ZONE_IDS * sizeof(struct per_cpu_pages)) + offset;
 
 	return (struct per_cpu_pages *)((char *)mm_pcp_area + bytes);
 }
@@ -90,6 +94,35 @@ static inline struct per_cpu_pages *this_cpu_pcp_at(unsigned int offset)
 	return (struct per_cpu_pages *)((char *)arch_this_cpu_pcp() + offset);
 #else
 	return cpu_pcp_at(arch_cpu_id(), offset);
+#endif
+}
+
+/*
+ * The calling CPU's lists (interrupts off) for the first zone an allocation with gfp zone bits
+ * zbits (gfp & __GFP_ZONEMASK) tries in the CPU's node's fallback order: their offset from the
+ * CPU's first per_cpu_pages is in that one (local_offset[], set by page_alloc_init_zones() and
+ * set_cpu_numa_node()). The same cost with one node as with many (as a table of zones for all
+ * CPUs cost), and no branch.
+ */
+static inline struct per_cpu_pages *this_cpu_local_pcp(unsigned int zbits)
+{
+	struct per_cpu_pages *first = this_cpu_pcp_at(0);
+	unsigned long offset = __atomic_load_n(&first->local_offset[zbits], __ATOMIC_RELAXED);
+
+	return (struct per_cpu_pages *)((char *)first + offset);
+}
+
+/*
+ * Counts an allocation the fast path served from pcp's lists (pcp locked): a hit, for the
+ * counters of mm/node.h. Where only its CPU touches pcp (ARCH_CPU_CALLS_BY_IPI) a plain add, one
+ * instruction; elsewhere an atomic store, as the other CPUs read it racily.
+ */
+static inline void pcp_count_alloc(struct per_cpu_pages *pcp)
+{
+#ifdef ARCH_CPU_CALLS_BY_IPI
+	pcp->alloc_hits++;
+#else
+	__atomic_store_n(&pcp->alloc_hits, pcp->alloc_hits + 1, __ATOMIC_RELAXED);
 #endif
 }
 

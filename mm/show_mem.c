@@ -2,6 +2,8 @@
 /* show_mem(): /proc/meminfo and /proc/zoneinfo, as Linux prints them. See mm/show_mem.h. */
 #include "mm/show_mem.h"
 
+#include "mm/node_stat.h"
+
 #include "mm/arch.h"
 #include "mm/pcp.h"
 #include "mm/hugetlb.h"
@@ -17,7 +19,7 @@ struct meminfo meminfo_get(void)
 {
 	struct meminfo m = { 0, 0, 0 };
 
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		unsigned long free = zone_free_pages(&mm_zones[z]), min = mm_zones[z].watermark[WMARK_MIN];
 
 		m.total += mm_zones[z].managed_pages;
@@ -68,7 +70,7 @@ static void show_zone_block(const struct zone *zone)
 {
 	char line[96];
 
-	printk("Node 0, zone %8s\n", zone->name);
+	printk("Node %u, zone %8s\n", zone_to_nid(zone), zone->name);
 	printk("  pages free     %lu\n", zone_free_pages(zone));
 	printk("        min      %lu\n        low      %lu\n        high     %lu\n",
 	       zone->watermark[WMARK_MIN], zone->watermark[WMARK_LOW], zone->watermark[WMARK_HIGH]);
@@ -84,7 +86,7 @@ static void show_zone_block(const struct zone *zone)
 
 void show_zoneinfo(void)
 {
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++)
 		show_zone_block(&mm_zones[z]);
 }
 
@@ -100,6 +102,8 @@ static void show_vm_events(void)
 __attribute__((noinline, used)) void show_mem(void)
 {
 	show_meminfo();
+	if (mm_nr_node_ids > 1)
+		show_node_meminfo();
 	show_zoneinfo();
 	show_pagetypeinfo();
 	show_vm_events();

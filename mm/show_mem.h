@@ -88,7 +88,8 @@ void show_zoneinfo(void);
 /**
  * show_mem() - Print everything there is to know about memory, from a debugger too.
  *
- * Prints meminfo and zoneinfo, then /proc/pagetypeinfo's tables (free blocks per type and order, pageblocks per
+ * Prints meminfo, with more than one node each node's meminfo and numastat (show_node_meminfo(),
+ * mm/node_stat.h), and zoneinfo, then /proc/pagetypeinfo's tables (free blocks per type and order, pageblocks per
  * type) and the mobility counters (show_pagetypeinfo(), mm/pageblock.h), then the event counters
  * of /proc/vmstat (compaction, migration, shrinkers ...), several to a line (vmstat_text(),
  * mm/vmstat.h). Kept out of line and global, so that a debugger can call it when the kernel

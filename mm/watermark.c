@@ -27,13 +27,13 @@ void setup_zone_watermarks(void)
 {
 	unsigned long managed = 0, kbytes, min_pages;
 
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++)
 		managed += mm_zones[z].managed_pages;
 	kbytes = managed * (PAGE_SIZE / 1024);
 	mm_min_free_kbytes = MIN(MAX(isqrt(kbytes * 16), MIN_FREE_KBYTES_FLOOR), MIN_FREE_KBYTES_CEILING);
 	mm_min_free_kbytes = MIN(mm_min_free_kbytes, kbytes / 16);
 	min_pages = mm_min_free_kbytes / (PAGE_SIZE / 1024);
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		struct zone *zone = &mm_zones[z];
 		unsigned long min = managed ? min_pages * zone->managed_pages / managed : 0;
 

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The zone table: three zones, their names, and resetting them before the buddy hand-off. */
+/* The zone table: three zones per node, their names, and resetting them before the buddy hand-off. */
 #include "mm/zone.h"
 
 #include "mm/list.h"
 
-struct zone mm_zones[MAX_NR_ZONES];
+struct zone mm_zones[MAX_NR_ZONE_IDS];
+unsigned int mm_nr_zone_ids = MAX_NR_ZONES;
 unsigned long mm_zone_dma_end_pfn, mm_zone_dma32_end_pfn;
 enum zone_type mm_top_zone;
 
@@ -18,10 +19,11 @@ const char *zone_name(unsigned int z)
 void zones_reset(void)
 {
 	mm_top_zone = ZONE_DMA;
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	mm_nr_zone_ids = mm_nr_node_ids * MAX_NR_ZONES;
+	for (int z = 0; z < MAX_NR_ZONE_IDS; z++) {
 		struct zone *zone = &mm_zones[z];
 
-		*zone = (struct zone){ .name = zone_name(z) }; /* all-zero: the lock is unlocked */
+		*zone = (struct zone){ .name = zone_name(z % MAX_NR_ZONES) }; /* all-zero: the lock is unlocked */
 		lock_set_class(&zone->lock, "zone->lock");
 		for (int o = 0; o < NR_ORDERS; o++)
 			for (int t = 0; t < MIGRATE_TYPES; t++)

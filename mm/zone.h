@@ -16,6 +16,7 @@
 
 #include "mm/arch.h"
 #include "mm/lock_check.h"
+#include "mm/node.h"
 #include "mm/page.h"
 #include "mm/pageblock_types.h"
 
@@ -24,6 +25,18 @@
 #define NR_ORDERS (MAX_ORDER + 1)
 
 enum zone_type { ZONE_DMA, ZONE_DMA32, ZONE_NORMAL, MAX_NR_ZONES };
+
+/*
+ * Each node (mm/node.h) has the three zones, each as its memory falls: mm_zones[] holds node n's
+ * zone of type t at index n * MAX_NR_ZONES + t, its "zone index", which a struct page's flags
+ * carry (page_zonenum(), mm/page.h). With one node the zone index is the zone type. Zones of
+ * nodes past mm_nr_node_ids, and a node's zones without memory, stay empty.
+ */
+#define MAX_NR_ZONE_IDS (MAX_NUMNODES * MAX_NR_ZONES)
+_Static_assert(MAX_NR_ZONE_IDS <= ZONES_MASK + 1, "a page's flags hold every zone index");
+
+/* Zones 0 .. mm_nr_zone_ids - 1 belong to a node: mm_nr_node_ids * MAX_NR_ZONES. */
+extern unsigned int mm_nr_zone_ids;
 
 /* The first frame above ZONE_DMA and above ZONE_DMA32 (set by mm_init()). */
 extern unsigned long mm_zone_dma_end_pfn, mm_zone_dma32_end_pfn;
@@ -129,6 +142,18 @@ struct per_cpu_pages {
 	struct list_head lists[PCP_NR_SLOTS][MIGRATE_PCPTYPES]; /* the cold part: most recently freed first */
 	uint16_t batch[PCP_NR_SLOTS];              /* blocks moved at once to or from the buddy lists */
 	uint16_t high[PCP_NR_SLOTS];               /* at this many, batch blocks go back; 0: lists off */
+	/*
+	 * Allocations the fast path served from these lists: all hits (mm/node.h), from the first
+	 * zone of their CPU's node's fallback order. Written by its CPU alone, read racily.
+	 */
+	unsigned long alloc_hits;
+	/*
+	 * In a CPU's first per_cpu_pages (zone index 0) only: the offset, from this one, of the
+	 * CPU's lists of the first zone an allocation with gfp zone bits i tries (this_cpu_local_pcp(),
+	 * mm/pcp.h): the highest zone they allow in the CPU's node, or in the nearest node that has
+	 * memory there.
+	 */
+	uint32_t local_offset[4];
 } __attribute__((aligned(8 * CACHE_LINE_BYTES)));
 
 /**
@@ -191,7 +216,51 @@ struct zone {
 	uint16_t pcp_handoff_count[MIGRATE_PCPTYPES]; /* blocks on each: two batches at most */
 };
 
-extern struct zone mm_zones[MAX_NR_ZONES];
+extern struct zone mm_zones[MAX_NR_ZONE_IDS];
+
+/**
+ * zone_to_nid() - The node a zone belongs to.
+ * @zone: the zone.
+ *
+ * Return: its node number.
+ */
+static inline unsigned int zone_to_nid(const struct zone *zone)
+{
+	return (unsigned int)(zone - mm_zones) / MAX_NR_ZONES;
+}
+
+/**
+ * zone_idx() - A zone's type.
+ * @zone: the zone.
+ *
+ * Return: ZONE_DMA, ZONE_DMA32 or ZONE_NORMAL.
+ */
+static inline enum zone_type zone_idx(const struct zone *zone)
+{
+	return (enum zone_type)((unsigned int)(zone - mm_zones) % MAX_NR_ZONES);
+}
+
+/**
+ * page_zone() - The zone a page belongs to.
+ * @page: the page.
+ *
+ * Return: its zone, from the zone index in its flags.
+ */
+static inline struct zone *page_zone(const struct page *page)
+{
+	return &mm_zones[page_zonenum(page)];
+}
+
+/**
+ * page_to_nid() - The node a page belongs to.
+ * @page: the page.
+ *
+ * Return: its node number, from its flags.
+ */
+static inline unsigned int page_to_nid(const struct page *page)
+{
+	return page_zonenum(page) / MAX_NR_ZONES;
+}
 
 /**
  * zone_free_orders() - The orders a zone has free blocks of.
@@ -216,29 +285,43 @@ static inline unsigned int zone_free_orders(const struct zone *zone)
  */
 const char *zone_name(unsigned int z);
 
-/* The highest zone with memory: allocations start there when the caller allows it. */
+/* The highest zone type with memory in any node: allocations start there when the caller allows it. */
 extern enum zone_type mm_top_zone;
 
 /**
- * pfn_zone() - The zone a frame belongs to, by address alone.
+ * pfn_zone_type() - The zone type of a frame, by address alone.
  * @pfn: the frame.
  *
- * Return: the zone.
+ * Return: ZONE_DMA, ZONE_DMA32 or ZONE_NORMAL.
  */
-static inline enum zone_type pfn_zone(unsigned long pfn)
+static inline enum zone_type pfn_zone_type(unsigned long pfn)
 {
 	return pfn < ZONE_DMA_END_PFN ? ZONE_DMA : pfn < ZONE_DMA32_END_PFN ? ZONE_DMA32 : ZONE_NORMAL;
 }
 
 /**
- * pfn_zone_end() - The first frame after a frame where the zone changes.
+ * pfn_zone() - The zone a frame belongs to, by address and node.
  * @pfn: the frame.
  *
- * Return: that frame, or ~0UL in the last zone.
+ * Return: the zone index (mm_zones[]): pfn_to_nid() * MAX_NR_ZONES + pfn_zone_type(); the zone
+ * type with one node.
+ */
+static inline unsigned int pfn_zone(unsigned long pfn)
+{
+	return (mm_nr_node_ids > 1 ? pfn_to_nid(pfn) * MAX_NR_ZONES : 0) + pfn_zone_type(pfn);
+}
+
+/**
+ * pfn_zone_end() - The first frame after a frame where the zone may change.
+ * @pfn: the frame.
+ *
+ * Return: that frame (a zone type's end or a node range's start), or ~0UL in the last zone.
  */
 static inline unsigned long pfn_zone_end(unsigned long pfn)
 {
-	return pfn < ZONE_DMA_END_PFN ? ZONE_DMA_END_PFN : pfn < ZONE_DMA32_END_PFN ? ZONE_DMA32_END_PFN : ~0UL;
+	unsigned long end = pfn < ZONE_DMA_END_PFN ? ZONE_DMA_END_PFN : pfn < ZONE_DMA32_END_PFN ? ZONE_DMA32_END_PFN : ~0UL;
+
+	return mm_nr_node_ids > 1 ? MIN(end, pfn_node_end(pfn)) : end;
 }
 
 /**

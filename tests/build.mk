@@ -16,7 +16,7 @@ test-host: $(HOST_KTEST)
 # the steps boot 1, 2, 4 and 8 CPUs under the BIOS and under UEFI, on both CPU models.
 QEMU_RUN = tests/qemu/run.sh --accel $(ACCEL) --timeout $(TIMEOUT)
 comma := ,
-smp_line = smp: Brought up 1 node, $(1) CPU$(if $(filter 1,$(1)),,s)
+smp_line = smp: Brought up $(or $(2),1) node$(if $(filter-out 1,$(or $(2),1)),s), $(1) CPU$(if $(filter 1,$(1)),,s)
 # require_line LOG TEXT: the log has a line that is exactly TEXT (serial lines end in CR LF).
 require_line = @tr -d '\r' <$(1) | grep -qxF '$(2)' || { echo "$(1): no line \"$(2)\""; exit 1; }
 define qemu_step
@@ -144,10 +144,13 @@ $(eval $(call many_cpus_step,smp65,65,256M,ktest=smp))
 
 # NUMA machines (QEMU -numa, kernel/numa_acpi.c): the boot must report each node's memory, CPUs
 # and distances from the SRAT and SLIT QEMU builds, and the suites that use every CPU and the
-# slab's pass. Two nodes of two CPUs; four nodes, one without memory and one without CPUs.
+# slab's pass, and mm/'s (numa_nodes) on the nodes mm/ built from them; "smp: Brought up" counts
+# the nodes, and each node's MemTotal matches its RAM less what is reserved there
+# (tests/qemu/check-numa-meminfo.sh). Two nodes of two CPUs; four nodes, one without memory and
+# one without CPUs.
 # $(call numa_step,NAME,MEM,CPUS,NODES,DISTANCES,NODE_LINES): NODE_LINES are the lines of the
 # boot report from "NUMA: node 0" on, separated by |.
-NUMA_CMDLINE := ktest=smp$(comma)smp_stress$(comma)slab$(comma)slab_misuse$(comma)slab_random$(comma)slab_irq$(comma)numa_acpi
+NUMA_CMDLINE := ktest=smp$(comma)smp_stress$(comma)slab$(comma)slab_misuse$(comma)slab_random$(comma)slab_irq$(comma)numa_acpi$(comma)numa_nodes
 define numa_step
 $(B)/$(1)/os.iso: $(KERNEL) boot/grub.cfg.in boot/mkgrubcfg.sh boot/mkiso.sh | deps
 	$(Q)boot/mkiso.sh $(KERNEL) '$(NUMA_CMDLINE)' $$@
@@ -156,7 +159,8 @@ test-qemu-$(1): $(B)/$(1)/os.iso
 	$(QEMU_RUN) --firmware bios --medium cdrom --mem $(2) --machine q35 --smp $(3) --cpu qemu64 \
 		--numa '$(4)' --numa-dist '$(5)' --image $$< --cmdline-note "$(NUMA_CMDLINE)" \
 		--log $(B)/logs/qemu-$(1).log
-	$(call require_line,$(B)/logs/qemu-$(1).log,$(call smp_line,$(3)))
+	$(call require_line,$(B)/logs/qemu-$(1).log,$(call smp_line,$(3),$(words $(4))))
+	@tests/qemu/check-numa-meminfo.sh $(B)/logs/qemu-$(1).log
 	@tr -d '\r' <$(B)/logs/qemu-$(1).log | grep -A20 -xF 'NUMA: $(words $(4)) nodes from the SRAT$(comma) distances from the SLIT' | \
 		grep '^NUMA: [nd]' | tr '\n' '|' | grep -qxF "$$$$(echo '$(6)|' | sed 's/^ //; s/| /|/g')" || \
 		{ echo "$(B)/logs/qemu-$(1).log: the NUMA lines are not \"$(6)\""; exit 1; }

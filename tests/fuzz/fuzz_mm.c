@@ -606,7 +606,7 @@ static unsigned long managed_total(void)
 {
 	unsigned long n = 0;
 
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (unsigned int z = 0; z < mm_nr_zone_ids; z++)
 		n += mm_zones[z].managed_pages;
 	return n;
 }
@@ -1334,6 +1334,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 								  : read_binary_map(data, size);
 	mm_debug_poison = data[0] & 0x80;
 	host_mm_max_ram = MAX_RAM;
+	host_mm_numa = used && (data[0] == '#' || data[0] == 'B' || data[0] == 'e') ? map_text_numa(&raw_text) : NULL;
 	if (!used || host_mm_boot(&raw, true, &map))
 		return 0; /* a map refused: no RAM, too much, no room for it or its memmap */
 	check(!mm_check_raw_map(&raw), "free frame in a non-usable firmware entry", mm_check_raw_map(&raw));

@@ -13,7 +13,7 @@ static unsigned long managed_less_memmap(void)
 {
 	unsigned long managed = 0;
 
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (unsigned int z = 0; z < mm_nr_zone_ids; z++)
 		managed += __atomic_load_n(&mm_zones[z].managed_pages, __ATOMIC_RELAXED);
 	return managed - mm_memmap_bytes / PAGE_SIZE;
 }

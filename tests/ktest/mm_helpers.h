@@ -112,7 +112,7 @@ static inline unsigned long mm_pcp_blocks(void)
 	unsigned long n = 0;
 
 	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
-		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
+		for (unsigned int z = 0; z < mm_nr_zone_ids; z++)
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
 				n += __atomic_load_n(&cpu_pcp(cpu, z)->count[slot], __ATOMIC_RELAXED);
 	return n;

@@ -15,7 +15,7 @@ cd "$root" || exit 2
 LAYERS=(
 	"types version"
 	"list page gfp arch pageblock_types"
-	"lock_check vmstat"
+	"lock_check vmstat node"
 	"zone fw_map memblock shrinker"
 	"memmap compound_dtor watermark page_owner"
 	"dump_page block_owner pageblock"
@@ -24,7 +24,7 @@ LAYERS=(
 	"buddy folio"
 	"pcp"
 	"page_alloc"
-	"mm_stats mm_picture migrate"
+	"mm_stats mm_picture migrate node_stat"
 	"compaction"
 	"page_isolation"
 	"contig_alloc"

@@ -326,6 +326,8 @@ static void run_on_threads(mm_parallel_fn *fn)
 	}
 }
 
+const struct mm_numa_layout *host_mm_numa;
+
 /* mm_init() on map (already sanitized) with what is in use and extra reserved, if any. */
 static int run_mm_init(struct fw_map *map, const struct mm_reservation *extra, bool quiet,
 		       uint64_t (*cycles)(void))
@@ -335,6 +337,7 @@ static int run_mm_init(struct fw_map *map, const struct mm_reservation *extra, b
 		.map = map, .reserve = reserve, .nreserve = ARRAY_SIZE(in_use), .quiet = quiet, .cycles = cycles,
 		.zone_dma_end = PC_ZONE_DMA_END, .zone_dma32_end = PC_ZONE_DMA32_END, .nr_cpus = host_mm_nr_cpus,
 		.picture = host_mm_picture,
+		.numa = host_mm_numa,
 		.page_owner = host_mm_page_owner,
 		.run_parallel = host_mm_memmap_threads > 1 ? run_on_threads : NULL,
 	};

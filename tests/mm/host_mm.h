@@ -56,6 +56,10 @@ extern bool host_mm_memory_after_boot;
 #define HOST_RELEASABLE_BYTES (1UL << 20)
 #define HOST_OFFLINE_BYTES (16UL << 20)
 
+/* The NUMA layout host_mm_init() gives mm_init() (mm/node.h); NULL (the default): one node. */
+struct mm_numa_layout;
+extern const struct mm_numa_layout *host_mm_numa;
+
 /* When true, console output (printk) is dropped: quiet replays, the fuzzer, the benchmark. */
 extern bool host_console_quiet;
 

@@ -152,9 +152,49 @@ static int parse_efi(struct map_text *mt, struct cursor *c)
 	return 0;
 }
 
+/* "node N 0xSTART-0xEND" after "node ": one more range of node N. */
+static int parse_node(struct map_text *mt, struct cursor *c)
+{
+	struct mm_numa_layout *l = &mt->numa;
+	uint64_t n, s, e;
+
+	if (!number(c, 10, &n) || n >= MAX_NUMNODES || !eat(c, " ") || !number(c, 16, &s) || !eat(c, "-") ||
+	    !number(c, 16, &e) || !at_end(c) || l->nr_ranges >= MM_MAX_NODE_RANGES)
+		return -EINVAL;
+	l->ranges[l->nr_ranges++] = (struct mm_node_range){ s, e, (unsigned int)n };
+	l->nr_nodes = MAX(l->nr_nodes, (unsigned int)n + 1);
+	return 0;
+}
+
+/* "distance A B D" after "distance ". */
+static int parse_distance(struct map_text *mt, struct cursor *c)
+{
+	uint64_t a, b, d;
+
+	if (!number(c, 10, &a) || a >= MAX_NUMNODES || !eat(c, " ") || !number(c, 10, &b) || b >= MAX_NUMNODES ||
+	    !eat(c, " ") || !number(c, 10, &d) || d > 255 || !at_end(c))
+		return -EINVAL;
+	mt->numa.distance[a][b] = (uint8_t)d;
+	return 0;
+}
+
+const struct mm_numa_layout *map_text_numa(struct map_text *mt)
+{
+	struct mm_numa_layout *l = &mt->numa;
+
+	if (!l->nr_ranges)
+		return NULL;
+	for (unsigned int a = 0; a < MAX_NUMNODES; a++)
+		for (unsigned int b = 0; b < MAX_NUMNODES; b++)
+			if (!l->distance[a][b])
+				l->distance[a][b] = a == b ? LOCAL_DISTANCE : REMOTE_DISTANCE;
+	return l;
+}
+
 int map_text_parse_line(struct map_text *mt, const char *line, size_t len, unsigned int lineno)
 {
 	struct cursor c = { line, line + len };
+	bool entry = true; /* a memory map line, not a node's */
 	int err;
 
 	while (c.p < c.end && (*c.p == ' ' || *c.p == '\t'))
@@ -165,12 +205,16 @@ int map_text_parse_line(struct map_text *mt, const char *line, size_t len, unsig
 		err = parse_e820(mt, &c);
 	else if (seek(&c, "efi: mem"))
 		err = parse_efi(mt, &c);
+	else if (eat(&c, "node "))
+		err = parse_node(mt, &c), entry = false;
+	else if (eat(&c, "distance "))
+		err = parse_distance(mt, &c), entry = false;
 	else
 		return 0;
 	if (err == -EINVAL)
 		fprintf(stderr, "map: line %u: malformed memory map line: %.*s\n", lineno,
 			(int)MIN(len, 200), line);
-	return err ? err : 1;
+	return err ? err : entry;
 }
 
 int map_text_parse(struct map_text *mt, const char *text, size_t len)

@@ -179,7 +179,33 @@ static void a_malformed_line_in_a_file_is_an_error(struct ktest *t)
 	unlink(path);
 }
 
+/* Node and distance lines give the layout for mm_init_params.numa; bad ones are refused. */
+static void node_lines_give_the_numa_layout(struct ktest *t)
+{
+	const struct mm_numa_layout *l;
+
+	KT_EXPECT_EQ(t, parse("BIOS-e820: [mem 0x0000000000000000-0x0000000007ffffff] usable\n"
+			      "node 0 0x0-0x4001000\nnode 2 0x4001000-0x8000000\ndistance 0 2 31\n"), 1);
+	l = map_text_numa(&mt);
+	KT_ASSERT(t, l, "no layout from the node lines");
+	KT_EXPECT_EQ(t, l->nr_nodes, 3);
+	KT_EXPECT_EQ(t, l->nr_ranges, 2);
+	KT_EXPECT_EQ(t, l->ranges[1].start, 0x4001000);
+	KT_EXPECT_EQ(t, l->ranges[1].end, 0x8000000);
+	KT_EXPECT_EQ(t, l->ranges[1].nid, 2);
+	KT_EXPECT_EQ(t, l->distance[0][2], 31);
+	KT_EXPECT_EQ(t, l->distance[2][0], REMOTE_DISTANCE);
+	KT_EXPECT_EQ(t, l->distance[1][1], LOCAL_DISTANCE);
+	KT_EXPECT_EQ(t, parse("BIOS-e820: [mem 0x0000000000000000-0x0000000007ffffff] usable\n"), 1);
+	KT_EXPECT(t, !map_text_numa(&mt), "a layout without node lines");
+	KT_EXPECT_EQ(t, parse("node 8 0x0-0x1000\n"), -EINVAL);
+	KT_EXPECT_EQ(t, parse("node 0 0x0-\n"), -EINVAL);
+	KT_EXPECT_EQ(t, parse("distance 0 1 256\n"), -EINVAL);
+	KT_EXPECT_EQ(t, parse("distance 0 9 20\n"), -EINVAL);
+}
+
 KTEST_SUITE(map_text,
+	    KTEST_CASE(node_lines_give_the_numa_layout),
 	    KTEST_CASE(e820_lines_are_read_with_inclusive_ends),
 	    KTEST_CASE(every_e820_type_name_is_known),
 	    KTEST_CASE(efi_lines_are_read_with_exclusive_ends),

@@ -155,8 +155,12 @@ static const char *check_block(const struct fw_map *map, const struct page *page
 		return FAIL("free %sblock at pfn %#lx order %d: flags %#x private %lu count %d",
 			    on_pcp ? "pcp " : "", pfn, o, (unsigned int)page->flags, page->private,
 			    (int)page->_refcount);
-	if ((pfn & (n - 1)) || pfn_zone(pfn) != (enum zone_type)z || page_zonenum(page) != (unsigned int)z)
+	if ((pfn & (n - 1)) || pfn_zone(pfn) != (unsigned int)z || page_zonenum(page) != (unsigned int)z)
 		return FAIL("free block at pfn %#lx order %d misaligned or in the wrong zone %d", pfn, o, z);
+	/* Its last frame too: a zone's edge at a node's boundary need not be aligned. */
+	if (pfn_zone(pfn + n - 1) != (unsigned int)z || page_zonenum(page + n - 1) != (unsigned int)z)
+		return FAIL("free block at pfn %#lx order %d crosses out of zone %d (node %u)", pfn, o, z,
+			    (unsigned int)z / MAX_NR_ZONES);
 	if (map && !range_is_free_ram(map, PFN_PHYS(pfn), PFN_PHYS(pfn + n)))
 		return FAIL("free block at pfn %#lx order %d is not usable, unreserved RAM", pfn, o);
 	if (bm && !set_block(bm, NULL, pfn, n))
@@ -314,7 +318,7 @@ static const char *check_handoff_lists(const struct fw_map *map, int z, struct f
 /* The free lists' check, adding each free frame to free_set (if not NULL). */
 static const char *check_free_lists(const struct fw_map *map, struct frame_set *free_set)
 {
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		unsigned long pages = 0;
 		const char *p;
 
@@ -388,7 +392,7 @@ const char *mm_check_memmap_size(void)
 {
 	unsigned long usable = 0, limit;
 
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++)
 		usable += mm_zones[z].present_pages;
 	limit = (usable / MEMMAP_CHUNK_PAGES + 2 * mm_memblock.memory.cnt) * PAGE_SIZE;
 	if (mm_memmap_bytes > limit)

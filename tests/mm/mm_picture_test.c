@@ -34,7 +34,7 @@ static const char small_map[] =
 static const char dma_picture[] =
 	"DMA    |RRRR8888RRRRRRRRRRRRRRRR99999999AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA|";
 static const char dma32_picture[] =
-	"DMA32  |AAAAAAAAAAAAAAAA................AAAAAAAAAAAAAAAA9999999988887761|";
+	"DMA32  |AAAAAAAAAAAAAAAA................AAAAAAAAAAAAAAAA999999998888775R|";
 
 /* Boots text without page_owner's records, which would take the top slices the pictures expect. */
 static int boot_text(const char *text)
@@ -75,7 +75,7 @@ static void allocated_slices_show_hash(struct ktest *t)
 		p[i] = alloc_pages(GFP_KERNEL | __GFP_DMA32, MAX_ORDER);
 	for (int i = 0; i < 2; i++)
 		KT_EXPECT(t, p[i] && page_to_pfn(p[i]) >= PFN_DOWN(16UL << 20), "order-10 block %d in DMA32", i);
-	expect_line(t, ZONE_DMA32, "DMA32  |################................################9999999988887761|");
+	expect_line(t, ZONE_DMA32, "DMA32  |################................################999999998888775R|");
 	for (int i = 0; i < 2; i++)
 		if (p[i])
 			__free_pages(p[i], MAX_ORDER);
@@ -106,10 +106,10 @@ static void picture_lines_describe_the_small_map(struct ktest *t)
 		"mm: map 0x1800000 0x2000000 usable\n"
 		"mm: reserved 0x0 0x100000 first 1 MiB\n"
 		"mm: reserved 0x200000 0x600000 kernel image (simulated)\n"
-		"mm: reserved 0x1fc2000 0x1ffb000 memmap\n" /* 56 pages for 28 MiB, 1 for the chunk map */
-		"mm: reserved 0x1ffb000 0x1ffc000 pageblock types\n"
-		"mm: reserved 0x1ffc000 0x1ffd000 slab per-CPU slots\n"
-		"mm: reserved 0x1ffd000 0x1fff000 per-CPU lists\n"
+		"mm: reserved 0x1fb8000 0x1ff1000 memmap\n" /* 56 pages for 28 MiB, 1 for the chunk map */
+		"mm: reserved 0x1ff1000 0x1ff2000 pageblock types\n"
+		"mm: reserved 0x1ff2000 0x1ff3000 slab per-CPU slots\n"
+		"mm: reserved 0x1ff3000 0x1fff000 per-CPU lists\n" /* 4 CPUs, a zone index of every node each */
 		"mm: reserved 0x1fff000 0x2000000 firmware memory map\n"
 		"mm: zone 0x0 0x1000000 DMA\n"
 		"mm: free 0x100000 0x200000 order 8\n"
@@ -122,8 +122,9 @@ static void picture_lines_describe_the_small_map(struct ktest *t)
 		"mm: free 0x1c00000 0x1e00000 order 9\n"
 		"mm: free 0x1e00000 0x1f00000 order 8\n"
 		"mm: free 0x1f00000 0x1f80000 order 7\n"
-		"mm: free 0x1f80000 0x1fc0000 order 6\n"
-		"mm: free 0x1fc0000 0x1fc2000 order 1\n"
+		"mm: free 0x1f80000 0x1fa0000 order 5\n"
+		"mm: free 0x1fa0000 0x1fb0000 order 4\n"
+		"mm: free 0x1fb0000 0x1fb8000 order 3\n"
 		"mm: pageblock 0x1000000 0x2000000 Movable\n"
 		"mm: picture end\n";
 	const char *begin, *end;

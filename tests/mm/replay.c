@@ -41,7 +41,11 @@ static double now(void)
 
 static unsigned long present_pages(void)
 {
-	return mm_zones[0].present_pages + mm_zones[1].present_pages + mm_zones[2].present_pages;
+	unsigned long n = 0;
+
+	for (unsigned int z = 0; z < mm_nr_zone_ids; z++) /* every node's zones */
+		n += mm_zones[z].present_pages;
+	return n;
 }
 
 /* Every usable page of the sanitized map is in a zone: none was dropped on the way. */
@@ -97,7 +101,12 @@ static int boot(const char *path, bool quiet)
 	if (r >= 0) {
 		if (!quiet)
 			printf("replay: %s: %u %s entries\n", path, raw.count, boot_memmap_name(&raw));
+		host_mm_numa = map_text_numa(&text); /* NULL without node lines: one node */
+		if (!quiet && host_mm_numa)
+			printf("replay: %s: %u nodes, %u node ranges\n", path, host_mm_numa->nr_nodes,
+			       host_mm_numa->nr_ranges);
 		r = host_mm_boot(&raw, quiet, &map);
+		host_mm_numa = NULL;
 	}
 	return r;
 }

@@ -304,7 +304,7 @@ static void compactor_op(struct worker *w)
 	if (rnd(w) % 8 == 0) {
 		w->t.compacted_pages += compact_memory();
 	} else {
-		int r = compact_zone(&mm_zones[rnd(w) % MAX_NR_ZONES],
+		int r = compact_zone(&mm_zones[rnd(w) % mm_nr_zone_ids],
 				     PAGE_ALLOC_COSTLY_ORDER + (unsigned int)(rnd(w) % (MAX_ORDER - 2)));
 
 		if (r < 0)

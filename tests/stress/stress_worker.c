@@ -164,9 +164,9 @@ static void op_alloc(struct worker *w)
 		w->t.alloc_failures++;
 		return;
 	}
-	if (page_zonenum(page) > gfp_zone_limit(gfp))
+	if (zone_idx(page_zone(page)) > gfp_zone_limit(gfp)) /* the zone's type, on whichever node */
 		stress_fail(w->id, w->op, "gfp %#x order %u: pfn %#lx is in zone %u", gfp, order,
-			    page_to_pfn(page), page_zonenum(page));
+			    page_to_pfn(page), zone_idx(page_zone(page)));
 	if ((gfp & __GFP_ZERO) && !looks_zeroed(page, order))
 		stress_fail(w->id, w->op, "gfp %#x order %u: pfn %#lx is not zeroed", gfp, order, page_to_pfn(page));
 	if ((gfp & __GFP_COMP) && (!PageHead(page) || compound_order(page) != order))
@@ -417,7 +417,7 @@ static void op_observe(struct worker *w)
 	struct hugetlb_counters c = hugetlb_counters(HPAGE_ORDER);
 	const char *problem = hugetlb_check();
 
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (unsigned int z = 0; z < mm_nr_zone_ids; z++)
 		managed += mm_zones[z].managed_pages;
 	if (free > managed)
 		stress_fail(w->id, w->op, "nr_free_pages() %lu, above the %lu managed pages", free, managed);

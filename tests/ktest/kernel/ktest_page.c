@@ -41,10 +41,10 @@ static void add_memory(struct page_text *p)
 {
 	unsigned long present = 0;
 
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++)
 		present += mm_zones[z].present_pages;
 	add(p, "Memory: %luK present, %luK free\n", present * 4, nr_free_pages() * 4);
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		const struct zone *zone = &mm_zones[z];
 
 		if (!zone->present_pages)
@@ -70,7 +70,7 @@ static void add_pictures(struct page_text *p)
 	char line[ZONE_PICTURE_COLS + 16];
 
 	add(p, "%s\n", ZONE_PICTURE_LEGEND);
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		if (!mm_zones[z].present_pages)
 			continue;
 		zone_picture_line(&mm_zones[z], line, sizeof(line));

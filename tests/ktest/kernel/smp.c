@@ -307,8 +307,8 @@ static unsigned long free_pages_now(void)
 {
 	unsigned long n = 0;
 
-	for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
-		n += mm_zone_free((enum zone_type)z);
+	for (unsigned int z = 0; z < mm_nr_zone_ids; z++)
+		n += zone_free_pages(&mm_zones[z]);
 	return n;
 }
 

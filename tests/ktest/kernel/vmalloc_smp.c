@@ -248,7 +248,7 @@ static struct zone *largest_zone(void)
 {
 	struct zone *best = &mm_zones[0];
 
-	for (int z = 1; z < MAX_NR_ZONES; z++)
+	for (int z = 1; z < (int)mm_nr_zone_ids; z++)
 		if (mm_zones[z].managed_pages > best->managed_pages)
 			best = &mm_zones[z];
 	return best;
