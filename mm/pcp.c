@@ -473,6 +473,9 @@ void mm_pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsig
 	if (pcp_free_goes_to_buddy(pcp_zone(pcp), page, slot, pcp->high[slot], !pcp->fast_high[slot])) {
 		set_block_order(page, 0);
 		buddy_give_locked(page, order);
+		/* high may just have dropped (the zone became busy): what is over it goes back too */
+		if (pcp->count[slot] > pcp->high[slot])
+			pcp_flush(pcp, slot, pcp->count[slot] - pcp->high[slot]);
 	} else {
 		pcp_push(pcp, page, slot, page_pcptype(page), pcp->count[slot]);
 		if (slot == PCP_PAGEBLOCK_SLOT)
