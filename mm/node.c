@@ -14,7 +14,6 @@ uint8_t mm_node_order[MAX_NUMNODES][MAX_NUMNODES];
 static struct mm_node_range ranges[MM_MAX_NODE_RANGES]; /* in frames' addresses, sorted */
 static unsigned int nr_ranges;
 static uint8_t distance[MAX_NUMNODES][MAX_NUMNODES];
-unsigned long mm_node_events[MAX_NUMNODES][NR_NODE_EVENTS];
 
 /*
  * What is wrong with a layout's ranges, or NULL. Each node's ranges must follow each other: a
@@ -120,7 +119,6 @@ unsigned int mm_numa_setup(const struct mm_numa_layout *layout, unsigned int nr_
 		set_layout(layout, nr_cpus);
 	for (unsigned int n = 0; n < mm_nr_node_ids; n++)
 		set_node_order(n);
-	memset(mm_node_events, 0, sizeof(mm_node_events));
 	return mm_nr_node_ids;
 }
 
@@ -182,30 +180,3 @@ const char *node_stat_name(unsigned int item)
 	return item < NR_NODE_STAT_ITEMS ? names[item] : "?";
 }
 
-/* One event counter, read atomically. */
-static unsigned long event(unsigned int nid, unsigned int ev)
-{
-	return __atomic_load_n(&mm_node_events[nid][ev], __ATOMIC_RELAXED);
-}
-
-unsigned long mm_node_stat_slow(unsigned int nid, enum node_stat_item item)
-{
-	if (nid >= MAX_NUMNODES)
-		return 0;
-	switch (item) {
-	case NUMA_HIT:
-		return event(nid, NODE_EV_HIT_LOCAL) + event(nid, NODE_EV_HIT_OTHER);
-	case NUMA_MISS:
-		return event(nid, NODE_EV_MISS_LOCAL) + event(nid, NODE_EV_MISS_OTHER);
-	case NUMA_FOREIGN:
-		return event(nid, NODE_EV_FOREIGN);
-	case NUMA_INTERLEAVE_HIT:
-		return event(nid, NODE_EV_INTERLEAVE);
-	case NUMA_LOCAL:
-		return event(nid, NODE_EV_HIT_LOCAL) + event(nid, NODE_EV_MISS_LOCAL);
-	case NUMA_OTHER:
-		return event(nid, NODE_EV_HIT_OTHER) + event(nid, NODE_EV_MISS_OTHER);
-	default:
-		return 0;
-	}
-}

@@ -157,29 +157,14 @@ static inline unsigned int num_online_nodes(void) { return mm_nr_node_ids; }
 const char *node_stat_name(unsigned int item);
 
 /*
- * mm/'s own: what the slow paths count, per node, as events that each need one atomic add in the
- * common case (a hit, local): the counters of enum node_stat_item are sums of them
- * (mm_node_stat_slow()).
+ * mm/'s own: what the slow paths count, as events each CPU keeps on its own lists of the zone
+ * concerned (struct per_cpu_pages, mm/zone.h), so that no two CPUs write one counter (an atomic
+ * add on a shared line cost 2 MiB allocations on two CPUs two thirds of their speed): a hit or
+ * miss, local or other, on the zone that served it; a foreign on the zone the allocation
+ * preferred; an interleave hit on the zone that served it. The counters of enum node_stat_item
+ * are sums of them (node_numa_stat(), mm/node_stat.h).
  */
 enum { NODE_EV_HIT_LOCAL, NODE_EV_HIT_OTHER, NODE_EV_MISS_LOCAL, NODE_EV_MISS_OTHER, NODE_EV_FOREIGN,
        NODE_EV_INTERLEAVE, NR_NODE_EVENTS };
-extern unsigned long mm_node_events[MAX_NUMNODES][NR_NODE_EVENTS];
-
-/* mm/'s own: counts an allocation that preferred node preferred and got node got; local: on got's CPU. */
-static inline void mm_node_count_alloc(unsigned int got, unsigned int preferred, bool local)
-{
-	__atomic_fetch_add(&mm_node_events[got][(got != preferred) * 2 + !local], 1, __ATOMIC_RELAXED);
-	if (got != preferred)
-		__atomic_fetch_add(&mm_node_events[preferred][NODE_EV_FOREIGN], 1, __ATOMIC_RELAXED);
-}
-
-/* mm/'s own: counts an interleaved allocation that got the node it chose. */
-static inline void mm_node_count_interleave(unsigned int nid)
-{
-	__atomic_fetch_add(&mm_node_events[nid][NODE_EV_INTERLEAVE], 1, __ATOMIC_RELAXED);
-}
-
-/* mm/'s own: the counters the slow paths keep (the fast path's are on the per-CPU lists). */
-unsigned long mm_node_stat_slow(unsigned int nid, enum node_stat_item item);
 
 #endif

@@ -46,11 +46,43 @@ static unsigned long fast_share(unsigned int nid, enum node_stat_item item)
 	return n;
 }
 
+/* Slow-path event ev (mm/node.h) on node nid's zones, summed over every CPU's lists; racy reads. */
+static unsigned long node_event(unsigned int nid, unsigned int ev)
+{
+	unsigned long n = 0;
+
+	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
+		for (unsigned int t = 0; t < MAX_NR_ZONES; t++)
+			n += __atomic_load_n(&cpu_pcp(cpu, nid * MAX_NR_ZONES + t)->node_events[ev], __ATOMIC_RELAXED);
+	return n;
+}
+
+/* The slow paths' share of a counter: sums of their events. */
+static unsigned long slow_share(unsigned int nid, enum node_stat_item item)
+{
+	switch (item) {
+	case NUMA_HIT:
+		return node_event(nid, NODE_EV_HIT_LOCAL) + node_event(nid, NODE_EV_HIT_OTHER);
+	case NUMA_MISS:
+		return node_event(nid, NODE_EV_MISS_LOCAL) + node_event(nid, NODE_EV_MISS_OTHER);
+	case NUMA_FOREIGN:
+		return node_event(nid, NODE_EV_FOREIGN);
+	case NUMA_INTERLEAVE_HIT:
+		return node_event(nid, NODE_EV_INTERLEAVE);
+	case NUMA_LOCAL:
+		return node_event(nid, NODE_EV_HIT_LOCAL) + node_event(nid, NODE_EV_MISS_LOCAL);
+	case NUMA_OTHER:
+		return node_event(nid, NODE_EV_HIT_OTHER) + node_event(nid, NODE_EV_MISS_OTHER);
+	default:
+		return 0;
+	}
+}
+
 unsigned long node_numa_stat(unsigned int nid, enum node_stat_item item)
 {
 	if (nid >= mm_nr_node_ids || item >= NR_NODE_STAT_ITEMS)
 		return 0;
-	return mm_node_stat_slow(nid, item) + fast_share(nid, item);
+	return slow_share(nid, item) + fast_share(nid, item);
 }
 
 void show_node_meminfo(void)

@@ -122,7 +122,7 @@ static void set_cpu_local_offsets(unsigned int cpu)
 
 	for (gfp_t g = 0; g <= __GFP_ZONEMASK; g++)
 		__atomic_store_n(&first->local_offset[g],
-				 (uint32_t)((char *)cpu_pcp(cpu, first_zone_of[cpu_to_node(cpu)][g]) - (char *)first),
+				 (uint16_t)((char *)cpu_pcp(cpu, first_zone_of[cpu_to_node(cpu)][g]) - (char *)first),
 				 __ATOMIC_RELAXED);
 }
 
@@ -359,15 +359,30 @@ static struct page *take_after_shrinking(unsigned int nid, gfp_t gfp, unsigned i
 }
 
 /*
+ * Adds one to slow-path event ev (mm/node.h) of this CPU's lists of zone. A plain add, not an
+ * atomic one: only this CPU writes it, and an interrupt's allocation between the load and the
+ * store loses one count at most (the counters are statistics).
+ */
+static void count_node_event(const struct zone *zone, unsigned int ev)
+{
+	uint32_t *n = &cpu_pcp(arch_cpu_id(), (unsigned int)(zone - mm_zones))->node_events[ev];
+
+	__atomic_store_n(n, __atomic_load_n(n, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+}
+
+/*
  * Counts an allocation preferring node nid with gfp that got page (Linux's zone_statistics()):
  * a hit, or a miss and foreign, against the first zone nid's order offers it; local or other
  * against the node of the CPU, local_nid.
  */
 static void count_numa_alloc(unsigned int nid, unsigned int local_nid, gfp_t gfp, const struct page *page)
 {
-	unsigned int got = page_to_nid(page);
+	const struct zone *first = &mm_zones[first_zone_of[nid][gfp & __GFP_ZONEMASK]];
+	unsigned int got = page_to_nid(page), preferred = zone_to_nid(first);
 
-	mm_node_count_alloc(got, first_zone_of[nid][gfp & __GFP_ZONEMASK] / MAX_NR_ZONES, got == local_nid);
+	count_node_event(page_zone(page), (got != preferred) * 2 + (got != local_nid));
+	if (got != preferred)
+		count_node_event(first, NODE_EV_FOREIGN);
 }
 /*
  * Everything but the fast path: checks, refills, zone fallback, draining, compaction, shrinking,
@@ -524,7 +539,7 @@ __attribute__((noinline)) struct page *alloc_pages_interleave(gfp_t gfp, unsigne
 						(uintptr_t)__builtin_return_address(0));
 
 	if (page && page_to_nid(page) == nid)
-		mm_node_count_interleave(nid);
+		count_node_event(page_zone(page), NODE_EV_INTERLEAVE);
 	return page;
 }
 

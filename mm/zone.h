@@ -146,14 +146,20 @@ struct per_cpu_pages {
 	 * Allocations the fast path served from these lists: all hits (mm/node.h), from the first
 	 * zone of their CPU's node's fallback order. Written by its CPU alone, read racily.
 	 */
-	unsigned long alloc_hits;
+	uint32_t alloc_hits; /* 32 bits, as node_events[] */
+	/*
+	 * The slow paths' NUMA events on this zone from this CPU (mm/node.h): written by this CPU
+	 * alone, so that no counter's line moves between CPUs; read racily. 32 bits, to keep the
+	 * structure in its eight lines: each wraps after 2^32 slow-path allocations.
+	 */
+	uint32_t node_events[NR_NODE_EVENTS];
 	/*
 	 * In a CPU's first per_cpu_pages (zone index 0) only: the offset, from this one, of the
 	 * CPU's lists of the first zone an allocation with gfp zone bits i tries (this_cpu_local_pcp(),
 	 * mm/pcp.h): the highest zone they allow in the CPU's node, or in the nearest node that has
 	 * memory there.
 	 */
-	uint32_t local_offset[4];
+	uint16_t local_offset[4];
 } __attribute__((aligned(8 * CACHE_LINE_BYTES)));
 
 /**
@@ -170,6 +176,7 @@ static inline unsigned int pcp_slot_order(unsigned int slot)
 /* A power of two, so that the fast path finds a zone's lists with a shift. */
 #define PCP_SHIFT 9
 _Static_assert(sizeof(struct per_cpu_pages) == 1u << PCP_SHIFT, "struct per_cpu_pages is eight cache lines");
+_Static_assert((MAX_NUMNODES * MAX_NR_ZONES) << PCP_SHIFT <= 65536, "local_offset[] holds the offset of every zone's lists");
 
 /* Zone watermarks, in free pages of the zone's buddy lists (mm/watermark.h). */
 enum zone_watermark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
