@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Per-node figures, as Linux prints them under /sys/devices/system/node/nodeN/: meminfo
- * ("Node 0 MemTotal:  261120 kB") and numastat (numa_hit, numa_miss ...: mm/node.h).
+ * ("Node 0 MemTotal: ... kB") and numastat (numa_hit, numa_miss ...: mm/node.h).
  */
 #ifndef MM_NODE_STAT_H
 #define MM_NODE_STAT_H
