@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # require-lines.sh LOG LINE...: the serial log LOG (lines end in CR LF) has each LINE as a whole
 # line. Names the first one it lacks and fails.
 log=$1
