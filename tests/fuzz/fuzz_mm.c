@@ -628,7 +628,8 @@ static void op_memory_add(uint8_t b)
 	case 1: n = mm_free_reserved_range(frame, frame + PAGE_SIZE * (1 + (b >> 3)), "fuzz"); break;
 	case 2: n = mm_free_reserved_range(PFN_PHYS(b), PFN_PHYS(b + 1), "fuzz"); break; /* the first 1 MiB */
 	case 3: n = mm_free_reserved_range(limit + PFN_PHYS(b), limit + PFN_PHYS(b + 1), "fuzz"); break;
-	case 4: err = mm_add_memory(b & 8 ? limit : -chunk * (b >> 4), b & 8 ? 0 : chunk * (2 + (b >> 4))); break;
+	/* 4: size 0, or a range that wraps (it starts below 0, not at 0: RAM added in a hole of the map is fine) */
+	case 4: err = mm_add_memory(b & 8 ? limit : -chunk * (1 + (b >> 4)), b & 8 ? 0 : chunk * (2 + (b >> 4))); break;
 	case 5: err = mm_add_memory(limit + PFN_PHYS(b | 1), chunk); break;
 	case 6: err = mm_add_memory(ALIGN_DOWN(frame, chunk), chunk * (1 + (b >> 3))); break;
 	default: err = mm_add_memory(limit + chunk * (b >> 3), chunk); break;
