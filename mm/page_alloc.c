@@ -92,14 +92,11 @@ static void set_fast_free_masks(void)
 
 void page_alloc_isolating(bool begin)
 {
-	unsigned long flags = arch_irq_save();
-
-	arch_spin_lock(&isolating_lock);
+	unsigned long flags = mm_spin_lock_irqsave(&isolating_lock);
 	MM_BUG_ON(!begin && !nr_isolating, NULL, "page_alloc_isolating(false) without a begin");
 	__atomic_store_n(&nr_isolating, nr_isolating + (begin ? 1u : -1u), __ATOMIC_RELAXED);
 	set_fast_free_masks();
-	arch_spin_unlock(&isolating_lock);
-	arch_irq_restore(flags);
+	mm_spin_unlock_irqrestore(&isolating_lock, flags);
 }
 
 /* The first zone with memory an allocation preferring node nid with zone bits zbits may take, or NULL. */
