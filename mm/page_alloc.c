@@ -123,8 +123,20 @@ static void set_cpu_local_offsets(unsigned int cpu)
 				 __ATOMIC_RELAXED);
 }
 
+/* The highest zone type with managed pages in any node (ZONE_DMA when none has any). */
+static enum zone_type top_zone_with_memory(void)
+{
+	enum zone_type top = ZONE_DMA;
+
+	for (unsigned int z = 0; z < mm_nr_zone_ids; z++)
+		if (mm_zones[z].managed_pages && zone_idx(&mm_zones[z]) > top)
+			top = zone_idx(&mm_zones[z]);
+	return top;
+}
+
 void page_alloc_init_zones(void)
 {
+	mm_top_zone = top_zone_with_memory();
 	set_fast_free_masks();
 	for (unsigned int nid = 0; nid < mm_nr_node_ids; nid++)
 		for (gfp_t g = 0; g <= __GFP_ZONEMASK; g++) {
