@@ -386,9 +386,16 @@ static void count_node_event(const struct zone *zone, unsigned int ev)
  */
 static void count_numa_alloc(unsigned int nid, unsigned int local_nid, gfp_t gfp, const struct page *page)
 {
-	const struct zone *first = &mm_zones[first_zone_of[nid][gfp & __GFP_ZONEMASK]];
-	unsigned int got = page_to_nid(page), preferred = zone_to_nid(first);
+	const struct zone *first;
+	unsigned int got, preferred;
 
+	if (mm_nr_node_ids == 1) { /* every allocation a local hit: no lookups */
+		count_node_event(page_zone(page), NODE_EV_HIT_LOCAL);
+		return;
+	}
+	first = &mm_zones[first_zone_of[nid][gfp & __GFP_ZONEMASK]];
+	got = page_to_nid(page);
+	preferred = zone_to_nid(first);
 	count_node_event(page_zone(page), (got != preferred) * 2 + (got != local_nid));
 	if (got != preferred)
 		count_node_event(first, NODE_EV_FOREIGN);
