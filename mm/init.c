@@ -261,9 +261,6 @@ int mm_init(const struct mm_init_params *p)
 	if (p->picture) /* while memblock still knows who reserved what */
 		show_memory_picture(p->map);
 	memblock_retire();
-	for (unsigned int z = 0; z < mm_nr_zone_ids; z++)
-		if (mm_zones[z].managed_pages && zone_idx(&mm_zones[z]) > mm_top_zone)
-			mm_top_zone = zone_idx(&mm_zones[z]);
 	mm_pcp_set_limits();
 	setup_zone_watermarks();
 	page_alloc_init_zones();

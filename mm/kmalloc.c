@@ -297,13 +297,10 @@ static unsigned long large_kept_pages(void)
 	unsigned long pages = 0;
 
 	for (unsigned int i = 0; i < mm_slab_nr_cpus; i++) {
-		unsigned long irq = arch_irq_save();
-
-		arch_spin_lock(&large_cpu[i].lock);
+		unsigned long irq = mm_spin_lock_irqsave(&large_cpu[i].lock);
 		for (unsigned int o = 1; o <= LARGE_MAX_ORDER; o++)
 			pages += (unsigned long)large_cpu[i].nr[o] << o;
-		arch_spin_unlock(&large_cpu[i].lock);
-		arch_irq_restore(irq);
+		mm_spin_unlock_irqrestore(&large_cpu[i].lock, irq);
 	}
 	return pages;
 }

@@ -186,6 +186,24 @@ static inline void mm_lock_check_set_cpus(void *mem, unsigned int nr_cpus) { (vo
 
 #endif
 
+/*
+ * The lock of data one CPU keeps for itself: its per-CPU page lists, its slab slots. Where the
+ * other CPUs reach that data only by asking its CPU (ARCH_CPU_CALLS_BY_IPI: arch_run_on_cpus()
+ * runs their function there, in an interrupt), interrupts off is all the protection it needs: no
+ * lock is taken and no locked instruction runs on the fast paths, and "locked" means interrupts
+ * are off. Elsewhere arch_run_on_cpus() may run a function on any CPU, so the data is behind
+ * its lock. Callers turn interrupts off first either way.
+ */
+#ifdef ARCH_CPU_CALLS_BY_IPI
+static inline __attribute__((always_inline)) void cpu_data_lock(mm_spinlock_t *lock) { (void)lock; }
+static inline __attribute__((always_inline)) void cpu_data_unlock(mm_spinlock_t *lock) { (void)lock; }
+static inline bool cpu_data_locked(const mm_spinlock_t *lock) { return (void)lock, arch_irqs_disabled(); }
+#else
+static inline __attribute__((always_inline)) void cpu_data_lock(mm_spinlock_t *lock) { arch_spin_lock(lock); }
+static inline __attribute__((always_inline)) void cpu_data_unlock(mm_spinlock_t *lock) { arch_spin_unlock(lock); }
+static inline bool cpu_data_locked(const mm_spinlock_t *lock) { return lock_held(lock); }
+#endif
+
 /**
  * mm_spin_lock_irqsave() - Take an mm/ lock with interrupts off.
  * @lock: the lock.

@@ -162,9 +162,6 @@ static void free_range(unsigned long pfn, unsigned long end)
 		pfn = stop;
 	}
 	setup_zone_watermarks();
-	for (unsigned int z = 0; z < mm_nr_zone_ids; z++)
-		if (mm_zones[z].managed_pages && zone_idx(&mm_zones[z]) > mm_top_zone)
-			mm_top_zone = zone_idx(&mm_zones[z]);
 	page_alloc_init_zones();
 }
 

@@ -92,14 +92,11 @@ static void set_fast_free_masks(void)
 
 void page_alloc_isolating(bool begin)
 {
-	unsigned long flags = arch_irq_save();
-
-	arch_spin_lock(&isolating_lock);
+	unsigned long flags = mm_spin_lock_irqsave(&isolating_lock);
 	MM_BUG_ON(!begin && !nr_isolating, NULL, "page_alloc_isolating(false) without a begin");
 	__atomic_store_n(&nr_isolating, nr_isolating + (begin ? 1u : -1u), __ATOMIC_RELAXED);
 	set_fast_free_masks();
-	arch_spin_unlock(&isolating_lock);
-	arch_irq_restore(flags);
+	mm_spin_unlock_irqrestore(&isolating_lock, flags);
 }
 
 /* The first zone with memory an allocation preferring node nid with zone bits zbits may take, or NULL. */
@@ -126,8 +123,20 @@ static void set_cpu_local_offsets(unsigned int cpu)
 				 __ATOMIC_RELAXED);
 }
 
+/* The highest zone type with managed pages in any node (ZONE_DMA when none has any). */
+static enum zone_type top_zone_with_memory(void)
+{
+	enum zone_type top = ZONE_DMA;
+
+	for (unsigned int z = 0; z < mm_nr_zone_ids; z++)
+		if (mm_zones[z].managed_pages && zone_idx(&mm_zones[z]) > top)
+			top = zone_idx(&mm_zones[z]);
+	return top;
+}
+
 void page_alloc_init_zones(void)
 {
+	mm_top_zone = top_zone_with_memory();
 	set_fast_free_masks();
 	for (unsigned int nid = 0; nid < mm_nr_node_ids; nid++)
 		for (gfp_t g = 0; g <= __GFP_ZONEMASK; g++) {
@@ -377,9 +386,16 @@ static void count_node_event(const struct zone *zone, unsigned int ev)
  */
 static void count_numa_alloc(unsigned int nid, unsigned int local_nid, gfp_t gfp, const struct page *page)
 {
-	const struct zone *first = &mm_zones[first_zone_of[nid][gfp & __GFP_ZONEMASK]];
-	unsigned int got = page_to_nid(page), preferred = zone_to_nid(first);
+	const struct zone *first;
+	unsigned int got, preferred;
 
+	if (mm_nr_node_ids == 1) { /* every allocation a local hit: no lookups */
+		count_node_event(page_zone(page), NODE_EV_HIT_LOCAL);
+		return;
+	}
+	first = &mm_zones[first_zone_of[nid][gfp & __GFP_ZONEMASK]];
+	got = page_to_nid(page);
+	preferred = zone_to_nid(first);
 	count_node_event(page_zone(page), (got != preferred) * 2 + (got != local_nid));
 	if (got != preferred)
 		count_node_event(first, NODE_EV_FOREIGN);

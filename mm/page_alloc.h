@@ -284,7 +284,8 @@ unsigned long nr_free_pages(void);
 /**
  * page_alloc_init_zones() - Boot: where each gfp's allocations start.
  *
- * Called by mm_init() once mm_top_zone is known and page_owner set up: sets where each gfp's
+ * Called by mm_init() once the zones have their managed pages and page_owner is set up, and again
+ * when memory is added: sets mm_top_zone from the zones' managed pages, where each gfp's
  * allocations start, and whether frees may take the fast path (not while page_owner keeps records).
  */
 void page_alloc_init_zones(void);

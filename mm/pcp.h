@@ -138,21 +138,10 @@ static inline unsigned int pcp_order_slot(unsigned int order)
 	return order <= PCP_MAX_ORDER ? order : PCP_PAGEBLOCK_SLOT;
 }
 
-#ifdef ARCH_CPU_CALLS_BY_IPI
-/*
- * Nothing but its CPU touches a CPU's lists (others ask it: arch_run_on_cpus() runs their
- * function there, in an interrupt), so interrupts off is all the protection they need: no
- * lock, no locked instruction on the fast path.
- */
-static inline void pcp_lists_lock(struct per_cpu_pages *pcp) { (void)pcp; }
-static inline void pcp_lists_unlock(struct per_cpu_pages *pcp) { (void)pcp; }
-static inline bool pcp_lists_locked(const struct per_cpu_pages *pcp) { return (void)pcp, arch_irqs_disabled(); }
-#else
-/* arch_run_on_cpus() may run its function anywhere: the lists are behind their lock. */
-static inline void pcp_lists_lock(struct per_cpu_pages *pcp) { arch_spin_lock(&pcp->lock); }
-static inline void pcp_lists_unlock(struct per_cpu_pages *pcp) { arch_spin_unlock(&pcp->lock); }
-static inline bool pcp_lists_locked(const struct per_cpu_pages *pcp) { return lock_held(&pcp->lock); }
-#endif
+/* A CPU's lists are its own data (cpu_data_lock(), mm/lock_check.h). */
+static inline void pcp_lists_lock(struct per_cpu_pages *pcp) { cpu_data_lock(&pcp->lock); }
+static inline void pcp_lists_unlock(struct per_cpu_pages *pcp) { cpu_data_unlock(&pcp->lock); }
+static inline bool pcp_lists_locked(const struct per_cpu_pages *pcp) { return cpu_data_locked(&pcp->lock); }
 
 /* Locks pcp's lists (above) with interrupts off; returns what pcp_unlock() needs to restore them. */
 static inline unsigned long pcp_lock(struct per_cpu_pages *pcp)

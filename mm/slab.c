@@ -681,13 +681,10 @@ static void flush_cpu(unsigned int cpu, void *arg)
 	if (req->cache) {
 		freed = flush_cpu_slot(req->cache, cpu, req->caller);
 	} else {
-		unsigned long irq = arch_irq_save();
-
-		arch_spin_lock(&mm_slab_caches_lock);
+		unsigned long irq = mm_spin_lock_irqsave(&mm_slab_caches_lock);
 		for (struct list_head *l = mm_slab_caches.next; l != &mm_slab_caches; l = l->next)
 			freed += flush_cpu_slot(cache_of_list(l), cpu, req->caller);
-		arch_spin_unlock(&mm_slab_caches_lock);
-		arch_irq_restore(irq);
+		mm_spin_unlock_irqrestore(&mm_slab_caches_lock, irq);
 	}
 	__atomic_fetch_add(&req->freed, freed, __ATOMIC_RELAXED);
 }
@@ -714,19 +711,14 @@ static unsigned long free_empty_slabs(struct kmem_cache *cache)
 	unsigned long freed = 0;
 
 	for (;;) {
-		unsigned long irq = arch_irq_save();
-		struct page *slab;
+		unsigned long irq = mm_spin_lock_irqsave(&cache->lock);
+		struct page *slab = take_empty(cache);
 
-		arch_spin_lock(&cache->lock);
-		slab = take_empty(cache);
-		arch_spin_unlock(&cache->lock);
-		if (slab) {
-			slab_free_pages(cache, slab);
-			freed += 1UL << cache->order;
-		}
-		arch_irq_restore(irq);
+		mm_spin_unlock_irqrestore(&cache->lock, irq);
 		if (!slab)
 			return freed;
+		slab_free_pages(cache, slab);
+		freed += 1UL << cache->order;
 	}
 }
 
@@ -769,22 +761,16 @@ void mm_slab_caches_reset(void)
 
 void mm_slab_add_cache(struct kmem_cache *cache)
 {
-	unsigned long irq = arch_irq_save();
-
-	arch_spin_lock(&mm_slab_caches_lock);
+	unsigned long irq = mm_spin_lock_irqsave(&mm_slab_caches_lock);
 	list_add(&cache->caches, &mm_slab_caches);
-	arch_spin_unlock(&mm_slab_caches_lock);
-	arch_irq_restore(irq);
+	mm_spin_unlock_irqrestore(&mm_slab_caches_lock, irq);
 }
 
 static void remove_cache(struct kmem_cache *cache)
 {
-	unsigned long irq = arch_irq_save();
-
-	arch_spin_lock(&mm_slab_caches_lock);
+	unsigned long irq = mm_spin_lock_irqsave(&mm_slab_caches_lock);
 	list_del(&cache->caches);
-	arch_spin_unlock(&mm_slab_caches_lock);
-	arch_irq_restore(irq);
+	mm_spin_unlock_irqrestore(&mm_slab_caches_lock, irq);
 }
 
 struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align, unsigned int flags)
@@ -839,14 +825,13 @@ void kmem_cache_destroy(struct kmem_cache *cache)
 
 unsigned long mm_slab_shrink_caches(void)
 {
-	unsigned long freed = flush_cpu_lists(NULL, __builtin_return_address(0)), irq = arch_irq_save();
+	unsigned long freed = flush_cpu_lists(NULL, __builtin_return_address(0)), irq;
 
 	/* Created caches' descriptors are kmalloc objects: shrink those caches before kmalloc's. */
-	arch_spin_lock(&mm_slab_caches_lock);
+	irq = mm_spin_lock_irqsave(&mm_slab_caches_lock);
 	for (struct list_head *l = mm_slab_caches.next; l != &mm_slab_caches; l = l->next)
 		freed += free_empty_slabs(cache_of_list(l));
-	arch_spin_unlock(&mm_slab_caches_lock);
-	arch_irq_restore(irq);
+	mm_spin_unlock_irqrestore(&mm_slab_caches_lock, irq);
 	return freed;
 }
 
@@ -861,28 +846,26 @@ static unsigned long cache_idle_pages(struct kmem_cache *cache)
 
 unsigned long mm_slab_idle_pages(void)
 {
-	unsigned long pages = 0, irq = arch_irq_save();
+	unsigned long pages = 0, irq;
 
-	arch_spin_lock(&mm_slab_caches_lock);
+	irq = mm_spin_lock_irqsave(&mm_slab_caches_lock);
 	for (struct list_head *l = mm_slab_caches.next; l != &mm_slab_caches; l = l->next)
 		pages += cache_idle_pages(cache_of_list(l));
-	arch_spin_unlock(&mm_slab_caches_lock);
-	arch_irq_restore(irq);
+	mm_spin_unlock_irqrestore(&mm_slab_caches_lock, irq);
 	return pages;
 }
 
 unsigned long nr_slab_pages(void)
 {
-	unsigned long pages = 0, irq = arch_irq_save();
+	unsigned long pages = 0, irq;
 
-	arch_spin_lock(&mm_slab_caches_lock);
+	irq = mm_spin_lock_irqsave(&mm_slab_caches_lock);
 	for (struct list_head *l = mm_slab_caches.next; l != &mm_slab_caches; l = l->next) {
 		struct kmem_cache *cache = cache_of_list(l);
 
 		pages += __atomic_load_n(&cache->nr_slabs, __ATOMIC_RELAXED) << cache->order;
 	}
-	arch_spin_unlock(&mm_slab_caches_lock);
-	arch_irq_restore(irq);
+	mm_spin_unlock_irqrestore(&mm_slab_caches_lock, irq);
 	return pages;
 }
 

@@ -133,22 +133,13 @@ static inline struct slab_cpu *slab_cpu_slot(struct kmem_cache *c)
 	return slot;
 }
 
-#ifdef ARCH_CPU_CALLS_BY_IPI
 /*
- * Nothing but its CPU touches a slot: another CPU that must flush it asks its CPU
- * (arch_run_on_cpus(), which runs the flush there in an interrupt), and reads of its count
- * elsewhere are approximate. So interrupts off is all a slot needs: no lock, no locked
- * instruction on the fast paths.
+ * A slot is its CPU's own data (cpu_data_lock(), mm/lock_check.h): another CPU that must flush it
+ * asks its CPU, and reads of its count elsewhere are approximate.
  */
-static inline void slot_lock(struct slab_cpu *slot) { (void)slot; }
-static inline void slot_unlock(struct slab_cpu *slot) { (void)slot; }
-static inline bool slot_locked(const struct slab_cpu *slot) { return (void)slot, arch_irqs_disabled(); }
-#else
-/* arch_run_on_cpus() may run its function anywhere: a slot is behind its lock. */
-static inline void slot_lock(struct slab_cpu *slot) { arch_spin_lock(&slot->lock); }
-static inline void slot_unlock(struct slab_cpu *slot) { arch_spin_unlock(&slot->lock); }
-static inline bool slot_locked(const struct slab_cpu *slot) { return lock_held(&slot->lock); }
-#endif
+static inline void slot_lock(struct slab_cpu *slot) { cpu_data_lock(&slot->lock); }
+static inline void slot_unlock(struct slab_cpu *slot) { cpu_data_unlock(&slot->lock); }
+static inline bool slot_locked(const struct slab_cpu *slot) { return cpu_data_locked(&slot->lock); }
 
 /* The index of the object (stride) that offset bytes into a slab falls in. */
 static inline unsigned int slab_obj_index(const struct kmem_cache *c, unsigned long offset)

@@ -143,7 +143,7 @@ static unsigned long free_fragment_pages(void)
 	unsigned long pages = 0;
 
 	drain_pcp_lists();
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++)
 		for (unsigned int o = 0; o < HUGE_ORDER; o++)
 			pages += __atomic_load_n(&mm_zones[z].free_area[o].nr_free, __ATOMIC_RELAXED) << o;
 	return pages;
@@ -248,7 +248,7 @@ static bool any_free_block(unsigned int order)
 	bool found = false;
 
 	drain_pcp_lists();
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		unsigned long flags = zone_lock(&mm_zones[z]);
 
 		found |= (zone_free_orders(&mm_zones[z]) >> order) != 0;
@@ -431,7 +431,7 @@ static void compact_memory_option_compacts_and_prints_the_counters(struct ktest 
 {
 	unsigned long runs = vm_event_count(COMPACT_RUNS), zones_with_memory = 0;
 
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++)
 		zones_with_memory += mm_zones[z].managed_pages != 0;
 	capture_console_start();
 	compact_memory_at_boot("ktest=compaction compact_memory=1 compact_memory_now");

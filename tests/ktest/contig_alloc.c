@@ -28,7 +28,7 @@
 /* What a range's refusal must leave as it found: the types around it and every free list. */
 struct range_state {
 	unsigned int types[3]; /* the pageblock before the range, the range's, the one after */
-	unsigned long type_free[MAX_NR_ZONES][MIGRATE_TYPES];
+	unsigned long type_free[MAX_NR_ZONE_IDS][MIGRATE_TYPES];
 	struct mm_shape shape;
 };
 
@@ -46,7 +46,7 @@ static void range_state_take(struct range_state *s, unsigned long pfn)
 	s->types[0] = type_at(pfn - PB);
 	s->types[1] = type_at(pfn);
 	s->types[2] = type_at(pfn + PB);
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		struct zone *zone = &mm_zones[z];
 		unsigned long flags = zone_lock(zone);
 
@@ -70,7 +70,7 @@ static bool expect_range_state(struct ktest *t, const struct range_state *before
 	for (int i = 0; i < 3; i++)
 		ok &= KT_EXPECT(t, now.types[i] == before->types[i], "pageblock %d of 3 around pfn %#lx: %s, was %s",
 				i + 1, pfn, migratetype_name(now.types[i]), migratetype_name(before->types[i]));
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++)
 		for (unsigned int mt = 0; mt < MIGRATE_TYPES; mt++)
 			ok &= KT_EXPECT(t, now.type_free[z][mt] == before->type_free[z][mt],
 					"zone %s, %s lists: %lu free pages, %lu before", mm_zones[z].name,
@@ -470,7 +470,7 @@ static void hugetlb_pool_grows_by_migration_without_a_free_2m_block(struct ktest
 static struct zone *zone_with_a_free_gigabyte(void)
 {
 	drain_pcp_lists();
-	for (int z = MAX_NR_ZONES - 1; z >= 0; z--)
+	for (int z = (int)mm_nr_zone_ids - 1; z >= 0; z--)
 		if (zone_free_pages(&mm_zones[z]) >= mm_zones[z].watermark[WMARK_MIN] + GIG_NR + 8 * PB)
 			return &mm_zones[z];
 	return NULL;

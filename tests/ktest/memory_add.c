@@ -26,7 +26,7 @@ static unsigned long managed_pages(void)
 {
 	unsigned long n = 0;
 
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++)
 		n += mm_zones[z].managed_pages;
 	return n;
 }

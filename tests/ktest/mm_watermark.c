@@ -24,7 +24,7 @@ static unsigned long managed_all(void)
 {
 	unsigned long n = 0;
 
-	for (int z = 0; z < MAX_NR_ZONES; z++)
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++)
 		n += mm_zones[z].managed_pages;
 	return n;
 }
@@ -36,7 +36,7 @@ static void reserve_follows_the_square_root_rule(struct ktest *t)
 	want = MIN(MAX(want, 128UL), 65536UL);
 	want = MIN(want, kb / 16);
 	KT_EXPECT_EQ(t, mm_min_free_kbytes, want);
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		const unsigned long *w = mm_zones[z].watermark;
 
 		pages += w[WMARK_MIN];
@@ -44,7 +44,7 @@ static void reserve_follows_the_square_root_rule(struct ktest *t)
 		KT_EXPECT_EQ(t, w[WMARK_LOW], w[WMARK_MIN] + w[WMARK_MIN] / 4);
 		KT_EXPECT_EQ(t, w[WMARK_HIGH], w[WMARK_MIN] + w[WMARK_MIN] / 2);
 	}
-	KT_EXPECT(t, pages <= mm_min_free_kbytes / 4 && pages + MAX_NR_ZONES > mm_min_free_kbytes / 4,
+	KT_EXPECT(t, pages <= mm_min_free_kbytes / 4 && pages + mm_nr_zone_ids > mm_min_free_kbytes / 4,
 		  "the zones' mins add up to %lu pages of a reserve of %lu", pages, mm_min_free_kbytes / 4);
 }
 
@@ -65,7 +65,7 @@ static void gfp_kernel_stops_at_min_and_gfp_atomic_takes_the_reserve(struct ktes
 	mm_held_init(&kernel);
 	mm_held_init(&atomic);
 	mm_exhaust(&kernel, 0, 0, GFP_KERNEL);
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		reserve += mm_zones[z].watermark[WMARK_MIN];
 		KT_EXPECT(t, mm_zone_free(z) == mm_zones[z].watermark[WMARK_MIN],
 			  "zone %s: GFP_KERNEL left %lu pages, its min is %lu", mm_zones[z].name, mm_zone_free(z),
@@ -88,7 +88,7 @@ static void zone_lines_show_the_watermarks(struct ktest *t)
 	capture_console_start();
 	show_mem_summary();
 	capture_console_stop();
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		if (!mm_zones[z].present_pages)
 			continue;
 		snprintf(want, sizeof(want), "watermarks min %lu low %lu high %lu\n", mm_zones[z].watermark[WMARK_MIN],

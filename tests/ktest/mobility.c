@@ -28,7 +28,7 @@ static unsigned long type_free_pages(struct zone *zone, unsigned int mt)
 
 static void pageblock_arrays_cover_every_zone(struct ktest *t)
 {
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		struct zone *zone = &mm_zones[z];
 		unsigned long total = 0;
 
@@ -159,20 +159,21 @@ static unsigned int line_numbers(const char *line, const char *after, unsigned l
 
 static void pagetypeinfo_adds_up_to_buddyinfo(struct ktest *t)
 {
-	char line[200], label[40];
+	char line[200], label[40], node[24];
 	unsigned long n[NR_ORDERS + 1];
 
 	drain_pcp_lists();
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		unsigned long sum[NR_ORDERS] = { 0 }, blocks = 0;
 		struct zone *zone = &mm_zones[z];
 
 		if (!zone->present_pages)
 			continue;
+		snprintf(node, sizeof(node), "Node %u, zone ", zone_to_nid(zone));
 		for (unsigned int mt = 0; mt < MIGRATE_TYPES; mt++) {
 			pagetypeinfo_free_line(zone, mt, line, sizeof(line));
 			snprintf(label, sizeof(label), "type %12s", migratetype_name(mt));
-			KT_EXPECT(t, !strncmp(line, "Node 0, zone ", 13) && strstr(line, label), "line \"%s\"", line);
+			KT_EXPECT(t, !strncmp(line, node, strlen(node)) && strstr(line, label), "line \"%s\"", line);
 			KT_EXPECT_EQ(t, line_numbers(line, label, n, NR_ORDERS + 1), NR_ORDERS);
 			for (unsigned int o = 0; o < NR_ORDERS; o++)
 				sum[o] += n[o];

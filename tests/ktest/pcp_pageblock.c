@@ -17,7 +17,7 @@ static unsigned long pageblocks_on_cpu_lists(void)
 	unsigned long n = 0;
 
 	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
-		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
+		for (unsigned int z = 0; z < mm_nr_zone_ids; z++)
 			n += __atomic_load_n(&cpu_pcp(cpu, z)->count[PCP_PAGEBLOCK_SLOT], __ATOMIC_RELAXED);
 	return n;
 }

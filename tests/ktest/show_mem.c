@@ -21,7 +21,7 @@ static void meminfo_adds_up_the_zones(struct ktest *t)
 	struct meminfo m;
 
 	drain_pcp_lists();
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
+	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		unsigned long free = zone_free_pages(&mm_zones[z]), min = mm_zones[z].watermark[WMARK_MIN];
 
 		managed += mm_zones[z].managed_pages;
