@@ -6,19 +6,23 @@
  * never falls back, a node without memory falls back to the nearest with memory, the counters
  * move as Linux's do, per-node meminfo sums to the global figures, interleaving visits every node
  * with memory, each node's memmap lies in its own memory, every CPU has a node, and the vmstat
- * listing's numa_* counters are the nodes' summed, and move with them.
+ * listing's numa_* counters are the nodes' summed, and move with them, and dump_page() names a
+ * page's node.
  */
 #include "tests/ktest/numa_nodes.h"
 
+#include "lib/printk.h"
 #include "lib/string.h"
 
 #include "mm/arch.h"
+#include "mm/dump_page.h"
 #include "mm/memmap.h"
 #include "mm/node_stat.h"
 #include "mm/pcp.h"
 #include "mm/page_alloc.h"
 #include "mm/show_mem.h"
 #include "mm/vmstat_show.h"
+#include "tests/ktest/text_capture.h"
 
 bool numa_node_has_memory(unsigned int nid)
 {
@@ -278,6 +282,26 @@ void numa_vmstat_counters_sum_the_nodes_and_move(struct ktest *t)
 	expect_sums_of_the_nodes(t);
 }
 
+void numa_dump_page_names_the_node(struct ktest *t)
+{
+	for (unsigned int nid = 0; nid < nr_node_ids; nid++) {
+		struct page *page;
+		char want[64];
+
+		if (!numa_node_has_memory(nid))
+			continue;
+		page = alloc_pages_node((int)nid, GFP_KERNEL | __GFP_THISNODE | __GFP_NOWARN, 0);
+		if (!KT_EXPECT(t, page, "an allocation from node %u", nid))
+			continue;
+		snprintf(want, sizeof(want), " zone %s node %u flags ", zone_name(page_zonenum(page) % MAX_NR_ZONES), nid);
+		capture_console_start();
+		dump_page(page, "numa_nodes self-test: the node is named");
+		capture_console_stop();
+		KT_EXPECT(t, strstr(captured.text, want), "no \"%s\" in:\n%s", want, captured.text);
+		__free_pages(page, 0);
+	}
+}
+
 void numa_each_memmap_lies_in_its_node(struct ktest *t)
 {
 	if (nr_node_ids == 1) {
@@ -310,5 +334,6 @@ KTEST_SUITE(numa_nodes,
 	    KTEST_CASE(numa_node_meminfo_sums_to_the_global_figures),
 	    KTEST_CASE(numa_interleave_visits_every_node_with_memory),
 	    KTEST_CASE(numa_vmstat_counters_sum_the_nodes_and_move),
+	    KTEST_CASE(numa_dump_page_names_the_node),
 	    KTEST_CASE(numa_each_memmap_lies_in_its_node),
 	    KTEST_CASE(numa_every_cpu_is_on_a_node));
