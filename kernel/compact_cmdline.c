@@ -5,7 +5,7 @@
 #include "kernel/cmdline.h"
 #include "lib/printk.h"
 #include "mm/compaction.h"
-#include "mm/vmstat.h"
+#include "mm/vmstat_show.h"
 
 CMDLINE_OPTION(compact_memory, "compact_memory", CMDLINE_BARE); /* compact every zone at boot */
 

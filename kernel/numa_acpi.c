@@ -376,43 +376,77 @@ uint64_t numa_node_ram(const struct numa_layout *l, uint32_t nid, const struct n
 	return bytes;
 }
 
-/* Appends node nid's CPUs as APIC ids in MADT order, runs of consecutive ids as "a-b". */
-static size_t put_cpus(char *buf, size_t len, size_t n, const struct numa_layout *l, uint32_t nid)
+/* Appends ids[0 .. nr) in their order, runs of consecutive ids as "a-b", with commas between; "none" for no id. */
+static size_t put_runs(char *buf, size_t len, size_t n, const uint32_t *ids, uint32_t nr)
 {
-	uint32_t first = 0, prev = 0;
-	bool open = false, any = false;
-
-	for (uint32_t c = 0; c <= l->nr_cpus; c++) {
-		bool mine = c < l->nr_cpus && l->cpu_node[c] == nid;
-		if (mine && open && l->cpu_apic[c] == prev + 1) {
-			prev = l->cpu_apic[c];
-			continue;
-		}
-		if (open)
-			n = first == prev ? snprintf_append(buf, len, n, "%s%u", any ? "," : "", first)
-					  : snprintf_append(buf, len, n, "%s%u-%u", any ? "," : "", first, prev);
-		any |= open;
-		open = mine;
-		first = prev = mine ? l->cpu_apic[c] : 0;
+	for (uint32_t i = 0, j; i < nr; i = j + 1) {
+		for (j = i; j + 1 < nr && ids[j + 1] == ids[j] + 1; j++)
+			;
+		n = j == i ? snprintf_append(buf, len, n, "%s%u", i ? "," : "", ids[i])
+			   : snprintf_append(buf, len, n, "%s%u-%u", i ? "," : "", ids[i], ids[j]);
 	}
-	if (!any)
-		n = snprintf_append(buf, len, n, "none");
-	return n;
+	return nr ? n : snprintf_append(buf, len, n, "none");
 }
 
-int numa_format_node(char *buf, size_t len, const struct numa_layout *l, uint32_t nid,
+/* Node nid's CPUs' APIC ids, in MADT order, into ids; returns how many. */
+static uint32_t node_apic_ids(const struct numa_layout *l, uint32_t nid, uint32_t *ids)
+{
+	uint32_t nr = 0;
+
+	for (uint32_t c = 0; c < l->nr_cpus; c++)
+		if (l->cpu_node[c] == nid)
+			ids[nr++] = l->cpu_apic[c];
+	return nr;
+}
+
+/*
+ * Node nid's CPUs' numbers, ascending, into ids; returns how many. The numbers are the kernel's:
+ * the boot CPU (APIC id boot_apic) is CPU 0, the others 1, 2 ... in MADT order, as
+ * numa_mm_layout() and smp_init() number them when every CPU comes up.
+ */
+static uint32_t node_cpu_numbers(const struct numa_layout *l, uint32_t nid, uint32_t boot_apic, uint32_t *ids)
+{
+	uint32_t nr = 0, next = 1;
+	bool boot_here = false;
+
+	for (uint32_t c = 0; c < l->nr_cpus; c++) {
+		if (l->cpu_apic[c] == boot_apic) {
+			boot_here = l->cpu_node[c] == nid;
+			continue;
+		}
+		if (l->cpu_node[c] == nid)
+			ids[nr++] = next;
+		next++;
+	}
+	if (boot_here) {
+		memmove(ids + 1, ids, nr * sizeof(ids[0]));
+		ids[0] = 0;
+		nr++;
+	}
+	return nr;
+}
+
+int numa_format_node(char *buf, size_t len, const struct numa_layout *l, uint32_t nid, uint32_t boot_apic,
 		     const struct numa_span *ram, uint32_t nr_ram)
 {
+	static uint32_t ids[ACPI_MAX_CPUS]; /* off the stack; the lines are printed once, at boot */
 	uint64_t lo, hi, bytes = numa_node_ram(l, nid, ram, nr_ram, &lo, &hi);
 	size_t n = snprintf_append(buf, len, 0, "NUMA: node %u: ", nid);
+	uint32_t nr;
 
 	if (bytes)
 		n = snprintf_append(buf, len, n, "0x%llx-0x%llx (%llu MiB)", (unsigned long long)lo,
 				    (unsigned long long)hi, (unsigned long long)(bytes >> 20));
 	else
 		n = snprintf_append(buf, len, n, "no memory");
-	n = snprintf_append(buf, len, n, ", CPUs (APIC ids) ");
-	return (int)put_cpus(buf, len, n, l, nid);
+	n = snprintf_append(buf, len, n, ", CPUs ");
+	nr = node_cpu_numbers(l, nid, boot_apic, ids);
+	n = put_runs(buf, len, n, ids, nr);
+	if (!nr)
+		return (int)n;
+	n = snprintf_append(buf, len, n, " (APIC ids ");
+	n = put_runs(buf, len, n, ids, node_apic_ids(l, nid, ids));
+	return (int)snprintf_append(buf, len, n, ")");
 }
 
 int numa_format_distances(char *buf, size_t len, const struct numa_layout *l, uint32_t nid)

@@ -83,10 +83,13 @@ uint64_t numa_node_ram(const struct numa_layout *l, uint32_t nid, const struct n
 
 /*
  * Writes node nid's boot line into buf, like snprintf:
- * "NUMA: node 0: 0x0-0x7fffffff (2047 MiB), CPUs (APIC ids) 0-1,4", counting the RAM of ram[]
- * that numa_node_of_addr() gives the node; "no memory" and "none" for an empty node.
+ * "NUMA: node 0: 0x0-0x7fffffff (2047 MiB), CPUs 0-2 (APIC ids 0-1,4)", counting the RAM of ram[]
+ * that numa_node_of_addr() gives the node; "no memory" and "CPUs none" for an empty node. The
+ * CPU numbers are the kernel's, as Linux prints them: the boot CPU (APIC id boot_apic) is 0, the
+ * others 1, 2 ... in MADT order (the numbers they get when every CPU comes up); their APIC ids
+ * follow in MADT order. Not reentrant (a buffer of its own): for the boot report.
  */
-int numa_format_node(char *buf, size_t len, const struct numa_layout *l, uint32_t nid,
+int numa_format_node(char *buf, size_t len, const struct numa_layout *l, uint32_t nid, uint32_t boot_apic,
 		     const struct numa_span *ram, uint32_t nr_ram);
 
 /* Writes node nid's distances into buf, like snprintf: "NUMA: distances from node 0: 10 20". */

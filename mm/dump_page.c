@@ -70,8 +70,9 @@ void dump_page(struct page *page, const char *reason)
 	char flags[96];
 
 	page_flags_name(page, flags, sizeof(flags));
-	printk("page: pfn %#lx refcount %d zone %s flags %#x (%s)\n", page_to_pfn(page), page_ref(page),
-	       zone_name(page_zonenum(page) % MAX_NR_ZONES), (unsigned int)page_flags(page) & ((1u << NR_PAGEFLAGS) - 1), flags);
+	printk("page: pfn %#lx refcount %d zone %s node %u flags %#x (%s)\n", page_to_pfn(page), page_ref(page),
+	       zone_name(page_zonenum(page) % MAX_NR_ZONES), page_to_nid(page),
+	       (unsigned int)page_flags(page) & ((1u << NR_PAGEFLAGS) - 1), flags);
 	if (PageBuddy(page))
 		printk("  free block of order %lu\n", page->private);
 	if (PageCompound(page))

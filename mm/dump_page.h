@@ -10,7 +10,8 @@
  * @page: the page.
  * @reason: printed last, as "page dumped because: reason".
  *
- * Prints page's pfn, reference count, zone, flags by name and, for a page of a compound page, the
+ * Prints page's pfn, reference count, zone, node (as Linux's flags line gives "node=N"), flags
+ * by name and, for a page of a compound page, the
  * head's pfn, the order and the destructor's name. Never follows a tail's head pointer that could
  * not belong to the same compound page.
  */

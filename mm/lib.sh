@@ -21,7 +21,7 @@ CC=${CC:-cc} AR=${AR:-ar} NM=${NM:-nm} OBJCOPY=${OBJCOPY:-objcopy}
 MM_CFLAGS=${MM_CFLAGS:--O2 -DMM_DEBUG=1}
 # The headers a kernel calls mm/ through (mm/README.md, "What each header is for").
 PUBLIC_HEADERS="init gfp page_alloc compound hugetlb slab vmalloc memmap folio shrinker contig_alloc
-	bad_page dump_page mm_stats node node_stat show_mem watermark poison page_isolation compaction vmstat block_owner
+	bad_page dump_page mm_stats node node_stat show_mem watermark poison page_isolation compaction vmstat vmstat_show block_owner
 	compound_dtor migrate mm_picture page_owner fw_map memblock pageblock zone page types pcp
 	lock_check version"
 

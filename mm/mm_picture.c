@@ -5,6 +5,7 @@
 #include "mm/arch.h"
 #include "mm/memblock.h"
 #include "mm/memmap.h"
+#include "mm/node.h"
 #include "mm/pageblock.h"
 
 /* What a stretch of frames is, ranked: a text slice shows the highest rank it holds any of. */
@@ -85,20 +86,36 @@ static char rank_char(int rank)
 	return rank - RANK_FREE < 10 ? (char)('0' + rank - RANK_FREE) : (char)('A' + rank - RANK_FREE - 10);
 }
 
+/* A zone's name for the text picture: "DMA32", or "N1 DMA32" when there is more than one node. */
+static void zone_label(const struct zone *zone, char *buf, size_t size)
+{
+	if (mm_nr_node_ids > 1)
+		snprintf(buf, size, "N%u %s", zone_to_nid(zone), zone->name);
+	else
+		snprintf(buf, size, "%s", zone->name);
+}
+
+/* The width the text lines pad a zone's label to: the longest name, with its node when there are several. */
+static int zone_label_cols(void)
+{
+	return mm_nr_node_ids > 1 ? 9 : 6;
+}
+
 int zone_picture_line(const struct zone *zone, char *buf, size_t size)
 {
 	struct slices s = { zone->start_pfn, zone->end_pfn - zone->start_pfn, { 0 } };
-	char bar[ZONE_PICTURE_COLS + 1];
+	char bar[ZONE_PICTURE_COLS + 1], label[16];
 
+	zone_label(zone, label, sizeof(label));
 	if (!zone->present_pages)
-		return snprintf(buf, size, "%-6s empty", zone->name);
+		return snprintf(buf, size, "%-*s empty", zone_label_cols(), label);
 	for (int i = 0; i < ZONE_PICTURE_COLS; i++)
 		s.rank[i] = -1; /* a slice narrower than a frame (a zone of fewer frames) */
 	walk_zone(zone, mark_slices, &s);
 	for (int i = 0; i < ZONE_PICTURE_COLS; i++)
 		bar[i] = rank_char(s.rank[i]);
 	bar[ZONE_PICTURE_COLS] = '\0';
-	return snprintf(buf, size, "%-6s |%s|", zone->name, bar);
+	return snprintf(buf, size, "%-*s |%s|", zone_label_cols(), label, bar);
 }
 
 /* A slice's pageblock type character: the least movable type it holds any of (it spoils 2 MiB the most). */
@@ -122,10 +139,11 @@ static unsigned int slice_type(const struct zone *zone, unsigned long first, uns
 int zone_pageblock_line(const struct zone *zone, char *buf, size_t size)
 {
 	unsigned long span = zone->end_pfn - zone->start_pfn;
-	char bar[ZONE_PICTURE_COLS + 1];
+	char bar[ZONE_PICTURE_COLS + 1], label[16];
 
+	zone_label(zone, label, sizeof(label));
 	if (!zone->present_pages)
-		return snprintf(buf, size, "%-6s empty", zone->name);
+		return snprintf(buf, size, "%-*s empty", zone_label_cols(), label);
 	for (unsigned long i = 0; i < ZONE_PICTURE_COLS; i++) {
 		unsigned long first = zone->start_pfn + span * i / ZONE_PICTURE_COLS;
 		unsigned long end = zone->start_pfn + span * (i + 1) / ZONE_PICTURE_COLS;
@@ -133,7 +151,7 @@ int zone_pageblock_line(const struct zone *zone, char *buf, size_t size)
 		bar[i] = type_char[slice_type(zone, first, MAX(end, first + 1) - 1)];
 	}
 	bar[ZONE_PICTURE_COLS] = '\0';
-	return snprintf(buf, size, "%-6s |%s|", "", bar);
+	return snprintf(buf, size, "%-*s |%s|", zone_label_cols(), "", bar);
 }
 
 void show_zone_pictures(void)
@@ -209,6 +227,18 @@ static void print_pageblock_runs(const struct zone *zone)
 	}
 }
 
+/* A zone's "mm: zone" line: its name, then " node N" when there is more than one node. */
+static void print_zone(const struct zone *zone)
+{
+	char what[32];
+
+	if (mm_nr_node_ids > 1)
+		snprintf(what, sizeof(what), "%s node %u", zone->name, zone_to_nid(zone));
+	else
+		snprintf(what, sizeof(what), "%s", zone->name);
+	print_range("zone", PFN_PHYS(zone->start_pfn), PFN_PHYS(zone->end_pfn), what);
+}
+
 void show_memory_picture(const struct fw_map *map)
 {
 	phys_addr_t cursor = 0;
@@ -232,7 +262,7 @@ void show_memory_picture(const struct fw_map *map)
 
 		if (!mm_zones[z].present_pages)
 			continue;
-		print_range("zone", PFN_PHYS(mm_zones[z].start_pfn), PFN_PHYS(mm_zones[z].end_pfn), mm_zones[z].name);
+		print_zone(&mm_zones[z]);
 		walk_zone(&mm_zones[z], add_to_run, &run);
 		flush_run(&run);
 		print_pageblock_runs(&mm_zones[z]);

@@ -5,7 +5,7 @@
  *
  *   - lines for a tool (the "mm: picture" lines; mm/README.md, "The memory picture", is their
  *     stable definition): every firmware map entry and the holes between them, every reserved
- *     range under the name of who reserved it, each zone's span, the free blocks as runs of
+ *     range under the name of who reserved it, each zone's span (and node, with several), the free blocks as runs of
  *     one order, and the pageblocks' mobility types as runs of one type. tests/picture/ draws
  *     them as an SVG.
  *   - text (one line per zone, ZONE_PICTURE_COLS characters, each a slice of the zone, and a line
@@ -32,8 +32,8 @@
  * @buf: where to write it (no newline).
  * @size: buf's size.
  *
- * Its name padded to 6, then
- * ZONE_PICTURE_COLS characters between '|' bars, each a slice of [start_pfn, end_pfn). A slice
+ * Its name padded to 6 (with more than one node: "N" and its node's number first, "N1 DMA32",
+ * padded to 9), then ZONE_PICTURE_COLS characters between '|' bars, each a slice of [start_pfn, end_pfn). A slice
  * shows the largest free block it holds any of ('0'..'9', 'A' for order 10); with none free, '#'
  * if any page of it is allocated (the hugetlb pool's pages count as allocated), else 'R' if any is
  * reserved, else '.' (no RAM: a hole). A hole inside a chunk of the memmap (128 frames) has
@@ -53,7 +53,7 @@ int zone_picture_line(const struct zone *zone, char *buf, size_t size);
  * @buf: where to write them (no newline), aligned under its zone_picture_line().
  * @size: buf's size.
  *
- * 7 spaces, then ZONE_PICTURE_COLS characters between '|' bars, each the least movable type of
+ * 7 spaces (10 with more than one node), then ZONE_PICTURE_COLS characters between '|' bars, each the least movable type of
  * the pageblocks its slice touches ('U' > 'R' > 'I' > 'M'). An empty zone writes its name and
  * "empty".
  *

@@ -11,7 +11,7 @@
 #include "mm/pageblock.h"
 #include "mm/slab.h"
 #include "mm/vmalloc.h"
-#include "mm/vmstat.h"
+#include "mm/vmstat_show.h"
 
 #define KB_PER_PAGE (PAGE_SIZE / 1024)
 

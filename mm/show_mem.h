@@ -90,9 +90,9 @@ void show_zoneinfo(void);
  *
  * Prints meminfo, with more than one node each node's meminfo and numastat (show_node_meminfo(),
  * mm/node_stat.h), and zoneinfo, then /proc/pagetypeinfo's tables (free blocks per type and order, pageblocks per
- * type) and the mobility counters (show_pagetypeinfo(), mm/pageblock.h), then the event counters
- * of /proc/vmstat (compaction, migration, shrinkers ...), several to a line (vmstat_text(),
- * mm/vmstat.h). Kept out of line and global, so that a debugger can call it when the kernel
+ * type) and the mobility counters (show_pagetypeinfo(), mm/pageblock.h), then the counters
+ * of /proc/vmstat (the NUMA sums, compaction, migration, shrinkers ...), several to a line
+ * (vmstat_text(), mm/vmstat_show.h). Kept out of line and global, so that a debugger can call it when the kernel
  * is stopped anywhere outside mm/'s own locks (it takes only the zone locks, to count the free
  * lists by type; every other count is read atomically).
  */

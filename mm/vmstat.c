@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* The event counters (mm/vmstat.h) and their /proc/vmstat-style listing. */
+/* The event counters (mm/vmstat.h); mm/vmstat_show.c lists them. */
 #include "mm/vmstat.h"
 
-#include "mm/arch.h"
 
 unsigned long mm_vm_events[NR_VM_EVENT_ITEMS];
 
@@ -26,35 +25,4 @@ static const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 const char *vm_event_name(unsigned int item)
 {
 	return item < NR_VM_EVENT_ITEMS ? vm_event_names[item] : "?";
-}
-
-void show_vmstat(void)
-{
-	for (unsigned int i = 0; i < NR_VM_EVENT_ITEMS; i++)
-		printk("%s %lu\n", vm_event_names[i], vm_event_count(i));
-}
-
-/* snprintf() at offset len of buf, which may already be full. */
-#define APPEND(buf, size, len, ...) \
-	((len) += snprintf((buf) + MIN((size_t)(len), (size)), (size) - MIN((size_t)(len), (size)), __VA_ARGS__))
-
-int vmstat_text(char *buf, size_t size)
-{
-	int len = 0, col = 0;
-
-	if (size)
-		buf[0] = '\0';
-	for (unsigned int i = 0; i < NR_VM_EVENT_ITEMS; i++) {
-		char pair[64];
-		int n = snprintf(pair, sizeof(pair), "%s %lu", vm_event_names[i], vm_event_count(i));
-
-		if (col && col + 1 + n > VMSTAT_TEXT_COLS) {
-			APPEND(buf, size, len, "\n");
-			col = 0;
-		}
-		APPEND(buf, size, len, "%s%s", col ? " " : "", pair);
-		col += (col ? 1 : 0) + n;
-	}
-	APPEND(buf, size, len, "\n");
-	return len;
 }

@@ -3,7 +3,7 @@
  * Event counters in the manner of Linux's /proc/vmstat: how often something happened since boot
  * (compaction runs, pages migrated, slabs shrunk ...), one global count per event. They are for
  * people and tests reading them, not for decisions: each is one relaxed atomic add, kept off the
- * allocation fast path.
+ * allocation fast path. mm/vmstat_show.h lists them, with the NUMA counters, as /proc/vmstat does.
  */
 #ifndef MM_VMSTAT_H
 #define MM_VMSTAT_H
@@ -64,23 +64,5 @@ static inline unsigned long vm_event_count(enum vm_event_item item)
  * Return: the name; "?" out of range.
  */
 const char *vm_event_name(unsigned int item);
-
-/**
- * show_vmstat() - Print every counter, one "name value" line each, as /proc/vmstat does.
- */
-void show_vmstat(void);
-
-/* The width vmstat_text() keeps its lines within. */
-#define VMSTAT_TEXT_COLS 80
-
-/**
- * vmstat_text() - The counters, compactly.
- * @buf: where to write as many "name value" pairs on a line as fit in VMSTAT_TEXT_COLS columns,
- *       separated by a space, each line ending in a newline (show_mem() prints them).
- * @size: buf's size.
- *
- * Return: the length snprintf() would write.
- */
-int vmstat_text(char *buf, size_t size);
 
 #endif

@@ -174,14 +174,14 @@ test-qemu-$(1): $(B)/$(1)/os.iso
 QEMU_STEPS += test-qemu-$(1)
 endef
 $(eval $(call numa_step,numa2,512M,4,256M@0-1 256M@2-3,0:1:21,\
-NUMA: node 0: 0x0-0xfffffff (255 MiB)$(comma) CPUs (APIC ids) 0-1|\
-NUMA: node 1: 0x10000000-0x1ffdefff (255 MiB)$(comma) CPUs (APIC ids) 2-3|\
+NUMA: node 0: 0x0-0xfffffff (255 MiB)$(comma) CPUs 0-1 (APIC ids 0-1)|\
+NUMA: node 1: 0x10000000-0x1ffdefff (255 MiB)$(comma) CPUs 2-3 (APIC ids 2-3)|\
 NUMA: distances from node 0: 10 21|NUMA: distances from node 1: 21 10))
 $(eval $(call numa_step,numa4,384M,4,128M@0-1 0@2 128M@3 128M@,0:1:20 0:2:30 0:3:40 1:2:20 1:3:30 2:3:20,\
-NUMA: node 0: 0x0-0x7ffffff (127 MiB)$(comma) CPUs (APIC ids) 0-1|\
-NUMA: node 1: no memory$(comma) CPUs (APIC ids) 2|\
-NUMA: node 2: 0x8000000-0xfffffff (128 MiB)$(comma) CPUs (APIC ids) 3|\
-NUMA: node 3: 0x10000000-0x17fdefff (127 MiB)$(comma) CPUs (APIC ids) none|\
+NUMA: node 0: 0x0-0x7ffffff (127 MiB)$(comma) CPUs 0-1 (APIC ids 0-1)|\
+NUMA: node 1: no memory$(comma) CPUs 2 (APIC ids 2)|\
+NUMA: node 2: 0x8000000-0xfffffff (128 MiB)$(comma) CPUs 3 (APIC ids 3)|\
+NUMA: node 3: 0x10000000-0x17fdefff (127 MiB)$(comma) CPUs none|\
 NUMA: distances from node 0: 10 20 30 40|NUMA: distances from node 1: 20 10 20 30|\
 NUMA: distances from node 2: 30 20 10 20|NUMA: distances from node 3: 40 30 20 10))
 TEST_STEPS += $(QEMU_STEPS)

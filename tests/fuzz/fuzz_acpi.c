@@ -139,7 +139,7 @@ static void check_layout(const struct numa_layout *l, int r, const struct acpi_c
 	for (uint32_t nid = 0; nid < l->nr_nodes; nid++) {
 		char line[256];
 		sum += numa_node_ram(l, nid, ram, NR_RAM, &lo, &hi);
-		numa_format_node(line, sizeof(line), l, nid, ram, NR_RAM);
+		numa_format_node(line, sizeof(line), l, nid, l->nr_cpus ? l->cpu_apic[l->nr_cpus - 1] : 0, ram, NR_RAM);
 		numa_format_distances(line, sizeof(line), l, nid);
 	}
 	if (sum != total)

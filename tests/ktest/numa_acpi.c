@@ -64,10 +64,12 @@ static void expect_all_ram_placed(struct ktest *t)
 		  (unsigned long long)total);
 }
 
-#define EXPECT_NODE_LINE(t, nid, want) expect_node_line(t, __LINE__, nid, want)
-static void expect_node_line(struct ktest *t, int line_no, uint32_t nid, const char *want)
+/* Node nid's boot line, the boot CPU's APIC id 0 (the MADT's first) or boot. */
+#define EXPECT_NODE_LINE(t, nid, want) expect_node_line(t, __LINE__, nid, 0, want)
+#define EXPECT_NODE_LINE_BOOT(t, nid, boot, want) expect_node_line(t, __LINE__, nid, boot, want)
+static void expect_node_line(struct ktest *t, int line_no, uint32_t nid, uint32_t boot, const char *want)
 {
-	numa_format_node(line, sizeof(line), &layout, nid, ram, NR_RAM);
+	numa_format_node(line, sizeof(line), &layout, nid, boot, ram, NR_RAM);
 	KT_EXPECT(t, !strcmp(line, want), "line %d: got \"%s\", want \"%s\"", line_no, line, want);
 }
 
@@ -92,13 +94,25 @@ static void numa_two_nodes_from_srat_and_slit(struct ktest *t)
 	KT_EXPECT_EQ(t, layout.nr_nodes, 2);
 	KT_EXPECT(t, layout.from_srat && layout.from_slit, "not from the tables");
 	EXPECT_SAID(t, "");
-	EXPECT_NODE_LINE(t, 0, "NUMA: node 0: 0x0-0xfffffff (255 MiB), CPUs (APIC ids) 0-1");
-	EXPECT_NODE_LINE(t, 1, "NUMA: node 1: 0x10000000-0x1fffffff (256 MiB), CPUs (APIC ids) 2-3");
+	EXPECT_NODE_LINE(t, 0, "NUMA: node 0: 0x0-0xfffffff (255 MiB), CPUs 0-1 (APIC ids 0-1)");
+	EXPECT_NODE_LINE(t, 1, "NUMA: node 1: 0x10000000-0x1fffffff (256 MiB), CPUs 2-3 (APIC ids 2-3)");
 	numa_format_distances(line, sizeof(line), &layout, 1);
 	KT_EXPECT(t, !strcmp(line, "NUMA: distances from node 1: 21 10"), "got \"%s\"", line);
 	KT_EXPECT_EQ(t, numa_node_of_addr(&layout, 256 * MIB - 1), 0);
 	KT_EXPECT_EQ(t, numa_node_of_addr(&layout, 256 * MIB), 1);
 	expect_all_ram_placed(t);
+}
+
+/*
+ * The lines number the CPUs as the kernel does: the boot CPU 0, the others 1, 2 ... in MADT
+ * order; with the boot CPU's APIC id 2, APIC ids 0-1 are CPUs 1-2 and APIC ids 2-3 CPUs 0 and 3.
+ */
+static void numa_node_lines_give_cpu_numbers_and_apic_ids(struct ktest *t)
+{
+	KT_ASSERT(t, build_and_parse(two_mem, 3, two_cpu, 4, two_slit, 2) == 0, "refused: %s", captured.text);
+	EXPECT_NODE_LINE_BOOT(t, 0, 2, "NUMA: node 0: 0x0-0xfffffff (255 MiB), CPUs 1-2 (APIC ids 0-1)");
+	EXPECT_NODE_LINE_BOOT(t, 1, 2, "NUMA: node 1: 0x10000000-0x1fffffff (256 MiB), CPUs 0,3 (APIC ids 2-3)");
+	EXPECT_NODE_LINE_BOOT(t, 1, 0, "NUMA: node 1: 0x10000000-0x1fffffff (256 MiB), CPUs 2-3 (APIC ids 2-3)");
 }
 
 /* Nodes go by ascending proximity domain (7 and 3 here); x2APIC entries place CPUs; no SLIT: 10 and 20. */
@@ -112,8 +126,8 @@ static void numa_nodes_follow_domain_order_and_x2apic_entries(struct ktest *t)
 	KT_ASSERT(t, build_and_parse(mem, 2, aff, 5, NULL, 0) == 0, "refused: %s", captured.text);
 	KT_EXPECT_EQ(t, layout.nr_nodes, 2);
 	KT_EXPECT(t, layout.domain[0] == 3 && layout.domain[1] == 7, "domains %u %u", layout.domain[0], layout.domain[1]);
-	EXPECT_NODE_LINE(t, 0, "NUMA: node 0: 0x10000000-0x1fffffff (256 MiB), CPUs (APIC ids) 1,3");
-	EXPECT_NODE_LINE(t, 1, "NUMA: node 1: 0x0-0xfffffff (255 MiB), CPUs (APIC ids) 0,2");
+	EXPECT_NODE_LINE(t, 0, "NUMA: node 0: 0x10000000-0x1fffffff (256 MiB), CPUs 1,3 (APIC ids 1,3)");
+	EXPECT_NODE_LINE(t, 1, "NUMA: node 1: 0x0-0xfffffff (255 MiB), CPUs 0,2 (APIC ids 0,2)");
 	KT_EXPECT(t, !layout.from_slit && layout.distance[0][1] == 20 && layout.distance[1][1] == 10,
 		  "distances %u %u", layout.distance[0][1], layout.distance[1][1]);
 }
@@ -127,8 +141,8 @@ static void numa_node_without_memory_and_node_without_cpus(struct ktest *t)
 
 	KT_ASSERT(t, build_and_parse(mem, 2, aff, 4, slit, 3) == 0, "refused: %s", captured.text);
 	KT_EXPECT_EQ(t, layout.nr_nodes, 3);
-	EXPECT_NODE_LINE(t, 1, "NUMA: node 1: no memory, CPUs (APIC ids) 2-3");
-	EXPECT_NODE_LINE(t, 2, "NUMA: node 2: 0x10000000-0x1fffffff (256 MiB), CPUs (APIC ids) none");
+	EXPECT_NODE_LINE(t, 1, "NUMA: node 1: no memory, CPUs 2-3 (APIC ids 2-3)");
+	EXPECT_NODE_LINE(t, 2, "NUMA: node 2: 0x10000000-0x1fffffff (256 MiB), CPUs none");
 	numa_format_distances(line, sizeof(line), &layout, 2);
 	KT_EXPECT(t, !strcmp(line, "NUMA: distances from node 2: 30 40 10"), "got \"%s\"", line);
 	expect_all_ram_placed(t);
@@ -158,7 +172,7 @@ static void numa_ram_in_no_range_joins_the_node_below(struct ktest *t)
 	KT_EXPECT_EQ(t, numa_node_of_addr(&layout, 0), 0);
 	KT_EXPECT_EQ(t, numa_node_of_addr(&layout, 200 * MIB), 0);
 	KT_EXPECT_EQ(t, numa_node_of_addr(&layout, 500 * MIB), 1);
-	EXPECT_NODE_LINE(t, 1, "NUMA: node 1: 0x10000000-0x1fffffff (256 MiB), CPUs (APIC ids) 2-3");
+	EXPECT_NODE_LINE(t, 1, "NUMA: node 1: 0x10000000-0x1fffffff (256 MiB), CPUs 2-3 (APIC ids 2-3)");
 	expect_all_ram_placed(t);
 }
 
@@ -202,8 +216,8 @@ static void numa_cpu_in_no_node_joins_node_0(struct ktest *t)
 
 	KT_ASSERT(t, build_and_parse(two_mem, 3, aff, 3, two_slit, 2) == 0, "refused: %s", captured.text);
 	EXPECT_SAID(t, "numa: the SRAT names no node for the CPU with APIC id 3: it joins node 0\n");
-	EXPECT_NODE_LINE(t, 0, "NUMA: node 0: 0x0-0xfffffff (255 MiB), CPUs (APIC ids) 3");
-	EXPECT_NODE_LINE(t, 1, "NUMA: node 1: 0x10000000-0x1fffffff (256 MiB), CPUs (APIC ids) 0-2");
+	EXPECT_NODE_LINE(t, 0, "NUMA: node 0: 0x0-0xfffffff (255 MiB), CPUs 3 (APIC ids 3)");
+	EXPECT_NODE_LINE(t, 1, "NUMA: node 1: 0x10000000-0x1fffffff (256 MiB), CPUs 0-2 (APIC ids 0-2)");
 }
 
 static void numa_bad_entries_fall_back_to_one_node(struct ktest *t)
@@ -262,6 +276,7 @@ static void numa_bad_slit_gives_default_distances(struct ktest *t)
 
 KTEST_SUITE(numa_acpi,
 	    KTEST_CASE(numa_two_nodes_from_srat_and_slit),
+	    KTEST_CASE(numa_node_lines_give_cpu_numbers_and_apic_ids),
 	    KTEST_CASE(numa_nodes_follow_domain_order_and_x2apic_entries),
 	    KTEST_CASE(numa_node_without_memory_and_node_without_cpus),
 	    KTEST_CASE(numa_range_outside_ram_is_dropped),

@@ -5,16 +5,24 @@
  * memory, one without CPUs). alloc_pages_node() gives the asked node's pages, __GFP_THISNODE
  * never falls back, a node without memory falls back to the nearest with memory, the counters
  * move as Linux's do, per-node meminfo sums to the global figures, interleaving visits every node
- * with memory, each node's memmap lies in its own memory, and every CPU has a node.
+ * with memory, each node's memmap lies in its own memory, every CPU has a node, and the vmstat
+ * listing's numa_* counters are the nodes' summed, and move with them, and dump_page() names a
+ * page's node.
  */
 #include "tests/ktest/numa_nodes.h"
 
+#include "lib/printk.h"
+#include "lib/string.h"
+
 #include "mm/arch.h"
+#include "mm/dump_page.h"
 #include "mm/memmap.h"
 #include "mm/node_stat.h"
 #include "mm/pcp.h"
 #include "mm/page_alloc.h"
 #include "mm/show_mem.h"
+#include "mm/vmstat_show.h"
+#include "tests/ktest/text_capture.h"
 
 bool numa_node_has_memory(unsigned int nid)
 {
@@ -201,6 +209,99 @@ void numa_interleave_visits_every_node_with_memory(struct ktest *t)
 		__free_pages(page[n], 0);
 }
 
+/*
+ * The value vmstat_text() gives the counter name (a "name value" pair after a line start or a
+ * space), or ~0UL when it lists no such pair.
+ */
+static unsigned long vmstat_text_value(const char *name)
+{
+	static char buf[1024]; /* off the stack: a kernel stack is small */
+	size_t n = strlen(name);
+	unsigned long v = 0;
+	const char *at;
+
+	vmstat_text(buf, sizeof(buf));
+	for (at = strstr(buf, name); at; at = strstr(at + 1, name))
+		if ((at == buf || at[-1] == ' ' || at[-1] == '\n') && at[n] == ' ')
+			break;
+	if (!at)
+		return ~0UL;
+	for (at += n + 1; *at >= '0' && *at <= '9'; at++)
+		v = v * 10 + (unsigned long)(*at - '0');
+	return v;
+}
+
+/* Each numa_* sum is its nodes' counters added up, read between two reads of the sum. */
+static void expect_sums_of_the_nodes(struct ktest *t)
+{
+	for (unsigned int item = 0; item < NR_NODE_STAT_ITEMS; item++) {
+		unsigned long before = global_numa_stat(item), sum = 0, after;
+
+		for (unsigned int nid = 0; nid < nr_node_ids; nid++)
+			sum += node_numa_stat(nid, item);
+		after = global_numa_stat(item);
+		KT_EXPECT(t, before <= sum && sum <= after, "%s: the nodes' sum %lu, vmstat's %lu then %lu",
+			  numa_stat_name(item), sum, before, after);
+	}
+}
+
+void numa_vmstat_counters_sum_the_nodes_and_move(struct ktest *t)
+{
+	unsigned long hit, near, inter;
+	struct page *page[8], *one;
+	const char *near_name;
+	int nid;
+
+	expect_sums_of_the_nodes(t);
+	/* Interrupts off: the CPU, and so numa_local or numa_other, stays the same. */
+	unsigned long flags = arch_irq_save();
+	unsigned int me = numa_node_id();
+
+	nid = numa_node_has_memory(me) ? (int)me : numa_nearest_with_memory(me);
+	near_name = nid == (int)me ? "numa_local" : "numa_other";
+	hit = vmstat_text_value("numa_hit");
+	near = vmstat_text_value(near_name);
+	for (int i = 0; i < 8; i++)
+		page[i] = alloc_pages_node(nid, GFP_KERNEL | __GFP_THISNODE | __GFP_NOWARN, 0);
+	KT_EXPECT(t, hit != ~0UL && vmstat_text_value("numa_hit") >= hit + 8,
+		  "vmstat's numa_hit %lu -> %lu after 8 allocations from node %d", hit, vmstat_text_value("numa_hit"), nid);
+	KT_EXPECT(t, near != ~0UL && vmstat_text_value(near_name) >= near + 8,
+		  "vmstat's %s %lu -> %lu after 8 allocations from node %d on node %u's CPU", near_name, near,
+		  vmstat_text_value(near_name), nid, me);
+	arch_irq_restore(flags);
+	inter = vmstat_text_value("numa_interleave");
+	one = alloc_pages_interleave(GFP_KERNEL | __GFP_NOWARN, 0);
+	KT_EXPECT(t, inter != ~0UL && vmstat_text_value("numa_interleave") >= inter + 1,
+		  "vmstat's numa_interleave %lu -> %lu after an interleaved allocation", inter,
+		  vmstat_text_value("numa_interleave"));
+	for (int i = 0; i < 8; i++)
+		if (KT_EXPECT(t, page[i], "allocation %d from node %d", i, nid))
+			__free_pages(page[i], 0);
+	if (KT_EXPECT(t, one, "the interleaved allocation"))
+		__free_pages(one, 0);
+	expect_sums_of_the_nodes(t);
+}
+
+void numa_dump_page_names_the_node(struct ktest *t)
+{
+	for (unsigned int nid = 0; nid < nr_node_ids; nid++) {
+		struct page *page;
+		char want[64];
+
+		if (!numa_node_has_memory(nid))
+			continue;
+		page = alloc_pages_node((int)nid, GFP_KERNEL | __GFP_THISNODE | __GFP_NOWARN, 0);
+		if (!KT_EXPECT(t, page, "an allocation from node %u", nid))
+			continue;
+		snprintf(want, sizeof(want), " zone %s node %u flags ", zone_name(page_zonenum(page) % MAX_NR_ZONES), nid);
+		capture_console_start();
+		dump_page(page, "numa_nodes self-test: the node is named");
+		capture_console_stop();
+		KT_EXPECT(t, strstr(captured.text, want), "no \"%s\" in:\n%s", want, captured.text);
+		__free_pages(page, 0);
+	}
+}
+
 void numa_each_memmap_lies_in_its_node(struct ktest *t)
 {
 	if (nr_node_ids == 1) {
@@ -232,5 +333,7 @@ KTEST_SUITE(numa_nodes,
 	    KTEST_CASE(numa_counters_count_hits_and_local_allocations),
 	    KTEST_CASE(numa_node_meminfo_sums_to_the_global_figures),
 	    KTEST_CASE(numa_interleave_visits_every_node_with_memory),
+	    KTEST_CASE(numa_vmstat_counters_sum_the_nodes_and_move),
+	    KTEST_CASE(numa_dump_page_names_the_node),
 	    KTEST_CASE(numa_each_memmap_lies_in_its_node),
 	    KTEST_CASE(numa_every_cpu_is_on_a_node));

@@ -15,6 +15,8 @@ void numa_a_node_without_memory_falls_back_to_the_nearest(struct ktest *t);
 void numa_counters_count_hits_and_local_allocations(struct ktest *t);
 void numa_node_meminfo_sums_to_the_global_figures(struct ktest *t);
 void numa_interleave_visits_every_node_with_memory(struct ktest *t);
+void numa_vmstat_counters_sum_the_nodes_and_move(struct ktest *t);
+void numa_dump_page_names_the_node(struct ktest *t);
 void numa_each_memmap_lies_in_its_node(struct ktest *t);
 void numa_every_cpu_is_on_a_node(struct ktest *t);
 

@@ -2,7 +2,7 @@
 /*
  * Self-tests of show_mem() (mm/show_mem.h): the meminfo figures add up the zones as documented,
  * the lines have Linux's form within 80 columns, a CPU's zoneinfo line counts its lists, and the
- * event counters' compact lines (mm/vmstat.h) name every counter with its value.
+ * counters' compact lines (mm/vmstat_show.h) name every counter, NUMA sums and events, with its value.
  */
 #include "tests/ktest/ktest.h"
 #include "lib/printk.h"
@@ -12,7 +12,7 @@
 #include "mm/page_alloc.h"
 #include "mm/show_mem.h"
 #include "mm/shrinker.h"
-#include "mm/vmstat.h"
+#include "mm/vmstat_show.h"
 #include "mm/watermark.h"
 
 static void meminfo_adds_up_the_zones(struct ktest *t)
@@ -108,10 +108,14 @@ static void vmstat_lines_name_every_counter_with_its_value(struct ktest *t)
 	mm_shrink(GFP_KERNEL, 0); /* shrinker_runs is not 0: a value, not only a name, is checked */
 	len = vmstat_text(buf, sizeof(buf));
 	KT_ASSERT(t, len > 0 && (size_t)len < sizeof(buf) && buf[len - 1] == '\n', "length %d", len);
-	for (unsigned int i = 0; i < NR_VM_EVENT_ITEMS; i++) {
+	for (unsigned int i = 0; i < NR_NODE_STAT_ITEMS + NR_VM_EVENT_ITEMS; i++) {
 		const char *at;
 
-		snprintf(pair, sizeof(pair), "%s %lu", vm_event_name(i), vm_event_count(i));
+		if (i < NR_NODE_STAT_ITEMS)
+			snprintf(pair, sizeof(pair), "%s %lu", numa_stat_name(i), global_numa_stat(i));
+		else
+			snprintf(pair, sizeof(pair), "%s %lu", vm_event_name(i - NR_NODE_STAT_ITEMS),
+				 vm_event_count(i - NR_NODE_STAT_ITEMS));
 		at = strstr(buf, pair);
 		KT_EXPECT(t, at && (at == buf || at[-1] == ' ' || at[-1] == '\n') &&
 				     (at[strlen(pair)] == ' ' || at[strlen(pair)] == '\n'),

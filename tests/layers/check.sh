@@ -25,7 +25,7 @@ LAYERS=(
 	"pcp"
 	"page_alloc"
 	"mm_stats mm_picture migrate node_stat"
-	"compaction"
+	"compaction vmstat_show"
 	"page_isolation"
 	"contig_alloc"
 	"hugetlb"

@@ -12,6 +12,7 @@
 #include "mm/hugetlb.h"
 #include "mm/memblock.h"
 #include "mm/mm_picture.h"
+#include "mm/node.h"
 #include "mm/page_alloc.h"
 #include "mm/pageblock.h"
 #include "tests/ktest/text_capture.h"
@@ -199,6 +200,75 @@ static void pageblock_text_line_marks_the_isolated_pageblock(struct ktest *t)
 	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
+/*
+ * The small map on three nodes: node 0 up to the hole, node 1 without memory, node 2 after the
+ * hole. Node 0 has DMA and the DMA32 below the hole, node 2 the DMA32 above it.
+ */
+static const struct mm_numa_layout three_nodes = {
+	.nr_nodes = 3,
+	.nr_ranges = 2,
+	.ranges = { { 0, 0x1800000, 0 }, { 0x1800000, 0x2000000, 2 } },
+	.distance = { { 10, 20, 30 }, { 20, 10, 20 }, { 30, 20, 10 } },
+};
+
+/* The "mm: zone" lines of the picture printed now, one after the other. */
+static void picture_zone_lines(char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	capture_console_start();
+	show_memory_picture(&map);
+	capture_console_stop();
+	for (const char *z = strstr(captured.text, "mm: zone "); z && len < size; z = strstr(z + 1, "mm: zone ")) {
+		size_t n = strcspn(z, "\n") + 1;
+
+		len += (size_t)snprintf(buf + len, size - len, "%.*s", (int)n, z);
+	}
+}
+
+/* With more than one node, each zone's line ends with its node, and its text picture starts with it. */
+static void zone_lines_name_each_zones_node(struct ktest *t)
+{
+	static const char want[] =
+		"mm: zone 0x0 0x1000000 DMA node 0\n"
+		"mm: zone 0x1000000 0x1400000 DMA32 node 0\n"
+		"mm: zone 0x1800000 0x2000000 DMA32 node 2\n";
+	static const char *const labels[] = { "N0 DMA    |", "N0 DMA32  |", "N2 DMA32  |" };
+	static const unsigned int zones[] = { ZONE_DMA, ZONE_DMA32, 2 * MAX_NR_ZONES + ZONE_DMA32 };
+	char got[256], line[ZONE_PICTURE_COLS + 16];
+
+	host_mm_numa = &three_nodes;
+	int err = boot_text(small_map);
+	host_mm_numa = NULL;
+	KT_ASSERT(t, err == 0 && mm_nr_node_ids == 3, "mm_init on the small map with three nodes: %d, %u nodes",
+		  err, mm_nr_node_ids);
+	picture_zone_lines(got, sizeof(got));
+	KT_EXPECT(t, !strcmp(got, want), "got:\n%swant:\n%s", got, want);
+	for (unsigned int i = 0; i < 3; i++) {
+		const struct zone *zone = &mm_zones[zones[i]];
+
+		KT_EXPECT_EQ(t, pfn_to_nid(zone->start_pfn), zone_to_nid(zone));
+		zone_picture_line(zone, line, sizeof(line));
+		KT_EXPECT(t, !strncmp(line, labels[i], strlen(labels[i])), "zone %u: got \"%s\", want \"%s...\"",
+			  zones[i], line, labels[i]);
+		zone_pageblock_line(zone, line, sizeof(line));
+		KT_EXPECT(t, !strncmp(line, "          |M", 12), "zone %u: pageblock line \"%s\"", zones[i], line);
+	}
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
+}
+
+/* With one node, the zone lines end at the name, as before nodes were added. */
+static void one_node_zone_lines_end_at_the_name(struct ktest *t)
+{
+	char got[256];
+
+	KT_ASSERT(t, boot_text(small_map) == 0, "mm_init on the small map");
+	picture_zone_lines(got, sizeof(got));
+	KT_EXPECT(t, !strcmp(got, "mm: zone 0x0 0x1000000 DMA\nmm: zone 0x1000000 0x2000000 DMA32\n"), "got:\n%s", got);
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
+}
+
 /* Touching reservations of different users stay two ranges; of the same user, one. */
 static void touching_reservations_merge_only_for_the_same_user(struct ktest *t)
 {
@@ -227,4 +297,6 @@ KTEST_SUITE_SKIP_IF(mm_picture_host, hugetlb_pools_in_use,
 		    KTEST_CASE(picture_lines_describe_the_small_map),
 		    KTEST_CASE(pageblock_lines_follow_the_types),
 		    KTEST_CASE(pageblock_text_line_marks_the_isolated_pageblock),
+		    KTEST_CASE(zone_lines_name_each_zones_node),
+		    KTEST_CASE(one_node_zone_lines_end_at_the_name),
 		    KTEST_CASE(touching_reservations_merge_only_for_the_same_user));

@@ -75,6 +75,8 @@ static void run_generic_cases(struct ktest *t)
 	numa_counters_count_hits_and_local_allocations(t);
 	numa_node_meminfo_sums_to_the_global_figures(t);
 	numa_interleave_visits_every_node_with_memory(t);
+	numa_vmstat_counters_sum_the_nodes_and_move(t);
+	numa_dump_page_names_the_node(t);
 	numa_each_memmap_lies_in_its_node(t);
 	numa_every_cpu_is_on_a_node(t);
 	t->skip_reason = skip;

@@ -29,11 +29,11 @@ picture: $(REPLAY) | deps-picture
 	/usr/bin/python3 tests/picture/memory_svg.py $$log $(PICTURE_DIR)/memory.svg --title "$$title" && \
 	echo "picture: wrote $(PICTURE_DIR)/memory.svg"
 
-# Maps of several sizes and shapes: a laptop (UEFI, 10 GiB), an old BIOS machine, a 128 GiB server
-# and QEMU's smallest; and the log of a real boot of 64 MiB under QEMU with mm_picture (one short
+# Maps of several sizes and shapes: a laptop (UEFI, 10 GiB), an old BIOS machine, a 128 GiB server,
+# QEMU's smallest and QEMU's four NUMA nodes (one without memory: a band per node); and the log of a real boot of 64 MiB under QEMU with mm_picture (one short
 # suite, the picture lines are what matters). The script also checks that a blank page and a
 # picture without a zone fail.
-PICTURE_TEST_MAPS := thinkpad-uefi-10g lenovo-g530-bios-2g synthetic-128g qemu-pc-128m
+PICTURE_TEST_MAPS := thinkpad-uefi-10g lenovo-g530-bios-2g synthetic-128g qemu-pc-128m qemu-q35-numa4
 PICTURE_BOOT_DIR := $(B)/picture-boot
 PICTURE_BOOT_CMDLINE := mm_picture ktest=printk
 $(PICTURE_BOOT_DIR)/os.iso: $(KERNEL) boot/grub.cfg.in boot/mkgrubcfg.sh boot/mkiso.sh | deps

@@ -9,7 +9,10 @@ bands and the legend's swatches. Checks: the PNG is the SVG's size; it is not bl
 colours, much of it not white); every zone of the LOG's "mm: zone" lines has its band in the
 layout, drawn in its colour; every legend swatch is drawn in its colour; the free-blocks row holds
 the colour of the largest order the LOG has free; the pageblock row holds the colour of every
-mobility type the LOG's "mm: pageblock" lines name (a picture without them fails). Prints "ok"/"FAIL" per check, then
+mobility type the LOG's "mm: pageblock" lines name (a picture without them fails); with more than
+one node (zone lines that end with "node N"), every zone is drawn under its "N1 DMA32" name and
+every node with memory has its band in its own colour, its "node N" label written on it (dark
+pixels in the band). Prints "ok"/"FAIL" per check, then
 "N passed, N failed". The PNG is decoded here (zlib and the five PNG filters), with no package
 beyond Python's own library.
 """
@@ -71,6 +74,30 @@ def near(p, q):
     return all(abs(a - b) <= TOLERANCE for a, b in zip(p, q))
 
 
+def check_nodes(rows, layout, block, check):
+    """Each node of the log's zone lines has its band, in a colour of its own, and its label on it."""
+    nodes = sorted({int(n) for n in re.findall(r"mm: zone 0x[0-9a-f]+ 0x[0-9a-f]+ \w+ node (\d+)", block)})
+    if not nodes:
+        return
+    bands = {}
+    for band in layout.get("nodes", []):
+        bands.setdefault(band["node"], []).append(band)
+    colours = {bands[n][0]["colour"] for n in nodes if n in bands}
+    check(len(colours) == len(nodes), f"nodes {' '.join(map(str, nodes))}: {len(colours)} band colours")
+    for n in nodes:
+        if n not in bands:
+            check(False, f"node {n} is in the log but has no band")
+            continue
+        for band in bands[n]:
+            seen = rows[int(band["y"])][int(band["x"])]
+            check(near(seen, rgb(band["colour"])),
+                  f"node {n}: band {band['colour']} at ({band['x']:.0f}, {band['y']}), seen {seen}")
+        labelled = [b["label"] for b in bands[n] if b["label"]]
+        dark = sum(sum(p) < 300 for x0, y0, x1, y1 in labelled
+                   for row in rows[int(y0):int(y1)] for p in row[int(x0):int(x1)])
+        check(not labelled or dark >= 20, f"node {n}: label drawn on its band ({dark} dark pixels)")
+
+
 def main(png, layout_path, log):
     layout = json.load(open(layout_path))
     results = []
@@ -85,7 +112,8 @@ def main(png, layout_path, log):
 
     text = open(log, errors="replace").read()
     block = text[text.rfind("mm: picture begin"):]
-    zones = re.findall(r"mm: zone 0x[0-9a-f]+ 0x[0-9a-f]+ (\w+)", block)
+    zones = [name if node == "" else f"N{node} {name}"
+             for name, node in re.findall(r"mm: zone 0x[0-9a-f]+ 0x[0-9a-f]+ (\w+)(?: node (\d+))?", block)]
     drawn = {z["name"]: z for z in layout["zones"]}
     check(bool(zones), f"the log has zones: {' '.join(zones)}")
     for name in zones:
@@ -98,6 +126,7 @@ def main(png, layout_path, log):
     for s in layout["legend"]:
         seen = rows[int(s["y"])][int(s["x"])]
         check(near(seen, rgb(s["colour"])), f"legend {s['label']}: {s['colour']} at ({s['x']:.0f}, {s['y']}), seen {seen}")
+    check_nodes(rows, layout, block, check)
     orders = [int(o) for o in re.findall(r"mm: free 0x[0-9a-f]+ 0x[0-9a-f]+ order (\d+)", block)]
     if orders:
         top = max(orders)

@@ -6,13 +6,15 @@
 
 The lines are defined in mm/README.md ("The memory picture"). The address space from 0 to the
 end of RAM is one strip, drawn as five rows: the firmware map, the reserved ranges by who
-reserved them, the free blocks by order, the pageblocks by mobility type, the zones. Holes and
+reserved them, the free blocks by order, the pageblocks by mobility type, the zones; with more
+than one node (zone lines that end with "node N"), a sixth: the nodes' bands, each zone named
+with its node ("N1 DMA32"). Holes and
 large non-RAM ranges are compressed to a fixed width and labelled with their size; RAM is shared
 out in proportion to its size, with a minimum width so that a 4 KiB reservation on a 128 GiB
 machine stays visible.
 Below: the legend, and per zone a bar chart of its free blocks by order (buddyinfo).
 
---layout writes where the zones' bands and the legend's swatches are, with their colours, for
+--layout writes where the zones' and nodes' bands and the legend's swatches are, with their colours, for
 the test that renders the SVG and checks the pixels (tests/picture/check_png.py).
 """
 import json
@@ -50,6 +52,8 @@ ORDER_COLOURS = ["#ff0000", "#ff4000", "#ff8000", "#ffb000", "#ffe000", "#d0f000
                  "#90e000", "#50d000", "#20b020", "#108040", "#005a32"]
 NOT_FREE = "#e8e8e8"
 ZONE_COLOURS = {"DMA": "#f4a6a6", "DMA32": "#a6c8f4", "Normal": "#b6e8a6"}
+# Node N's band (mm/node.h: MAX_NUMNODES is 8), light enough for its black label.
+NODE_COLOURS = ["#ffd966", "#c9b3f0", "#7fd8c8", "#f7b6a1", "#9ec9e8", "#e3b7d9", "#d9e68c", "#c0c0a0"]
 # The mobility types of the "mm: pageblock" lines (mm/pageblock.h), each 2 MiB drawn in its type's colour.
 PAGEBLOCK_COLOURS = {"Unmovable": "#7b241c", "Movable": "#2e86de", "Reclaimable": "#f39c12", "Isolate": "#8e44ad"}
 OTHER_PAGEBLOCK = "#000000"  # a type this script does not know
@@ -116,6 +120,27 @@ class Scale:
         return MARGIN + STRIP_W
 
 
+def zone_of(what):
+    """(name, node or None) of a zone line's words: "DMA32 node 2" or, with one node, "DMA32"."""
+    name, _, node = what.partition(" node ")
+    return name, int(node) if node.isdigit() else None
+
+
+def zone_label(name, node):
+    return name if node is None else f"N{node} {name}"
+
+
+def node_bands(zones):
+    """Adjacent zones of one node as one band: (base, end, node), lowest first."""
+    bands = []
+    for b, e, name, node in sorted(zones):
+        if bands and bands[-1][2] == node:
+            bands[-1] = (bands[-1][0], e, node)
+        else:
+            bands.append((b, e, node))
+    return bands
+
+
 def build(lines, title):
     maps = [l for l in lines if l[0] == "map"]
     top = max((e for k, b, e, w in maps if w == "usable"), default=0)
@@ -136,7 +161,10 @@ def build(lines, title):
 
     text(MARGIN, 24, f"{title}: physical memory 0 - {top:#x} ({size_text(top)})",
          ' font-size="18" font-weight="bold"')
-    rows_y = {name: STRIP_Y + i * (ROW_H + 28) for i, name in enumerate(ROWS)}
+    zones = [(b, e) + zone_of(w) for k, b, e, w in clip if k == "zone"]
+    numa = any(node is not None for _, _, _, node in zones)
+    rows = ROWS + (["nodes"] if numa else [])
+    rows_y = {name: STRIP_Y + i * (ROW_H + 28) for i, name in enumerate(rows)}
     layout["rows"] = {name: y + ROW_H // 2 for name, y in rows_y.items()}
     for name, y in rows_y.items():
         text(MARGIN, y - 4, name, ' font-size="12" fill="#333"')
@@ -181,22 +209,34 @@ def build(lines, title):
                 rect(x0, y, max(scale.x(min(z, e)) - x0, 1), ROW_H, PAGEBLOCK_COLOURS.get(kind, OTHER_PAGEBLOCK))
     # Row 5: the zones, with their names and bounds.
     y = rows_y["zones"]
-    zones = [(b, e, w) for k, b, e, w in clip if k == "zone"]
     last_label = 0
-    for b, e, name in zones:
+    for b, e, name, node in zones:
         x0, x1 = scale.x(b), scale.x(e)
-        colour = ZONE_COLOURS.get(name, "#dddddd")
+        colour, label = ZONE_COLOURS.get(name, "#dddddd"), zone_label(name, node)
         rect(x0, y, max(x1 - x0, MIN_W), ROW_H, colour, ' stroke="#555" stroke-width="0.5"')
-        if x1 - x0 >= 8 * len(name) + 6:  # a narrow zone is named by the legend's colour only
-            text((x0 + x1) / 2, y + 19, name, ' font-size="12" text-anchor="middle"')
+        if x1 - x0 >= 8 * len(label) + 6:  # a narrow zone is named by the legend's colour only
+            text((x0 + x1) / 2, y + 19, label, ' font-size="12" text-anchor="middle"')
         if x0 >= last_label:
             text(x0 + 1, y + ROW_H + 12, f"{b:#x}", ' font-size="9"')
             last_label = x0 + 6 * len(f"{b:#x}") + 8
-        layout["zones"].append({"name": name, "x": (x0 + x1) / 2, "y": y + 4, "colour": colour})
+        layout["zones"].append({"name": label, "x": (x0 + x1) / 2, "y": y + 4, "colour": colour})
     text(MARGIN + STRIP_W, rows_y["zones"] + ROW_H + 12, f"{top:#x}", ' font-size="9" text-anchor="end"')
+    # Row 6, with several nodes: each node's band over the zones it holds, labelled "node N".
+    layout["nodes"] = []
+    if numa:
+        y = rows_y["nodes"]
+        for b, e, node in node_bands(zones):
+            x0, x1 = scale.x(b), scale.x(e)
+            colour, label = NODE_COLOURS[node % len(NODE_COLOURS)], f"node {node}"
+            rect(x0, y, max(x1 - x0, MIN_W), ROW_H, colour, ' stroke="#555" stroke-width="0.5"')
+            named = x1 - x0 >= 8 * len(label) + 6  # a narrow band is named by the legend's colour only
+            if named:
+                text((x0 + x1) / 2, y + 19, label, ' font-size="12" text-anchor="middle"')
+            layout["nodes"].append({"node": node, "x": (x0 + x1) / 2, "y": y + 4, "colour": colour,
+                                    "label": [x0 + 2, y + 8, x1 - 2, y + 22] if named else None})
 
     # The legend: five groups, one swatch each.
-    ly = rows_y["zones"] + ROW_H + 40
+    ly = rows_y[rows[-1]] + ROW_H + 40
     groups = [
         ("firmware map", [(c, n) for n, c in MAP_COLOURS.items()] + [(OTHER_MAP, "other type")]),
         ("reserved", [(c, n) for _, c, n in RESERVED_COLOURS] + [OTHER_RESERVED]),
@@ -204,6 +244,9 @@ def build(lines, title):
         ("pageblock types", [(c, n) for n, c in PAGEBLOCK_COLOURS.items()]),
         ("zones", [(c, n) for n, c in ZONE_COLOURS.items()]),
     ]
+    if numa:
+        shown = sorted({node for _, _, _, node in zones})
+        groups.append(("nodes", [(NODE_COLOURS[n % len(NODE_COLOURS)], f"node {n}") for n in shown]))
     for gi, (name, items) in enumerate(groups):
         x = MARGIN + gi * (STRIP_W / len(groups))
         text(x, ly, name, ' font-size="12" font-weight="bold"')
@@ -214,26 +257,28 @@ def build(lines, title):
             layout["legend"].append({"label": label, "x": x + 7, "y": sy + 7, "colour": colour})
     ly += 8 + 13 * 18 + 20
 
-    # Buddyinfo per zone: free blocks by order, bar heights on a log scale.
+    # Buddyinfo per zone: free blocks by order, bar heights on a log scale; three charts a row.
     text(MARGIN, ly, "free blocks per order in each zone (buddyinfo; bar height on a log scale)",
          ' font-size="12" font-weight="bold"')
     chart_w, bar_h = (STRIP_W - 40) / 3, 100
-    for zi, (b, e, name) in enumerate(zones):
+    chart_h = bar_h + 64
+    for zi, (b, e, name, node) in enumerate(zones):
         counts = [0] * 11
         for fb, fe, order in free:
             if b <= fb < e:
                 counts[min(order, 10)] += (fe - fb) >> (12 + order)
-        cx, base = MARGIN + zi * (chart_w + 20), ly + 34 + bar_h
+        cy = ly + zi // 3 * chart_h
+        cx, base = MARGIN + zi % 3 * (chart_w + 20), cy + 34 + bar_h
         peak = max(counts) or 1
-        text(cx, ly + 16, name, ' font-size="11"')
+        text(cx, cy + 16, zone_label(name, node), ' font-size="11"')
         for o, n in enumerate(counts):
             h = bar_h * math.log1p(n) / math.log1p(peak)
             bx = cx + o * chart_w / 11
             rect(bx, base - h, chart_w / 11 - 4, h, ORDER_COLOURS[o])
             text(bx + chart_w / 22 - 2, base + 12, str(o), ' font-size="9" text-anchor="middle"')
             text(bx + chart_w / 22 - 2, base - h - 3, str(n), ' font-size="9" text-anchor="middle"')
-            layout["free_orders"].append({"zone": name, "order": o, "count": n})
-    height = int(ly + 34 + bar_h + 30)
+            layout["free_orders"].append({"zone": zone_label(name, node), "order": o, "count": n})
+    height = int(ly + max(len(zones) - 1, 0) // 3 * chart_h + 34 + bar_h + 30)
     layout["height"] = height
     svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
            f'viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" shape-rendering="crispEdges">',

@@ -3,7 +3,8 @@
 # The memory picture, rendered for real: for each map, replay --picture (a .log is a boot log
 # that has the lines already), draw the SVG, render it to PNG in headless Chromium at the SVG's
 # size and check the pixels (check_png.py). Then the checker itself: a blank page, a picture
-# drawn without one of its zones, and one drawn without its pageblock types, must all fail.
+# drawn without one of its zones, and one drawn without its pageblock types, must all fail; so
+# must the first picture of several nodes drawn from zone lines without their nodes.
 #   tests/picture/test.sh REPLAY OUTDIR MAP|LOG...
 set -u
 replay=$1 out=$2
@@ -29,6 +30,7 @@ must_fail() {
 	fi
 }
 
+numa=
 for map in "$@"; do
 	name=$(basename "$map" .txt)
 	if [ "${map%.log}" != "$map" ]; then
@@ -41,6 +43,7 @@ for map in "$@"; do
 		render "$out/$name.svg" "$out/$name.png" "$(height "$out/$name.json")" &&
 		"$py" "$here/check_png.py" "$out/$name.png" "$out/$name.json" "$out/$name.log" ||
 		echo "0 passed, 1 failed"
+	[ -z "$numa" ] && grep -q '^mm: zone .* node [0-9]*$' "$out/$name.log" && numa=$name
 done
 
 # The checker against broken pictures of the first map.
@@ -59,3 +62,10 @@ grep -v 'mm: pageblock ' "$out/$name.log" >"$out/no-pageblocks.log"
 "$py" "$here/memory_svg.py" "$out/no-pageblocks.log" "$out/no-pageblocks.svg" &&
 	render "$out/no-pageblocks.svg" "$out/no-pageblocks.png" "$(height "$out/$name.json")" &&
 	must_fail "a picture without its pageblock types" "$out/no-pageblocks.png" "$out/$name.json" "$out/$name.log"
+# The nodes: drawn from zone lines without their " node N", the bands and "N1 DMA32" names must be missed.
+if [ -n "$numa" ]; then
+	sed 's/^\(mm: zone .*\) node [0-9]*$/\1/' "$out/$numa.log" >"$out/no-nodes.log"
+	"$py" "$here/memory_svg.py" "$out/no-nodes.log" "$out/no-nodes.svg" &&
+		render "$out/no-nodes.svg" "$out/no-nodes.png" "$(height "$out/$numa.json")" &&
+		must_fail "a picture of $numa without its nodes" "$out/no-nodes.png" "$out/$numa.json" "$out/$numa.log"
+fi
