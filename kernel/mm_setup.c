@@ -140,10 +140,10 @@ static phys_addr_t find_low_room(const struct fw_map *map, uint64_t size, const 
 
 	/* Each step lowers top below one range in the way: at most n + nr_releasable steps. */
 	for (unsigned int step = 0; best && step <= n + nr_releasable; step++) {
-		phys_addr_t base = ALIGN_DOWN(top - size, PAGE_SIZE);
+		phys_addr_t base = top >= start + size ? ALIGN_DOWN(top - size, PAGE_SIZE) : 0;
 		const struct mm_reservation *in_way = NULL;
 
-		if (top - start < size || base < start)
+		if (top < start + size || base < start)
 			return 0;
 		for (unsigned int i = 0; i < n + nr_releasable; i++) {
 			const struct mm_reservation *x = i < n ? &r[i] : &releasable[i - n];
