@@ -111,3 +111,29 @@ ap_entry64:
 	cli
 	hlt
 	jmp .hang
+
+; The entry of a CPU started early to initialize struct pages (kernel/memmap_cpus.c), at the
+; kernel's link address: RCX = the kernel's CR3, RSI = the first of the CPUs' areas. Many CPUs
+; come through the trampoline at once (every value it stores is the same for all), so each takes
+; its own area here, before it touches any memory of its own: area number memmap_ap_next++, the
+; stack at that area's end. A CPU that finds no area left (the boot CPU closed them) parks
+; without touching memory.
+extern memmap_ap_start, memmap_ap_next, memmap_ap_nareas, memmap_ap_area_size
+global memmap_ap_entry64
+memmap_ap_entry64:
+	mov cr3, rcx
+	mov eax, 1
+	lock xadd [rel memmap_ap_next], eax    ; EAX = this CPU's area number
+	cmp eax, [rel memmap_ap_nareas]
+	jae .park
+	mov rdi, [rel memmap_ap_area_size]
+	imul rax, rdi                           ; the area's offset
+	lea rdi, [rsi + rax]                    ; its start: memmap_ap_start()'s argument
+	add rax, [rel memmap_ap_area_size]
+	lea rsp, [rsi + rax]                    ; its end: the stack's top
+	xor ebp, ebp
+	call memmap_ap_start                    ; never returns
+.park:
+	cli
+	hlt
+	jmp .park

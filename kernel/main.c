@@ -2,7 +2,7 @@
 /*
  * kmain(): the kernel after the switch to long mode. Brings up the console and the exception
  * handler, reads the boot information, lists the command line options it does not know, finds the
- * CPUs, sets up memory, starts the other CPUs and interrupts, then runs the benchmarks or the
+ * CPUs, sets up memory (with the other CPUs' help: kernel/memmap_cpus.h), starts the other CPUs and interrupts, then runs the benchmarks or the
  * self-tests the command line asks for, and reports the verdict. It knows neither by name: benchmarks register with KBENCH(), the self-test runner
  * replaces a weak stand-in, and a release kernel (make kernel) is built without either.
  */

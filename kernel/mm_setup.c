@@ -11,6 +11,7 @@
 #include "kernel/cpu_call.h"
 #include "kernel/cmdline.h"
 #include "kernel/hugetlb_cmdline.h"
+#include "kernel/memmap_cpus.h"
 #include "kernel/numa.h"
 #include "kernel/paging.h"
 #include "kernel/panic.h"
@@ -40,9 +41,13 @@ static struct fw_map firmware_map;
 /* mem=: the RAM above the limit, kept offline to be added after boot (mm/memory_add.h). */
 static struct mm_reservation offline_ram[MM_MAX_OFFLINE];
 static unsigned int nr_offline_ram;
-/* What mm_free_reserved_range() may take: the modules, reserve_mem='s range, the ACPI tables. */
+/*
+ * What mm_free_reserved_range() may take: the modules, reserve_mem='s range, the ACPI tables, the
+ * areas of the CPUs that help initialize the struct pages.
+ */
 #define MAX_ACPI_RECLAIMABLE 8
-static struct mm_reservation releasable[BOOT_MAX_MODULES + 1 + MAX_ACPI_RECLAIMABLE];
+#define MEMMAP_CPUS_AREAS "memmap CPUs' stacks"
+static struct mm_reservation releasable[BOOT_MAX_MODULES + 2 + MAX_ACPI_RECLAIMABLE];
 static unsigned int nr_releasable;
 
 /* Early page tables come from memblock, below 4 GiB; after the hand-off, from the buddy allocator. */
@@ -107,15 +112,11 @@ static bool overlaps_reservation(phys_addr_t base, phys_addr_t size, const struc
 	return false;
 }
 
-/*
- * reserve_mem=: size bytes at the top of the largest usable range below 4 GiB, reserved and
- * releasable (the memory_add self-tests give it back); refused when it would overlap a reservation.
- */
-static void reserve_releasable(const struct fw_map *map, uint64_t size, const struct mm_reservation *r, unsigned int n)
+/* The largest usable range of map below 4 GiB, larger than size: its index + 1, or 0. */
+static unsigned int largest_low_range(const struct fw_map *map, uint64_t size)
 {
-	phys_addr_t best = 0, base;
+	unsigned int best = 0;
 
-	size = ALIGN_UP(size, PAGE_SIZE);
 	for (unsigned int i = 0; i < map->nr; i++) {
 		const struct fw_map_entry *e = &map->entry[i];
 
@@ -123,12 +124,74 @@ static void reserve_releasable(const struct fw_map *map, uint64_t size, const st
 		    (!best || e->size > map->entry[best - 1].size))
 			best = i + 1;
 	}
+	return best;
+}
+
+/*
+ * Size bytes (page aligned) as high as they fit in the largest usable range below 4 GiB, clear of
+ * the n reservations of r and of the releasable ranges so far: their base, or 0 when there is no
+ * room.
+ */
+static phys_addr_t find_low_room(const struct fw_map *map, uint64_t size, const struct mm_reservation *r,
+				 unsigned int n)
+{
+	unsigned int best = largest_low_range(map, size);
+	phys_addr_t start = best ? map->entry[best - 1].base : 0, top = best ? start + map->entry[best - 1].size : 0;
+
+	/* Each step lowers top below one range in the way: at most n + nr_releasable steps. */
+	for (unsigned int step = 0; best && step <= n + nr_releasable; step++) {
+		phys_addr_t base = top >= start + size ? ALIGN_DOWN(top - size, PAGE_SIZE) : 0;
+		const struct mm_reservation *in_way = NULL;
+
+		if (top < start + size || base < start)
+			return 0;
+		for (unsigned int i = 0; i < n + nr_releasable; i++) {
+			const struct mm_reservation *x = i < n ? &r[i] : &releasable[i - n];
+
+			if (overlaps_reservation(base, size, x, 1) && (!in_way || x->base < in_way->base))
+				in_way = x;
+		}
+		if (!in_way)
+			return base;
+		top = in_way->base;
+	}
+	return 0;
+}
+
+/*
+ * reserve_mem=: size bytes at the top of the largest usable range below 4 GiB, reserved and
+ * releasable (the memory_add self-tests give it back); refused when it would overlap a reservation.
+ */
+static void reserve_releasable(const struct fw_map *map, uint64_t size, const struct mm_reservation *r, unsigned int n)
+{
+	unsigned int best;
+	phys_addr_t base;
+
+	size = ALIGN_UP(size, PAGE_SIZE);
+	best = largest_low_range(map, size);
 	base = best ? ALIGN_DOWN(map->entry[best - 1].base + map->entry[best - 1].size - size, PAGE_SIZE) : 0;
 	if (!best || base < map->entry[best - 1].base || overlaps_reservation(base, size, r, n)) {
 		printk("mm: reserve_mem=%llu: no room below 4 GiB; nothing reserved\n", (unsigned long long)size);
 		return;
 	}
 	releasable[nr_releasable++] = (struct mm_reservation){ base, size, "reserve_mem" };
+}
+
+/*
+ * The areas of the CPUs that help initialize the struct pages (kernel/memmap_cpus.h): releasable,
+ * given back after mm_init(). Without room, the boot CPU initializes them alone (said so).
+ */
+static void reserve_memmap_cpus_areas(const struct fw_map *map, const struct mm_reservation *r, unsigned int n)
+{
+	size_t size = memmap_cpus_area_bytes();
+	phys_addr_t base = size ? find_low_room(map, size, r, n) : 0;
+
+	if (size && !base)
+		printk("mm: no room below 4 GiB for %zu KiB of stacks: the boot CPU initializes the struct pages alone\n",
+		       size >> 10);
+	if (base)
+		releasable[nr_releasable++] = (struct mm_reservation){ base, size, MEMMAP_CPUS_AREAS };
+	memmap_cpus_set_areas(base);
 }
 
 /*
@@ -203,6 +266,7 @@ static int map_all_ram(void)
 			return -ENOMEM;
 	memblock_set_current_limit(UINT64_MAX); /* all RAM is reachable now */
 	hugetlb_reserve_gigantic_early();
+	memmap_cpus_send_init(); /* their 10 ms after INIT pass while mm_init() backs the memmap */
 	return 0;
 }
 
@@ -266,6 +330,8 @@ void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 		keep_ram_offline(&firmware_map, mem_limit);
 	if (reserve_size)
 		reserve_releasable(&firmware_map, reserve_size, reserve, nreserve);
+	if (memmap_cpus_plan(bi->cmdline, nr_cpus) > 1)
+		reserve_memmap_cpus_areas(&firmware_map, reserve, nreserve);
 
 	hugetlb_setup_cmdline(bi->cmdline);
 	page_table_alloc = early_table_alloc;
@@ -286,6 +352,7 @@ void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 		.page_owner = cmdline_page_owner(bi->cmdline, printk),
 		.cycles = rdtsc,
 		.picture = cmdline_has(bi->cmdline, "mm_picture"),
+		.run_parallel = memmap_cpus_run,
 	};
 	cpu_call_set_mm_cpus(nr_cpus);
 	int err = mm_init(&params);
@@ -294,6 +361,12 @@ void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 	if (cmdline_has(bi->cmdline, "slub_debug")) /* before anything is allocated from kmalloc */
 		slab_set_debug(true);
 	page_table_alloc = buddy_table_alloc;
+	memmap_cpus_report();
+	if (memmap_cpus_areas_unused()) {
+		unsigned int n;
+
+		give_back(MEMMAP_CPUS_AREAS, &n);
+	}
 	give_back_boot_ranges();
 	printk("mm: page tables: %lu pages (%lu KiB) beyond the boot tables\n", page_table_pages,
 	       page_table_pages * 4);

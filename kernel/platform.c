@@ -13,11 +13,22 @@
 #include "kernel/tlb.h"
 #include "kernel/tsc.h"
 
+static bool early_done, apic_up;
+
+bool platform_init_early(void)
+{
+	if (!early_done) {
+		pic_disable();
+		tsc_calibrate();
+		apic_up = apic_init();
+		early_done = true;
+	}
+	return apic_up;
+}
+
 bool platform_init(void)
 {
-	pic_disable();
-	tsc_calibrate();
-	if (!apic_init())
+	if (!platform_init_early())
 		return false;
 	tlb_init();
 	cpu_call_init();

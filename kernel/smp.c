@@ -374,6 +374,42 @@ static void install_trampoline(void)
 	ap_pml4[511] = pml4[511];
 }
 
+bool smp_install_early_trampoline(uintptr_t entry, uintptr_t arg)
+{
+	struct ap_boot_params *params;
+
+	if (!trampoline_phys)
+		return false;
+	install_trampoline();
+	params = phys_to_virt(trampoline_phys + (ap_trampoline_params - ap_trampoline));
+	*params = (struct ap_boot_params){
+		.pml4 = (uint32_t)((uintptr_t)ap_pml4 - KERNEL_VMA),
+		.entry = entry,
+		.kernel_cr3 = read_cr3(),
+		.stack_top = arg,
+	};
+	return true;
+}
+
+uint8_t smp_trampoline_vector(void)
+{
+	return (uint8_t)(trampoline_phys >> PAGE_SHIFT);
+}
+
+/* Says nothing: the list's reasons are printed once, when smp_init() starts the CPUs. */
+static int say_nothing(const char *fmt, ...)
+{
+	(void)fmt;
+	return 0;
+}
+
+unsigned int smp_cpus_to_start(uint32_t *ids, unsigned int max)
+{
+	if (!madt || !apic_enabled())
+		return 0;
+	return acpi_cpus_to_start(madt, apic_id(), apic_is_x2apic(), ids, max, say_nothing);
+}
+
 /*
  * The per-CPU arrays, sized for what this machine has: an area pointer and a call for each planned
  * CPU, a slot for each MADT id and one for the self-test. False, saying so, when memory is short:

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Several CPUs. The boot CPU (number 0) starts the others (application processors, numbered
- * 1, 2, ... in the order they came up) after the memory manager is up; they then idle with
+ * 1, 2, ... in the order they came up) after the memory manager is up (kernel/memmap_cpus.h
+ * starts them once before, for the struct pages only, and stops them again); they then idle with
  * interrupts on and run work the boot CPU posts to them. Cross-CPU calls are made by the boot
  * CPU's own thread (the boot code and the self-tests), never from interrupt context nor from a
  * work function.
@@ -31,6 +32,25 @@ unsigned int smp_plan(const struct acpi_cpus *cpus, const char *cmdline);
  */
 unsigned int smp_reserve_trampoline(const struct boot_memmap *raw, struct mm_reservation *r,
 				    unsigned int n);
+
+/*
+ * For kernel/memmap_cpus.c, once the local APIC is up (platform_init_early()) and before
+ * smp_init(): copies the start-up code into the trampoline page (smp_reserve_trampoline()) with
+ * entry as its 64-bit entry, which receives the kernel's CR3 in RCX and arg in RSI, on no stack
+ * of its own (boot/ap_trampoline.asm). False when there is no trampoline page. smp_init() later
+ * installs its own entry.
+ */
+bool smp_install_early_trampoline(uintptr_t entry, uintptr_t arg);
+
+/* The start-up IPI's vector: the trampoline page's number (below 1 MiB). */
+uint8_t smp_trampoline_vector(void);
+
+/*
+ * The APIC ids of the CPUs smp_init() may start, in the order it tries them
+ * (acpi_cpus_to_start(), silently): at most max written to ids; returns how many. Zero before
+ * smp_plan() or without a local APIC.
+ */
+unsigned int smp_cpus_to_start(uint32_t *ids, unsigned int max);
 
 /*
  * On the boot CPU, after platform_init() (kernel/platform.h): allocates the per-CPU arrays for
@@ -71,7 +91,9 @@ void on_each_cpu(void (*fn)(void *), void *arg);
 
 /*
  * Test kernels only: how the CPU with APIC id apic misbehaves when it is started. SMP_FAULT_LATE
- * checks in only once the boot CPU has given up on it; SMP_FAULT_NEVER never checks in. The
+ * checks in only once the boot CPU has given up on it; SMP_FAULT_NEVER never checks in. The same
+ * when it is started to initialize struct pages (kernel/memmap_cpus.h): late, it comes once every
+ * part is taken; never, it neither checks in nor parks. The
  * kernel's own definition (weak) says SMP_FAULT_NONE for every CPU; the test kernel's
  * (tests/ktest/kernel/smp_fault.c) reads the command line's smp_fault=. Called on any CPU.
  */

@@ -76,7 +76,18 @@ endef
 # nr_cpus=1 on a machine of four CPUs: the kernel runs one and says why.
 $(eval $(call cmdline_step,nr-cpus,256M,4,nr_cpus=1 ktest=smp$(comma)cmdline,\
 	'$(call smp_line,1)' \
-	'smp: running 1 of the 4 CPUs listed (nosmp or nr_cpus= on the command line)'))
+	'smp: running 1 of the 4 CPUs listed (nosmp or nr_cpus= on the command line)' \
+	'mm: struct pages initialized by 1 CPU in 1 part'))
+
+# The struct pages initialized by every CPU (kernel/memmap_cpus.h): on 4 CPUs and 2 GiB each of
+# them runs a part, and with memmap_init_cpus=1 the boot CPU alone does; either way every struct
+# page names its frame's zone (memmap_zones) and the other CPUs come up again afterwards.
+$(eval $(call cmdline_step,memmap-cpus,2G,4,ktest=memmap_zones$(comma)smp$(comma)mm_buddy,\
+	'$(call smp_line,4)' \
+	'mm: struct pages initialized by 4 CPUs in 16 parts'))
+$(eval $(call cmdline_step,memmap-cpus-off,2G,4,memmap_init_cpus=1 ktest=memmap_zones$(comma)smp,\
+	'$(call smp_line,4)' \
+	'mm: struct pages initialized by 1 CPU in 1 part'))
 
 # hugepages= asking for more than there is: the pool takes every 2 MiB block it can, so the cases
 # that need a large free block must skip, saying what they need, not fail. Each step checks the
@@ -125,6 +136,9 @@ test-qemu-smp-fault: $(SMP_FAULT_DIR)/os.iso
 	$(call require_line,$(B)/logs/qemu-smp-fault.log,smp: the CPU with APIC id 2 did not come up within 1000 ms; going on without it)
 	$(call require_line,$(B)/logs/qemu-smp-fault.log,smp: ignored the late check-in of the CPU with APIC id 2; it is parked)
 	$(call require_line,$(B)/logs/qemu-smp-fault.log,smp: the CPU with APIC id 3 did not come up within 1000 ms; going on without it)
+	$(call require_line,$(B)/logs/qemu-smp-fault.log,mm: struct pages initialized by 2 CPUs in 16 parts)
+	$(call require_line,$(B)/logs/qemu-smp-fault.log,mm: 2 of the 3 CPUs started for the struct pages did not check in within 1000 ms)
+	$(call require_line,$(B)/logs/qemu-smp-fault.log,mm: 1 CPU started for the struct pages did not park within 1000 ms: the 48 KiB of stacks stay reserved)
 QEMU_STEPS += test-qemu-smp-fault
 # many_cpus_step NAME,CPUS,MEM,CMDLINE: a q35 machine (qemu64) of CPUS CPUs running the suites of
 # CMDLINE; every CPU must come up.

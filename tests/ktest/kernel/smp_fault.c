@@ -2,7 +2,8 @@
 /*
  * The test kernel's start-up faults (kernel/smp.h): smp_fault=late:A,never:B makes the CPU with
  * APIC id A check in only after the boot CPU gave up on it, and the one with id B never; any
- * number of items, in any order. test-qemu-smp-fault boots with it and checks that neither is
+ * number of items, in any order; both when the CPUs start for the struct pages and when
+ * smp_init() starts them (kernel/smp.h). test-qemu-smp-fault boots with it and checks that neither is
  * counted and that the SMP suites pass on the CPUs that are. A release kernel has no such option.
  */
 #include "kernel/bootinfo.h"
