@@ -55,10 +55,14 @@ NASM    := nasm
 HOSTCC  := clang
 
 WARN    := -Wall -Wextra -Werror=implicit-function-declaration
+# Frame pointers for backtraces (kernel/backtrace.c), but none in a leaf function (one that makes
+# no call but tail calls): the fast paths that read __builtin_return_address (kmalloc(), kfree())
+# then read it from the stack pointer instead of building a frame, three instructions less each.
+# A trace from a fault inside a leaf names the leaf (the trap's RIP), then its caller's callers.
 KCFLAGS := -std=gnu11 -O2 -g $(WARN) -ffreestanding -fno-builtin -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
            -mno-red-zone -mcmodel=kernel -mno-mmx -mno-sse -mno-sse2 -mgeneral-regs-only \
-           -fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
-           -I. -DMM_ENV_H='"kernel/mm_env.h"' -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) $(MM_DEBUG) -MMD -MP
+           -fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer -momit-leaf-frame-pointer \
+           -fno-asynchronous-unwind-tables -I. -DMM_ENV_H='"kernel/mm_env.h"' -DCOMPOUND_FLAGS=$(COMPOUND_FLAGS) $(MM_DEBUG) -MMD -MP
 KLDFLAGS := -n -nostdlib -z max-page-size=0x1000 -z noexecstack -T linker.ld
 # The host harness's side of mm/arch.h's concurrency interface.
 HOST_MM_ENV := -DMM_ENV_H='"tests/mm/mm_env.h"'

@@ -243,9 +243,14 @@ static inline __attribute__((always_inline)) void kfree_slab_object(struct kmem_
 	slab_free_fast(c, (void *)p, caller);
 }
 
+/*
+ * kfree()'s caller, for the reports: read where a slow path needs it, not at kfree()'s entry, so
+ * that the fast path does not pay for it.
+ */
+#define KFREE_CALLER __builtin_return_address(0)
+
 void kfree(const void *p)
 {
-	const void *caller = __builtin_return_address(0);
 	struct page *page, *head;
 	uintptr_t phys;
 
@@ -253,20 +258,20 @@ void kfree(const void *p)
 		return;
 	phys = virt_to_phys(p);
 	if (unlikely(!pfn_valid(PFN_DOWN(phys)))) {
-		kfree_large(NULL, p, caller);
+		kfree_large(NULL, p, KFREE_CALLER);
 		return;
 	}
 	page = pfn_to_page(PFN_DOWN(phys));
 	if (likely(slab_head_at_once(page))) {
-		kfree_slab_object(page->slab_cache, p, phys, caller);
+		kfree_slab_object(page->slab_cache, p, phys, KFREE_CALLER);
 		return;
 	}
 	head = compound_head(page);
 	if (PageSlab(head)) {
-		kfree_slab_object(head->slab_cache, p, phys, caller);
+		kfree_slab_object(head->slab_cache, p, phys, KFREE_CALLER);
 		return;
 	}
-	kfree_large(head, p, caller);
+	kfree_large(head, p, KFREE_CALLER);
 }
 
 size_t ksize(const void *p)

@@ -57,11 +57,28 @@ _Static_assert(PCP_MAX_ORDER == 3 && (sizeof(struct page) << PCP_MAX_ORDER) <= P
 	       "ALIGN_MASKS lists the per-CPU lists' orders, within a page");
 
 /*
- * order << PAGE_ORDER_SHIFT for the orders the fast free path takes: a load from the table that
- * the path indexes anyway (fast_free_mask), where a shift would take two instructions more.
+ * The fast free path reads a struct page's flags and reference count in one 64-bit load (they
+ * are adjacent: the flags in the low half on a little-endian machine) and tests both with one
+ * compare: FREE_CHECK_WORD's bits must equal free_check_word[order], the flags free of
+ * FREE_CHECK_FLAGS but for the order field saying order, and the count 1. A table the path indexes
+ * anyway (fast_free_mask), where a shift would take two instructions more.
  */
-static const uint32_t order_field[PCP_MAX_ORDER + 1] = { 0u << PAGE_ORDER_SHIFT, 1u << PAGE_ORDER_SHIFT,
-							 2u << PAGE_ORDER_SHIFT, 3u << PAGE_ORDER_SHIFT };
+#define FREE_CHECK_WORD ((uint64_t)UINT32_MAX << 32 | FREE_CHECK_FLAGS)
+#define FREE_CHECK_EXPECT(order) ((uint64_t)1 << 32 | (order) << PAGE_ORDER_SHIFT)
+static const uint64_t free_check_word[PCP_MAX_ORDER + 1] = { FREE_CHECK_EXPECT(0u), FREE_CHECK_EXPECT(1u),
+							     FREE_CHECK_EXPECT(2u), FREE_CHECK_EXPECT(3u) };
+_Static_assert(offsetof(struct page, flags) == 0 && offsetof(struct page, _refcount) == 4 &&
+		       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "page_flags_and_ref() reads the flags in the low half of the first 64 bits, the count in the high");
+
+/* A 64-bit word that may alias anything: the first two fields of a struct page read as one. */
+typedef uint64_t __attribute__((may_alias)) page_word_t;
+
+/* A page's flags (low 32 bits) and reference count (high 32 bits) in one atomic load. */
+static inline uint64_t page_flags_and_ref(const struct page *page)
+{
+	return __atomic_load_n((const page_word_t *)page, __ATOMIC_RELAXED);
+}
 
 /* The highest zone gfp allows: the fallback walks down from it. */
 static int highest_zone(gfp_t gfp)
@@ -459,13 +476,14 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t
 	pcp = this_cpu_local_pcp(gfp & __GFP_ZONEMASK);
 	pcp_lists_lock(pcp);
 	page = pcp_take_hot(pcp, order, gfp_migratetype(gfp)); /* both mobility bits: an empty list */
-	if (likely(page))
-		pcp_count_alloc(pcp);
-	pcp_unlock(pcp, flags);
-	if (unlikely(!page))
+	if (unlikely(!page)) {
+		pcp_unlock(pcp, flags);
 		return alloc_pages_slow(gfp, order);
+	}
+	pcp_count_alloc(pcp);
 	set_page_ref(page, 1); /* its flags already say its order: see struct per_cpu_pages */
 	set_page_private(page, 0);
+	pcp_unlock(pcp, flags);
 	return page;
 }
 
@@ -648,7 +666,7 @@ static void free_block(struct page *page, unsigned int order)
 	/* A compound head's order field is 0: a block on a per-CPU list carries its order and type. */
 	set_block_order_type(page, order, mt);
 	if (pcp->count[slot] < pcp->fast_high[slot]) {
-		pcp_push(pcp, page, slot, mt, pcp->count[slot]);
+		pcp_push(pcp, page, slot, mt);
 		pcp_unlock(pcp, irq);
 	} else {
 		mm_pcp_give_slow_unlock(pcp, page, order, irq);
@@ -675,14 +693,14 @@ static __attribute__((noinline, cold)) void free_pages_slow(struct page *page, u
  */
 void __free_pages(struct page *page, unsigned int order)
 {
-	uint32_t flags = page_flags(page);
+	uint64_t word = page_flags_and_ref(page);
+	uint32_t flags = (uint32_t)word;
 	struct per_cpu_pages *pcp;
 	unsigned long irq;
-	unsigned int count;
 
-	if (unlikely(order > PCP_MAX_ORDER || (flags & FREE_CHECK_FLAGS) != order_field[order] ||
-		     page_ref(page) != 1 || ((uintptr_t)page & __atomic_load_n(&fast_free_mask[order], __ATOMIC_RELAXED)) ||
-		     __atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED))) {
+	if (unlikely(order > PCP_MAX_ORDER || (word & FREE_CHECK_WORD) != free_check_word[order] ||
+		     ((uintptr_t)page & __atomic_load_n(&fast_free_mask[order], __ATOMIC_RELAXED)) ||
+		     mm_debug_poison)) { /* a plain read, as its writers': a compare with memory, one instruction */
 		free_pages_slow(page, order);
 		return;
 	}
@@ -690,12 +708,11 @@ void __free_pages(struct page *page, unsigned int order)
 	irq = arch_irq_save();
 	pcp = this_cpu_pcp_at((flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));
 	pcp_lists_lock(pcp);
-	count = pcp->count[order];
-	if (unlikely(count >= pcp->fast_high[order])) {
+	if (unlikely(pcp->count[order] >= pcp->fast_high[order])) {
 		mm_pcp_give_slow_unlock(pcp, page, order, irq); /* a tail call: nothing saved for it */
 		return;
 	}
-	pcp_push(pcp, page, order, flags >> PAGE_PCPTYPE_SHIFT, count);
+	pcp_push(pcp, page, order, flags >> PAGE_PCPTYPE_SHIFT);
 	pcp_unlock(pcp, irq);
 }
 

@@ -477,7 +477,7 @@ void mm_pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsig
 		if (pcp->count[slot] > pcp->high[slot])
 			pcp_flush(pcp, slot, pcp->count[slot] - pcp->high[slot]);
 	} else {
-		pcp_push(pcp, page, slot, page_pcptype(page), pcp->count[slot]);
+		pcp_push(pcp, page, slot, page_pcptype(page));
 		if (slot == PCP_PAGEBLOCK_SLOT)
 			pcp_hand_off(pcp, pcp_over_high(pcp, slot));
 		else

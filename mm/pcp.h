@@ -107,7 +107,16 @@ static inline struct per_cpu_pages *this_cpu_pcp_at(unsigned int offset)
 static inline struct per_cpu_pages *this_cpu_local_pcp(unsigned int zbits)
 {
 	struct per_cpu_pages *first = this_cpu_pcp_at(0);
+#ifdef ARCH_CPU_CALLS_BY_IPI
+	/*
+	 * In the kernel a volatile load: one aligned load as the atomic one is, but one the compiler
+	 * folds into the address arithmetic around it (the atomic one costs an add more). The host
+	 * harness keeps the atomic load, which its race detector checks.
+	 */
+	unsigned long offset = *(const volatile uint16_t *)&first->local_offset[zbits];
+#else
 	unsigned long offset = __atomic_load_n(&first->local_offset[zbits], __ATOMIC_RELAXED);
+#endif
 
 	return (struct per_cpu_pages *)((char *)first + offset);
 }
@@ -211,6 +220,20 @@ static inline void pcp_set_count(struct per_cpu_pages *pcp, unsigned int slot, u
 	__atomic_store_n(&pcp->count[slot], n, __ATOMIC_RELAXED);
 }
 
+/*
+ * Adds delta (1 or -1) to a slot's count, pcp locked: the fast paths' update. Where only its CPU
+ * touches pcp (ARCH_CPU_CALLS_BY_IPI) a plain add, one instruction on the count in memory, as
+ * pcp_count_alloc(); elsewhere an atomic store, as the other CPUs read it racily.
+ */
+static inline void pcp_add_count(struct per_cpu_pages *pcp, unsigned int slot, int delta)
+{
+#ifdef ARCH_CPU_CALLS_BY_IPI
+	pcp->count[slot] += (unsigned int)delta;
+#else
+	pcp_set_count(pcp, slot, pcp->count[slot] + (unsigned int)delta);
+#endif
+}
+
 /* The mobility type of the per-CPU list a block is on or came from (its flags' PAGE_PCPTYPE_MASK). */
 static inline unsigned int page_pcptype(const struct page *page)
 {
@@ -233,7 +256,6 @@ static inline __attribute__((always_inline)) struct page *pcp_take_hot(struct pe
 									unsigned int mt)
 {
 	struct list_head *first = pcp->hot[slot][mt];
-	unsigned int count = pcp->count[slot];
 	unsigned int order __attribute__((unused)) = pcp_slot_order(slot); /* for the checks */
 
 	if (!first)
@@ -245,7 +267,7 @@ static inline __attribute__((always_inline)) struct page *pcp_take_hot(struct pe
 	MM_BUG_ON(page_pcptype(lru_to_page(first)) != mt, lru_to_page(first), "a block on list %u marked type %u", mt,
 		  page_pcptype(lru_to_page(first)));
 	pcp->hot[slot][mt] = first->next;
-	pcp_set_count(pcp, slot, count - 1);
+	pcp_add_count(pcp, slot, -1);
 	return lru_to_page(first);
 }
 
@@ -279,10 +301,10 @@ static inline struct page *pcp_take(struct per_cpu_pages *pcp, unsigned int slot
 /*
  * pcp's lock held: puts a checked block, its order and mobility type mt (0..2) in its flags, on
  * the hot part of pcp's list of slot (mm/zone.h: the order, or PCP_PAGEBLOCK_SLOT) and mt; the
- * lists of slot hold count blocks, fewer than their high.
+ * lists of slot hold fewer blocks than their high.
  */
 static inline __attribute__((always_inline)) void pcp_push(struct per_cpu_pages *pcp, struct page *page, unsigned int slot,
-						    unsigned int mt, unsigned int count)
+						    unsigned int mt)
 {
 	unsigned int order __attribute__((unused)) = pcp_slot_order(slot); /* for the checks */
 
@@ -295,7 +317,7 @@ static inline __attribute__((always_inline)) void pcp_push(struct per_cpu_pages 
 		  page_pcptype(page), mt);
 	page->lru.next = pcp->hot[slot][mt];
 	pcp->hot[slot][mt] = &page->lru;
-	pcp_set_count(pcp, slot, count + 1);
+	pcp_add_count(pcp, slot, 1);
 }
 
 /*

@@ -236,6 +236,79 @@ static void write_after_free_is_caught_by_poison(struct ktest *t)
 	mm_debug_poison = poison;
 }
 
+/*
+ * Runs a case with poisoning off: a free of a plain block of order <= PCP_MAX_ORDER then meets
+ * __free_pages()'s fast path, whose one compare must refuse the misuse too (with poisoning on,
+ * as in MM_DEBUG builds, every free takes the slow path and its checks).
+ */
+static void without_poison(struct ktest *t, void (*fn)(struct ktest *t))
+{
+	bool poison = mm_debug_poison;
+
+	mm_debug_poison = false;
+	fn(t);
+	mm_debug_poison = poison;
+}
+
+static void fast_path_refuses_a_double_free(struct ktest *t)
+{
+	without_poison(t, double_free_is_reported_and_loses_nothing);
+}
+
+/*
+ * A page freed onto this CPU's list keeps its flags as an allocated page's (its order and list
+ * type): only its reference count, 0, tells the fast path that a second free is a double free.
+ */
+static void double_free_of_a_listed_page(struct ktest *t)
+{
+	struct page *page = page_freed_to_this_cpu(t), *again, *next;
+	unsigned long reports = mm_bad_page_reports;
+
+	if (!page)
+		return;
+	__free_pages(page, 0);
+	__free_pages(page, 0);
+	KT_EXPECT_EQ(t, mm_bad_page_reports, reports + 1);
+	again = alloc_pages(GFP_KERNEL, 0); /* the most recently freed page comes back first */
+	next = alloc_pages(GFP_KERNEL, 0);
+	KT_EXPECT(t, again == page, "a different page came back");
+	KT_EXPECT(t, next != page, "the page was handed out twice: the second free put it on the list again");
+	if (again)
+		__free_pages(again, 0);
+	if (next && next != again)
+		__free_pages(next, 0);
+}
+
+static void fast_path_refuses_a_double_free_of_a_listed_page(struct ktest *t)
+{
+	without_poison(t, double_free_of_a_listed_page);
+}
+
+static void fast_path_refuses_a_wrong_order(struct ktest *t)
+{
+	without_poison(t, wrong_order_is_refused);
+}
+
+static void fast_path_refuses_a_reserved_page(struct ktest *t)
+{
+	without_poison(t, freeing_a_reserved_page_is_refused);
+}
+
+static void fast_path_refuses_a_misaligned_block(struct ktest *t)
+{
+	without_poison(t, misaligned_block_is_refused);
+}
+
+static void fast_path_refuses_other_references(struct ktest *t)
+{
+	without_poison(t, nonzero_refcount_is_refused);
+}
+
+static void fast_path_refuses_a_tail_page(struct ktest *t)
+{
+	without_poison(t, tail_page_free_is_refused);
+}
+
 KTEST_SUITE(mm_misuse,
 	    KTEST_MISUSE_CASE(double_free_is_reported_and_loses_nothing),
 	    KTEST_MISUSE_CASE(freeing_a_reserved_page_is_refused),
@@ -245,4 +318,11 @@ KTEST_SUITE(mm_misuse,
 	    KTEST_MISUSE_CASE(nonzero_refcount_is_refused),
 	    KTEST_MISUSE_CASE(tail_page_free_is_refused),
 	    KTEST_MISUSE_CASE(free_pages_of_a_bad_address_is_refused),
-	    KTEST_MISUSE_CASE(write_after_free_is_caught_by_poison));
+	    KTEST_MISUSE_CASE(write_after_free_is_caught_by_poison),
+	    KTEST_MISUSE_CASE(fast_path_refuses_a_double_free),
+	    KTEST_MISUSE_CASE(fast_path_refuses_a_double_free_of_a_listed_page),
+	    KTEST_MISUSE_CASE(fast_path_refuses_a_wrong_order),
+	    KTEST_MISUSE_CASE(fast_path_refuses_a_reserved_page),
+	    KTEST_MISUSE_CASE(fast_path_refuses_a_misaligned_block),
+	    KTEST_MISUSE_CASE(fast_path_refuses_other_references),
+	    KTEST_MISUSE_CASE(fast_path_refuses_a_tail_page));
