@@ -999,7 +999,7 @@ static bool folio_ref_dec_owned(struct folio *folio)
 			owned = block_owner_problem(&folio->page, BLOCK_LAST_PUT, msg, sizeof(msg));
 			if (count == 1 && !owned)
 				return false;
-			bad_page(&folio->page, owned ? owned : "put_page on a page that is not allocated (reference count 0)");
+			bad_page(&folio->page, owned ? owned : "put_page on a page that is not allocated");
 			return true;
 		}
 	} while (!__atomic_compare_exchange_n(&folio->page._refcount, &count, count - 1, true,

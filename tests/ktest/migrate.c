@@ -5,8 +5,9 @@
  * each block and switches its table entry when one moves. A move must keep the contents, switch
  * the owner to the new block and free the old one; a pinned block, an owner that refuses, an
  * owner whose switch fails, a second isolation: nothing moves, nothing leaks, the owner gets its
- * block back; an owner that lets the new block go as soon as it switched leaks nothing. set_page_movable() refuses blocks that are not an allocated block's first page,
- * and a movable block is not freed behind a migration's back (mm/block_owner.h).
+ * block back; an owner that lets the new block go as soon as it switched leaks nothing.
+ * set_page_movable() refuses blocks that are not an allocated block's first page, and a movable
+ * block is not freed behind a migration's back (mm/block_owner.h).
  */
 #include "mm/lock_check.h"
 #include "mm/migrate.h"
