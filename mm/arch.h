@@ -154,6 +154,11 @@ void arch_run_on_cpus(void (*fn)(unsigned int cpu, void *arg), void *arg);
  *                                       calls it for every CPU below mm_init_params.nr_cpus, on the
  *                                       boot CPU, before the others run and before any allocation
  *     void *arch_this_cpu_pcp(void)     returns what was kept for the calling CPU (interrupts off)
+ *   arch_race_window(where)             optional macro: mm/ names with it a point between two
+ *                                       steps where another CPU's step makes a race mm/ must
+ *                                       survive (where: a string saying which). A test harness
+ *                                       defines it to play that other step there, on one thread,
+ *                                       so the race is tested every run; undefined, it is nothing
  *
  * mm/ takes its locks with interrupts off, so an interrupt handler that allocates never waits
  * for a lock the code it interrupted holds. A single-CPU environment may define the lock as an
@@ -174,6 +179,10 @@ void arch_run_on_cpus(void (*fn)(unsigned int cpu, void *arg), void *arg);
 #define MM_ENV_H "mm_env.h"
 #endif
 #include MM_ENV_H
+
+#ifndef arch_race_window
+#define arch_race_window(where) ((void)0)
+#endif
 
 static inline void *phys_to_virt(phys_addr_t p) { return (void *)(uintptr_t)(p + mm_direct_map_offset); }
 static inline phys_addr_t virt_to_phys(const void *v) { return (uintptr_t)v - mm_direct_map_offset; }

@@ -269,31 +269,42 @@ static struct page *get_target(struct page *src, unsigned int order, migrate_new
 }
 
 /*
- * Both blocks frozen, src's contents copied: dst becomes movable by src's owner, isolated like
- * src (so that no other migration takes it before the owner knows it), count still 0.
+ * Both blocks frozen, src's contents copied: dst becomes movable by src's owner and isolated
+ * like src (so that no other migration takes it before the owner knows it), with an isolated
+ * block's count: the owner's reference and the migration's. The count is there before
+ * migrate_page(), because the owner's switch lets access resume: from then on the owner may let
+ * dst go (clear_page_movable(), put_page()) on another CPU while this one has not returned.
  */
 static void prepare_target(struct page *dst, const struct page *src, const struct movable_operations *ops)
 {
 	set_page_private(dst, src->private);
 	__atomic_store_n(&dst->movable_ops, ops, __ATOMIC_RELAXED);
 	flags_set_bits(dst, MOVABLE_BITS);
+	unfreeze(dst, ISOLATED_REFS);
 }
 
-/* The owner took dst: it keeps the owner's reference; src's is dropped, which frees it. */
+/*
+ * The owner took dst: the migration's reference on it is dropped (after PG_isolated, so that an
+ * owner that let dst go already is not reported: the block is then freed); src's, the last,
+ * frees src.
+ */
 static void finish_move(struct page *dst, struct page *src)
 {
 	flags_clear_bits(dst, 1u << PG_isolated);
-	unfreeze(dst, 1);
+	put_page(dst);
 	flags_clear_bits(src, MOVABLE_BITS);
 	unfreeze(src, 1);
 	put_page(src);
 }
 
-/* The owner refused dst, both frozen: dst unmarked, both counts back as they were. */
+/*
+ * The owner refused dst, src frozen: dst unmarked with the target's one reference (a scanner may
+ * hold a passing one too), src's count back as it was.
+ */
 static void undo_move(struct page *dst, struct page *src)
 {
 	flags_clear_bits(dst, MOVABLE_BITS);
-	unfreeze(dst, 1);
+	put_page(dst);
 	unfreeze(src, ISOLATED_REFS);
 }
 

@@ -33,9 +33,11 @@
  *     lru link) whose operations; PG_isolated, set by compare-and-swap only while PG_movable is
  *     set, says a migration has it. Both change only by atomic read-modify-writes.
  *   - Counts. An isolated block's count is 2: the owner's 1 and the isolation's (a compound page
- *     counts on its head, its tails keep 0). While the owner's migrate_page() runs, src and dst
- *     both have count 0 ("frozen"): get_page_unless_zero() and isolate_movable_page() fail on
- *     them. After a move dst has the owner's one reference and is movable, not isolated.
+ *     counts on its head, its tails keep 0). While the contents are copied, src and dst both
+ *     have count 0 ("frozen"): get_page_unless_zero() and isolate_movable_page() fail on them.
+ *     While the owner's migrate_page() runs, src stays frozen and dst is isolated like src, count
+ *     2: once the owner switched, it may let dst go at once, before the migration returns. After
+ *     a move dst has the owner's one reference and is movable, not isolated.
  *   - Freeing. A block that is movable or isolated is never freed, split or put for the last
  *     time: __free_pages(), split_huge_page() and the last put_page() report it and change
  *     nothing (mm/block_owner.h), because a migration may be copying it or about to. The owner

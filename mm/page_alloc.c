@@ -1005,22 +1005,39 @@ static void folio_ref_inc(struct folio *folio)
 }
 
 /*
- * Drops one reference of a folio whose last reference its owner alone drops (a slab's pages): the
- * count goes down only while others remain, in one compare-and-swap, so that two CPUs putting at
- * once cannot both take the last one away. The last reference is reported and stays: nothing
- * changes.
+ * put_page() on a block that may have an owner (mm/block_owner.h): true when the reference was
+ * dealt with, false when the block has no owner (any longer) and the caller drops it as any
+ * other. An owned block's count goes down only while others remain, in one compare-and-swap, so
+ * that two CPUs putting at once cannot both take the last one away; the owner's last reference
+ * is reported and stays (nothing changes).
+ *
+ * The owner is asked again at the last reference, because the first answer and the count are
+ * two reads: a migration's passing reference may find PG_movable set, then the owner clears it
+ * and drops its own reference (clear_page_movable(), put_page()), and the migration's is the
+ * last. The block is nobody's then, and is freed. The acquire load that sees the owner's drop
+ * sees its clear too, which came before it.
  */
-static void folio_ref_dec_unless_last(struct folio *folio, const char *problem)
+static bool folio_ref_dec_owned(struct folio *folio)
 {
-	int count = folio_ref_count(folio);
+	char msg[128];
+	const char *owned = block_owner_problem(&folio->page, BLOCK_LAST_PUT, msg, sizeof(msg));
+	int count;
 
+	if (!owned)
+		return false;
+	arch_race_window("put_page: the block's owner asked, its count not read yet");
+	count = __atomic_load_n(&folio->page._refcount, __ATOMIC_ACQUIRE);
 	do {
 		if (count <= 1) {
-			bad_page(&folio->page, problem);
-			return;
+			owned = block_owner_problem(&folio->page, BLOCK_LAST_PUT, msg, sizeof(msg));
+			if (count == 1 && !owned)
+				return false;
+			bad_page(&folio->page, owned ? owned : "put_page on a page that is not allocated");
+			return true;
 		}
 	} while (!__atomic_compare_exchange_n(&folio->page._refcount, &count, count - 1, true,
-					      __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+					      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+	return true;
 }
 
 /*
@@ -1032,14 +1049,8 @@ static void folio_ref_dec_unless_last(struct folio *folio, const char *problem)
  */
 static void folio_ref_dec_and_free(struct folio *folio)
 {
-	char msg[128];
-	const char *owned;
-
-	if (unlikely(block_may_be_owned(&folio->page)) &&
-	    (owned = block_owner_problem(&folio->page, BLOCK_LAST_PUT, msg, sizeof(msg)))) {
-		folio_ref_dec_unless_last(folio, owned);
+	if (unlikely(block_may_be_owned(&folio->page)) && folio_ref_dec_owned(folio))
 		return;
-	}
 	if (__atomic_sub_fetch(&folio->page._refcount, 1, __ATOMIC_ACQ_REL))
 		return;
 	if (folio_test_large(folio)) {

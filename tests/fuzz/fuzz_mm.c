@@ -667,7 +667,8 @@ static int fz_migrate(struct page *dst, struct page *src)
 	const uint64_t *s = page_address(src), *d = page_address(dst);
 
 	check(s[0] == d[0] && s[PAGE_SIZE / 8 - 1] == d[PAGE_SIZE / 8 - 1], "migrate_page: contents not copied", NULL);
-	check(page_ref(dst) == 0 && page_ref(src) == 0, "migrate_page: counts not frozen", NULL);
+	check(page_ref(dst) == 2 && page_ref(src) == 0, "migrate_page: src not frozen, or dst not isolated (count 2)",
+	      NULL);
 	if (owner_fails)
 		return -EINVAL;
 	h->page = dst;

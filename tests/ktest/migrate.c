@@ -5,8 +5,9 @@
  * each block and switches its table entry when one moves. A move must keep the contents, switch
  * the owner to the new block and free the old one; a pinned block, an owner that refuses, an
  * owner whose switch fails, a second isolation: nothing moves, nothing leaks, the owner gets its
- * block back. set_page_movable() refuses blocks that are not an allocated block's first page,
- * and a movable block is not freed behind a migration's back (mm/block_owner.h).
+ * block back; an owner that lets the new block go as soon as it switched leaks nothing.
+ * set_page_movable() refuses blocks that are not an allocated block's first page, and a movable
+ * block is not freed behind a migration's back (mm/block_owner.h).
  */
 #include "mm/lock_check.h"
 #include "mm/migrate.h"
@@ -36,7 +37,8 @@ static struct test_owner {
 	unsigned int isolates, unmaps, migrates, putbacks;
 	unsigned int bad_calls;  /* a call with an mm/ lock held, interrupts off, or the wrong block */
 	bool probe_frozen;       /* migrate_page() tries to take references on both blocks */
-	bool src_ref_taken, dst_ref_taken, src_isolated_again;
+	bool src_ref_taken, src_isolated_again, dst_isolated_again;
+	bool free_on_switch;     /* migrate_page() lets the new block go right after its switch */
 } owner;
 
 static void owner_lock(void)
@@ -103,12 +105,29 @@ static uint32_t block_sum(struct page *page, unsigned int order)
 	return sum;
 }
 
-/* migrate_page() with both blocks frozen: a reference on either must be refused. */
+/*
+ * migrate_page() with src frozen: a reference on it must be refused. dst is isolated, with the
+ * owner's reference and the migration's: a second isolation must be refused.
+ */
 static void probe_frozen(struct page *dst, struct page *src)
 {
 	owner.src_ref_taken = get_page_unless_zero(src);
-	owner.dst_ref_taken = get_page_unless_zero(dst);
 	owner.src_isolated_again = isolate_movable_page(src) == 0;
+	owner.dst_isolated_again = isolate_movable_page(dst) == 0;
+}
+
+/*
+ * The owner lets entry b's new block dst go the moment its switch is done, as another CPU may
+ * once migrate_page() let access resume (before the migration returns).
+ */
+static void let_go_after_switch(struct owned_block *b, struct page *dst)
+{
+	owner_lock();
+	b->dying = true;
+	clear_page_movable(dst);
+	b->page = NULL;
+	owner_unlock();
+	put_page(dst);
 }
 
 static int owner_migrate(struct page *dst, struct page *src)
@@ -130,6 +149,8 @@ static int owner_migrate(struct page *dst, struct page *src)
 	b->isolated = false;
 	owner.migrates++;
 	owner_unlock();
+	if (owner.free_on_switch)
+		let_go_after_switch(b, dst);
 	return 0;
 }
 
@@ -407,7 +428,10 @@ static void only_movable_blocks_are_isolated(struct ktest *t)
 	KT_EXPECT_EQ(t, mm_bad_page_reports, reports);
 }
 
-/* While migrate_page() runs, both blocks are frozen: no reference, no second isolation. */
+/*
+ * While migrate_page() runs, the block being moved is frozen (no reference, no second
+ * isolation) and its target isolated (no second isolation).
+ */
 static void get_page_unless_zero_fails_on_a_frozen_block(struct ktest *t)
 {
 	unsigned long before = free_pages_now();
@@ -426,12 +450,37 @@ static void get_page_unless_zero_fails_on_a_frozen_block(struct ktest *t)
 	owner.probe_frozen = true;
 	KT_EXPECT_EQ(t, migrate_page_to_new(owner.blocks[0].page, GFP_KERNEL), 0);
 	KT_EXPECT(t, !owner.src_ref_taken, "a reference taken on the block being moved");
-	KT_EXPECT(t, !owner.dst_ref_taken, "a reference taken on the target before the switch ended");
 	KT_EXPECT(t, !owner.src_isolated_again, "the block being moved isolated a second time");
+	KT_EXPECT(t, !owner.dst_isolated_again, "the target isolated a second time before the switch ended");
 	expect_intact(t, 0);
 	owner_free(0);
 	KT_EXPECT_EQ(t, free_pages_now(), before);
 	expect_no_bad_calls(t);
+}
+
+/*
+ * The owner's switch lets access to the new block resume, so the owner may let it go before the
+ * migration returns: the block is freed once both have let go, with no report and no leak.
+ */
+static void an_owner_may_let_the_new_block_go_as_soon_as_it_switched(struct ktest *t)
+{
+	static const struct { unsigned int order; bool compound; } shapes[] = { { 0, false }, { 2, true } };
+	unsigned long before = free_pages_now(), reports = mm_bad_page_reports;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(shapes); i++) {
+		owner_reset();
+		KT_ASSERT(t, owner_add(0, shapes[i].order, shapes[i].compound) != NULL, "no order-%u block",
+			  shapes[i].order);
+		owner.free_on_switch = true;
+		KT_EXPECT_EQ(t, migrate_page_to_new(owner.blocks[0].page, GFP_KERNEL), 0);
+		KT_EXPECT_EQ(t, owner.migrates, 1);
+		KT_EXPECT(t, owner.blocks[0].page == NULL, "the owner did not let the new block go");
+		KT_EXPECT(t, mm_bad_page_reports == reports, "order %u: %lu reports, want none", shapes[i].order,
+			  mm_bad_page_reports - reports);
+		KT_EXPECT(t, free_pages_now() == before, "order %u: %lu free pages, %lu before: a block leaked",
+			  shapes[i].order, free_pages_now(), before);
+		expect_no_bad_calls(t);
+	}
 }
 
 /* ---- migrate_pages() ---------------------------------------------------------------------- */
@@ -618,6 +667,7 @@ KTEST_SUITE(migrate,
 	    KTEST_CASE(a_block_is_isolated_once),
 	    KTEST_CASE(only_movable_blocks_are_isolated),
 	    KTEST_CASE(get_page_unless_zero_fails_on_a_frozen_block),
+	    KTEST_CASE(an_owner_may_let_the_new_block_go_as_soon_as_it_switched),
 	    KTEST_CASE(migrate_pages_moves_what_it_can),
 	    KTEST_MISUSE_CASE(set_page_movable_refuses_what_is_not_a_block),
 	    KTEST_MISUSE_CASE(a_movable_block_is_not_freed),

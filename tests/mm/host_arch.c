@@ -46,6 +46,7 @@ __thread unsigned long host_mm_irqs_off;
 __thread unsigned int host_mm_irq_depth;
 unsigned int host_mm_nr_cpus = HOST_MM_CPUS;
 bool host_mm_page_owner;
+void (*host_mm_race_window)(const char *where);
 
 void host_mm_set_cpu(unsigned int cpu)
 {

@@ -55,4 +55,15 @@ static inline _Bool arch_irqs_disabled(void) { return host_mm_irqs_off; }
 static inline _Bool arch_in_interrupt(void) { return host_mm_irq_depth != 0; }
 static inline unsigned int arch_cpu_id(void) { return host_mm_cpu; }
 
+/*
+ * mm/arch.h's race windows: a test sets host_mm_race_window to play another CPU's step at the
+ * point mm/ names (and back to NULL); NULL, the default, costs one predictable branch.
+ */
+extern void (*host_mm_race_window)(const char *where);
+#define arch_race_window(where)                            \
+	do {                                               \
+		if (__builtin_expect(host_mm_race_window != 0, 0)) \
+			host_mm_race_window(where);        \
+	} while (0)
+
 #endif

@@ -108,8 +108,9 @@ static struct block *held_movable_block(const struct page *page, const char *op)
 
 /*
  * The switch, in the model: the target must be a block the model has free, with src's tokens and
- * private word, both counts frozen; the model then holds it and src's frames are free (src is
- * freed as soon as migrate_page returns 0).
+ * private word, src's count frozen and the target's an isolated block's (the owner's reference
+ * and the migration's); the model then holds it and src's frames are free (src is freed as soon
+ * as migrate_page returns 0).
  */
 static void switch_in_model(struct block *b, struct page *dst, struct page *src)
 {
@@ -120,8 +121,8 @@ static void switch_in_model(struct block *b, struct page *dst, struct page *src)
 	moved.pfn = page_to_pfn(dst);
 	if ((p = block_token_problem(&moved)))
 		model_fail("migrate_page: the target's contents are not the block's: %s", p);
-	if (dst->private != src->private || page_ref(dst) || page_ref(src))
-		model_fail("migrate_page: private %#lx (block %#lx), counts %d and %d (both frozen: 0)",
+	if (dst->private != src->private || page_ref(dst) != 2 || page_ref(src))
+		model_fail("migrate_page: private %#lx (block %#lx), counts %d and %d (want 2 and 0, frozen)",
 			   dst->private, src->private, page_ref(dst), page_ref(src));
 	if (moved.pfn & ((1UL << b->order) - 1))
 		model_fail("migrate_page: target pfn %#lx is not aligned to its order %u", moved.pfn, b->order);
