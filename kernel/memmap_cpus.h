@@ -21,9 +21,9 @@
 #include "mm/memmap.h"
 
 /*
- * How many CPUs will initialize the struct pages, the boot CPU's included: nr_cpus (what
- * smp_plan() chose), at most memmap_init_cpus=N of cmdline (1 turns the parallel start off; a
- * value that is not a number of 1 or more is ignored, saying so).
+ * How many CPUs will initialize the struct pages, the boot CPU's included: 1 unless cmdline has
+ * memmap_init_cpus=N, then N, at most nr_cpus (what smp_plan() chose); a value that is not a
+ * number of 1 or more is ignored, saying so.
  */
 unsigned int memmap_cpus_plan(const char *cmdline, unsigned int nr_cpus);
 

@@ -79,13 +79,13 @@ $(eval $(call cmdline_step,nr-cpus,256M,4,nr_cpus=1 ktest=smp$(comma)cmdline,\
 	'smp: running 1 of the 4 CPUs listed (nosmp or nr_cpus= on the command line)' \
 	'mm: struct pages initialized by 1 CPU in 1 part'))
 
-# The struct pages initialized by every CPU (kernel/memmap_cpus.h): on 4 CPUs and 2 GiB each of
-# them runs a part, and with memmap_init_cpus=1 the boot CPU alone does; either way every struct
-# page names its frame's zone (memmap_zones) and the other CPUs come up again afterwards.
-$(eval $(call cmdline_step,memmap-cpus,2G,4,ktest=memmap_zones$(comma)smp$(comma)mm_buddy,\
+# The struct pages initialized by every CPU (kernel/memmap_cpus.h): on 4 CPUs and 2 GiB with
+# memmap_init_cpus=4 each of them runs a part, and by default the boot CPU alone does; either way
+# every struct page names its frame's zone (memmap_zones) and the other CPUs come up afterwards.
+$(eval $(call cmdline_step,memmap-cpus,2G,4,memmap_init_cpus=4 ktest=memmap_zones$(comma)smp$(comma)mm_buddy,\
 	'$(call smp_line,4)' \
 	'mm: struct pages initialized by 4 CPUs in 16 parts'))
-$(eval $(call cmdline_step,memmap-cpus-off,2G,4,memmap_init_cpus=1 ktest=memmap_zones$(comma)smp,\
+$(eval $(call cmdline_step,memmap-cpus-off,2G,4,ktest=memmap_zones$(comma)smp,\
 	'$(call smp_line,4)' \
 	'mm: struct pages initialized by 1 CPU in 1 part'))
 
@@ -125,7 +125,7 @@ $(eval $(call cmdline_step,memory-add,256M,2,mem=192M reserve_mem=1M ktest=memor
 # (tests/ktest/kernel/smp_fault.c): the boot reports both, counts neither, and the suites that
 # use every CPU (cross-CPU calls, the TLB shootdown) pass on the two it counted.
 SMP_FAULT_DIR := $(B)/smp-fault
-SMP_FAULT_CMDLINE := smp_fault=late:2,never:3 ktest=smp*,slab_irq,vmap_huge,cmdline
+SMP_FAULT_CMDLINE := smp_fault=late:2,never:3 memmap_init_cpus=4 ktest=smp*,slab_irq,vmap_huge,cmdline
 $(SMP_FAULT_DIR)/os.iso: $(KERNEL) boot/grub.cfg.in boot/mkgrubcfg.sh boot/mkiso.sh | deps
 	$(Q)boot/mkiso.sh $(KERNEL) '$(SMP_FAULT_CMDLINE)' $@
 .PHONY: test-qemu-smp-fault
