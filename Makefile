@@ -268,6 +268,7 @@ help:
 	'  bench-kernel-owner  the same with page_owner=on (what recording owners costs)' \
 	'  bench-count    the host benchmark, instructions counted by single-stepping' \
 	'  fragbench      the fragmentation benchmark: 2 MiB blocks left after each workload (host)' \
+	'  soak-trampoline  BOOTS= boots with 65 CPUs all started at once for the struct pages (QEMU)' \
 	'  fuzz           every fuzzer for FUZZ_SECONDS each; fuzz-NAME runs one:' \
 	"                 $(patsubst test-fuzz-%,fuzz-%,$(filter test-fuzz-%,$(TEST_STEPS)))" \
 	'  replay         the boot path of mm/ on the memory map MAP=, then its self-check' \
@@ -290,6 +291,7 @@ help:
 	'  NUMA_DIST='"'"'A:B:D ...'"'"'   distances between nodes, for a SLIT: '"'"'0:1:21'"'"' (run, debug)' \
 	'  ACCEL=tcg|kvm           QEMU accelerator (default tcg)' \
 	'  TIMEOUT=SECONDS         when a hung kernel counts as failed (default 300)' \
+	'  BOOTS=N                 boots make soak-trampoline runs (default 40)' \
 	'  CMDLINE=TEXT            the kernel command line, byte for byte (images, run, usb)' \
 	'  PRINT=1                 run and debug print the QEMU command instead of running it' \
 	'  RELEASE=1|bench         the release kernel, or it with the benchmark (all, run, debug ...)' \

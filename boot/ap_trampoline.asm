@@ -9,6 +9,13 @@
 ; page table (the parameter block's pml4) that maps the page at its own address and the kernel at
 ; its link address, and jumps to ap_entry64 in the kernel, which switches to the kernel's page
 ; tables and the CPU's stack and calls ap_start(cpu_local).
+;
+; The copy uses no stack, and every value it stores in its page is the same for every CPU: many
+; CPUs run it at once when they start early to initialize struct pages (kernel/memmap_cpus.c).
+; (It once changed mode with push + retf on a stack shared at the page's top: a CPU still in real
+; mode could then load the 64-bit selector another CPU had pushed further on, and the machine
+; triple-faulted, about one boot in ten with 65 CPUs.) The mode changes are far jumps through
+; pointers in the page instead.
 
 CODE32 equ 0x08
 DATA32 equ 0x10
@@ -26,21 +33,20 @@ ap_trampoline:
 	cld
 	mov ax, cs
 	mov ds, ax
-	mov ss, ax
-	mov sp, 0x1000                          ; the top of the page: the blob is far smaller
 	xor ebx, ebx
 	mov bx, ax
 	shl ebx, 4                              ; EBX = the page's physical address, from here on
 	lea eax, [ebx + gdt - ap_trampoline]
 	mov [gdtr - ap_trampoline + 2], eax     ; the GDT's linear address
+	lea eax, [ebx + protected - ap_trampoline]
+	mov [to_protected - ap_trampoline], eax
+	lea eax, [ebx + long_mode - ap_trampoline]
+	mov [to_long_mode - ap_trampoline], eax
 	o32 lgdt [gdtr - ap_trampoline]
 	mov eax, cr0
 	or eax, 1                               ; protected mode
 	mov cr0, eax
-	lea eax, [ebx + protected - ap_trampoline]
-	push dword CODE32
-	push eax
-	o32 retf                                ; into the 32-bit code segment
+	o32 jmp far [to_protected - ap_trampoline] ; into the 32-bit code segment
 
 bits 32
 protected:
@@ -48,7 +54,6 @@ protected:
 	mov ds, ax
 	mov es, ax
 	mov ss, ax
-	lea esp, [ebx + 0x1000]
 	mov eax, cr4
 	or eax, 1 << 5                          ; PAE
 	mov cr4, eax
@@ -61,10 +66,7 @@ protected:
 	mov eax, cr0
 	or eax, (1 << 31) | (1 << 16)           ; paging, write protect
 	mov cr0, eax
-	lea eax, [ebx + long_mode - ap_trampoline]
-	push dword CODE64
-	push eax
-	retf                                    ; into the 64-bit code segment
+	jmp far [ebx + to_long_mode - ap_trampoline] ; into the 64-bit code segment
 
 bits 64
 long_mode:
@@ -85,6 +87,13 @@ gdt_end:
 gdtr:
 	dw gdt_end - gdt - 1
 	dd 0                                    ; filled in above
+; The far jumps' targets (offset, selector); the offsets are filled in above.
+to_protected:
+	dd 0
+	dw CODE32
+to_long_mode:
+	dd 0
+	dw CODE64
 
 ; struct ap_boot_params (kernel/smp.c): filled in by the boot CPU before each start-up IPI.
 align 8

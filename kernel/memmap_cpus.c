@@ -42,6 +42,11 @@
 #define AP_TIMEOUT_MS   1000        /* for the check-ins, and for the CPUs to park */
 #define PART_TIMEOUT_MS 10000       /* for a part a CPU took */
 #define CLOSED          0x80000000u /* or-ed into a counter: nothing more is handed out */
+/*
+ * By default a CPU helps for each full GiB of RAM: the struct pages of a GiB (8 MiB of them) take
+ * about as long to write as a CPU takes to start, so smaller machines boot on the boot CPU alone.
+ */
+#define MEMMAP_BYTES_PER_CPU (1ull << 30)
 
 /* An area's header: what a CPU loads before it runs C that may fault. */
 struct ap_area {
@@ -71,21 +76,21 @@ static unsigned int next_part, parts_done, cpus_ran = 1, parked;
 static unsigned int nr_checked_in, nr_took_area;
 static bool areas_in_use;               /* a CPU that took an area did not park */
 
-unsigned int memmap_cpus_plan(const char *cmdline, unsigned int nr_cpus)
+unsigned int memmap_cpus_plan(const char *cmdline, unsigned int nr_cpus, uint64_t ram_bytes)
 {
 	size_t len;
-	unsigned long n;
+	unsigned long n = ram_bytes / MEMMAP_BYTES_PER_CPU;
 	const char *v = cmdline_value(cmdline, "memmap_init_cpus", &len);
 
-	/*
-	 * Off unless asked for: one boot in about twenty with 65 CPUs under TCG reset the machine
-	 * during the early start (not yet understood), so the boot CPU works alone by default.
-	 */
-	planned = 1;
-	if (v && (!cmdline_parse_ulong(v, len, &n) || !n))
+	if (v && (!cmdline_parse_ulong(v, len, &n) || !n)) {
 		printk("mm: ignoring memmap_init_cpus=%.*s: not a number of CPUs (1 or more)\n", (int)len, v);
-	else if (v)
-		planned = n < nr_cpus ? (unsigned int)n : (nr_cpus ? nr_cpus : 1);
+		n = ram_bytes / MEMMAP_BYTES_PER_CPU;
+	}
+	if (!n)
+		n = 1;
+	if (!nr_cpus)
+		nr_cpus = 1;
+	planned = n < nr_cpus ? (unsigned int)n : nr_cpus;
 	return planned;
 }
 
@@ -139,20 +144,6 @@ static bool claim_parts(void)
 
 /* ---- on the other CPUs -------------------------------------------------------------------- */
 
-/* This CPU's initial APIC id: CPUID leaf 0xb's 32 bits where there is one, else leaf 1's 8. */
-static uint32_t initial_apic_id(void)
-{
-	uint32_t r[4];
-
-	cpuid(0, 0, r);
-	if (r[0] >= 0xb) {
-		cpuid(0xb, 0, r);
-		if (r[1])
-			return r[3];
-	}
-	cpuid(1, 0, r);
-	return r[1] >> 24;
-}
 
 /*
  * Counts this CPU parked and halts for good, without touching its stack after the count: from
@@ -170,7 +161,7 @@ static void install_area(struct ap_area *a, unsigned int n)
 	gdt_install(&a->tables, (char *)a + DF_STACK_TOP);
 	idt_load();
 	a->local = (struct cpu_local){
-		.cpu = n + 1, .apic_id = initial_apic_id(),
+		.cpu = n + 1, .apic_id = cpu_initial_apic_id(),
 		.stack_lo = (uintptr_t)a + STACK_BOTTOM, .stack_hi = (uintptr_t)a + AREA_SIZE,
 	};
 	percpu_install(&a->local);

@@ -21,11 +21,12 @@
 #include "mm/memmap.h"
 
 /*
- * How many CPUs will initialize the struct pages, the boot CPU's included: 1 unless cmdline has
- * memmap_init_cpus=N, then N, at most nr_cpus (what smp_plan() chose); a value that is not a
- * number of 1 or more is ignored, saying so.
+ * How many CPUs will initialize the struct pages, the boot CPU's included, at most nr_cpus (what
+ * smp_plan() chose): one for each full GiB of ram_bytes (at least 1), or N when cmdline has
+ * memmap_init_cpus=N (1: the boot CPU alone); a value that is not a number of 1 or more is
+ * ignored, saying so.
  */
-unsigned int memmap_cpus_plan(const char *cmdline, unsigned int nr_cpus);
+unsigned int memmap_cpus_plan(const char *cmdline, unsigned int nr_cpus, uint64_t ram_bytes);
 
 /* Bytes of RAM below 4 GiB the other CPUs need (an area each), page aligned; 0 when none start. */
 size_t memmap_cpus_area_bytes(void);

@@ -291,19 +291,6 @@ static unsigned int boot_reservations(const struct boot_info *bi, struct mm_rese
 	return n;
 }
 
-/*
- * A page below 1 MiB for the other CPUs' start-up code, which the firmware map says is RAM and
- * nothing of the boot loader's is in: reserved under its own name, though inside the first 1 MiB.
- */
-/* The boot CPU's initial APIC id (CPUID leaf 1; the local APIC is not mapped yet). */
-static uint32_t boot_apic_id(void)
-{
-	uint32_t r[4];
-
-	cpuid(1, 0, r);
-	return r[1] >> 24;
-}
-
 void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 {
 	struct mm_reservation reserve[6 + BOOT_MAX_MODULES];
@@ -330,7 +317,7 @@ void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 		keep_ram_offline(&firmware_map, mem_limit);
 	if (reserve_size)
 		reserve_releasable(&firmware_map, reserve_size, reserve, nreserve);
-	if (memmap_cpus_plan(bi->cmdline, nr_cpus) > 1)
+	if (memmap_cpus_plan(bi->cmdline, nr_cpus, fw_map_usable_bytes(&firmware_map)) > 1)
 		reserve_memmap_cpus_areas(&firmware_map, reserve, nreserve);
 
 	hugetlb_setup_cmdline(bi->cmdline);
@@ -348,7 +335,7 @@ void mm_setup(const struct boot_info *bi, unsigned int nr_cpus)
 		.zone_dma32_end = PC_ZONE_DMA32_END,
 		.early_limit = BOOT_TABLE_LIMIT,
 		.nr_cpus = nr_cpus,
-		.numa = numa_mm_layout(boot_apic_id(), nr_cpus),
+		.numa = numa_mm_layout(cpu_initial_apic_id(), nr_cpus),
 		.page_owner = cmdline_page_owner(bi->cmdline, printk),
 		.cycles = rdtsc,
 		.picture = cmdline_has(bi->cmdline, "mm_picture"),

@@ -59,15 +59,6 @@ static const void *find_table(const struct boot_info *bi, const char *sig, uint3
 	return t;
 }
 
-/* The boot CPU's initial APIC id (CPUID leaf 1): the CPU the node lines number 0. */
-static uint32_t boot_apic(void)
-{
-	uint32_t r[4];
-
-	cpuid(1, 0, r);
-	return r[1] >> 24;
-}
-
 const struct numa_layout *numa_discover(const struct boot_info *bi, const struct acpi_cpus *cpus)
 {
 	uint32_t srat_len = 0, slit_len = 0, nr_ram = usable_ram(bi);
@@ -82,7 +73,7 @@ const struct numa_layout *numa_discover(const struct boot_info *bi, const struct
 	else
 		printk("NUMA: %s: one node\n", srat ? "the SRAT was refused" : "no SRAT");
 	for (uint32_t nid = 0; nid < layout.nr_nodes; nid++) {
-		numa_format_node(line, sizeof(line), &layout, nid, boot_apic(), ram, nr_ram);
+		numa_format_node(line, sizeof(line), &layout, nid, cpu_initial_apic_id(), ram, nr_ram) /* the boot CPU: CPU 0 */;
 		printk("%s\n", line);
 	}
 	for (uint32_t nid = 0; nid < layout.nr_nodes && layout.nr_nodes > 1; nid++) {

@@ -19,6 +19,24 @@ static inline void cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 	__asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(sub));
 }
 
+/*
+ * This CPU's initial APIC id, without its local APIC: CPUID leaf 0xb's 32 bits where the CPU has
+ * that leaf (x2APIC ids above 255 need them), else leaf 1's 8.
+ */
+static inline uint32_t cpu_initial_apic_id(void)
+{
+	uint32_t r[4];
+
+	cpuid(0, 0, r);
+	if (r[0] >= 0xb) {
+		cpuid(0xb, 0, r);
+		if (r[1])
+			return r[3];
+	}
+	cpuid(1, 0, r);
+	return r[1] >> 24;
+}
+
 static inline uint64_t rdmsr(uint32_t msr)
 {
 	uint32_t lo, hi;

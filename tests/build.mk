@@ -29,6 +29,7 @@ test-qemu-$(1): $(B)/os.iso
 	$(QEMU_RUN) $(call large_timeout,$(4)) --firmware $(2) --medium $(3) --mem $(4) --machine $(5) \
 		--smp $(6) --cpu $(7) --image $(B)/os.iso --log $(B)/logs/qemu-$(1).log
 	$(call require_line,$(B)/logs/qemu-$(1).log,$(call smp_line,$(6)))
+	$(if $(8),@tests/qemu/require-lines.sh $(B)/logs/qemu-$(1).log $(8))
 QEMU_STEPS += test-qemu-$(1)
 endef
 QEMU_STEPS :=
@@ -45,8 +46,10 @@ $(eval $(call qemu_step,bios-1g-pc,bios,cdrom,1G,pc,1,max))
 $(eval $(call qemu_step,bios-1g-q35,bios,cdrom,1G,q35,8,max))
 # qemu64 has no 1 GiB pages: the direct map above 4 GiB is built of 2 MiB pages.
 $(eval $(call qemu_step,bios-5g-pc,bios,cdrom,5G,pc,2,qemu64))
-$(eval $(call qemu_step,bios-5g-q35,bios,cdrom,5G,q35,4,max))
-$(eval $(call qemu_step,uefi-5g-q35,uefi,cdrom,5G,q35,4,max))
+# 5 GiB: by default a CPU per full GiB of RAM initializes struct pages (kernel/memmap_cpus.h),
+# so all 4 CPUs do.
+$(eval $(call qemu_step,bios-5g-q35,bios,cdrom,5G,q35,4,max,'mm: struct pages initialized by 4 CPUs in 16 parts'))
+$(eval $(call qemu_step,uefi-5g-q35,uefi,cdrom,5G,q35,4,max,'mm: struct pages initialized by 4 CPUs in 16 parts'))
 $(eval $(call qemu_step,uefi-smp8,uefi,cdrom,256M,q35,8,qemu64))
 
 # Eight CPUs on the old model: the boot report must also list the eight the MADT names
@@ -80,7 +83,8 @@ $(eval $(call cmdline_step,nr-cpus,256M,4,nr_cpus=1 ktest=smp$(comma)cmdline,\
 	'mm: struct pages initialized by 1 CPU in 1 part'))
 
 # The struct pages initialized by every CPU (kernel/memmap_cpus.h): on 4 CPUs and 2 GiB with
-# memmap_init_cpus=4 each of them runs a part, and by default the boot CPU alone does; either way
+# memmap_init_cpus=4 each of them runs a part, and by default (less than 2 full GiB) the boot CPU
+# alone does; either way
 # every struct page names its frame's zone (memmap_zones) and the other CPUs come up afterwards.
 $(eval $(call cmdline_step,memmap-cpus,2G,4,memmap_init_cpus=4 ktest=memmap_zones$(comma)smp$(comma)mm_buddy,\
 	'$(call smp_line,4)' \
@@ -150,6 +154,7 @@ test-qemu-$(1): $(B)/$(1)/os.iso
 	$(QEMU_RUN) --firmware bios --medium cdrom --mem $(3) --machine q35 --smp $(2) --cpu qemu64 \
 		--image $$< --cmdline-note "$(4)" --log $(B)/logs/qemu-$(1).log
 	$(call require_line,$(B)/logs/qemu-$(1).log,$(call smp_line,$(2)))
+	$(if $(5),@tests/qemu/require-lines.sh $(B)/logs/qemu-$(1).log $(5))
 QEMU_STEPS += test-qemu-$(1)
 endef
 # 128 CPUs (q35, the old model, xAPIC ids 0-127), past the 64 the kernel once stopped at: every
@@ -158,7 +163,9 @@ endef
 # virtual CPU to get a host core, and the whole run would take far too long.
 $(eval $(call many_cpus_step,smp128,128,512M,ktest=smp$(comma)smp_stress$(comma)slab$(comma)slab_misuse$(comma)slab_random))
 # 65 CPUs: one past the old limit of 64, all of them run (nothing but the smp suite).
-$(eval $(call many_cpus_step,smp65,65,256M,ktest=smp))
+# All 65 CPUs start at once to initialize struct pages (memmap_init_cpus=65) through one copy of
+# the trampoline (tests/trampoline/check.sh).
+$(eval $(call many_cpus_step,smp65,65,256M,memmap_init_cpus=65 ktest=smp,'mm: struct pages initialized by 65 CPUs in 260 parts'))
 
 # NUMA machines (QEMU -numa, kernel/numa_acpi.c): the boot must report each node's memory, CPUs
 # and distances from the SRAT and SLIT QEMU builds, and the suites that use every CPU and the
