@@ -31,9 +31,17 @@ static inline void pageblock_free_add(struct zone *zone, unsigned long pfn, unsi
 		__atomic_store_n(free, (uint16_t)(*free + delta * (1 << order)), __ATOMIC_RELAXED);
 }
 
+/* Counts 2^order frames onto (delta 1) or off (-1) a list of type mt: isolated ones apart. */
+static inline void isolated_free_add(struct zone *zone, unsigned int order, unsigned int mt, int delta)
+{
+	if (mt == MIGRATE_ISOLATE)
+		set_counter(&zone->isolated_free_pages, zone->isolated_free_pages + (unsigned long)(long)delta * (1UL << order));
+}
+
 /*
  * Puts a free block on the list of order and type mt: first (taken next), or last when tail.
- * Counts it in its pageblocks' free frames.
+ * Counts it in its pageblocks' free frames, and in the zone's isolated ones when mt is
+ * MIGRATE_ISOLATE.
  */
 static inline void area_add(struct zone *zone, struct page *page, unsigned int order, unsigned int mt, bool tail)
 {
@@ -47,6 +55,7 @@ static inline void area_add(struct zone *zone, struct page *page, unsigned int o
 		  "a free block on list %u in a pageblock of type %u", mt, pfn_migratetype(zone, page_to_pfn(page)));
 
 	pageblock_free_add(zone, pfn, order, 1);
+	isolated_free_add(zone, order, mt, 1);
 	list_add(&page->lru, tail ? area->free_list[mt].prev : &area->free_list[mt]);
 	set_page_private(page, order);
 	page_flag_set(page, PG_buddy); /* after private: a merge that sees PG_buddy reads the order */
@@ -65,6 +74,7 @@ static inline void area_del(struct zone *zone, struct page *page, unsigned int o
 	list_del(&page->lru);
 	page_flag_clear(page, PG_buddy);
 	pageblock_free_add(zone, page_to_pfn(page), order, -1);
+	isolated_free_add(zone, order, mt, -1);
 	set_counter(&area->nr_free, area->nr_free - 1);
 	if (list_empty(&area->free_list[mt]))
 		zone->free_orders[mt] &= ~(1u << order);
@@ -80,6 +90,8 @@ static void area_move(struct zone *zone, struct page *page, unsigned int order, 
 		zone->free_orders[from] &= ~(1u << order);
 	list_add(&page->lru, &area->free_list[to]);
 	zone->free_orders[to] |= 1u << order;
+	isolated_free_add(zone, order, from, -1);
+	isolated_free_add(zone, order, to, 1);
 }
 
 /*

@@ -83,7 +83,7 @@ static bool free_scanner_may_descend(const struct compact_control *cc)
 /* zone's lock held: may a free block of order become a target, keeping the min watermark? */
 static bool target_keeps_watermark(const struct zone *zone, unsigned int order)
 {
-	return zone->buddy_free_pages >= zone->watermark[WMARK_MIN] + (1UL << order);
+	return zone_usable_free_pages(zone) >= zone->watermark[WMARK_MIN] + (1UL << order);
 }
 
 /*
@@ -334,7 +334,7 @@ int compact_zone(struct zone *zone, unsigned int order)
 	drain_pcp_lists();
 	if (zone_has_free_block(zone, order))
 		return COMPACT_NOT_NEEDED;
-	if (__atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED) < zone->watermark[WMARK_MIN] + (2UL << order))
+	if (zone_usable_free_pages(zone) < zone->watermark[WMARK_MIN] + (2UL << order))
 		return COMPACT_NO_ROOM;
 	compact_control_init(&cc, zone, (int)order);
 	return compact_run(&cc) ? COMPACT_MADE_BLOCK : COMPACT_COMPLETE;

@@ -34,6 +34,23 @@ extern unsigned long mm_min_free_kbytes;
 void setup_zone_watermarks(void);
 
 /**
+ * zone_usable_free_pages() - Frames an allocation could take from a zone's buddy lists.
+ * @zone: the zone; its lock held, or a racy reading.
+ *
+ * Its free frames less those in isolated pageblocks (mm/page_isolation.h), which no allocation
+ * takes: the watermarks are kept in these.
+ *
+ * Return: the frames.
+ */
+static inline unsigned long zone_usable_free_pages(const struct zone *zone)
+{
+	unsigned long free = __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED);
+	unsigned long isolated = __atomic_load_n(&zone->isolated_free_pages, __ATOMIC_RELAXED);
+
+	return free > isolated ? free - isolated : 0; /* read racily, the two may not agree */
+}
+
+/**
  * zone_watermark_ok() - May an allocation take a block from a zone's buddy lists?
  * @zone: the zone; its lock held.
  * @order: the block's order.
@@ -45,7 +62,7 @@ static inline bool zone_watermark_ok(const struct zone *zone, unsigned int order
 {
 	unsigned long mark = gfp & __GFP_HIGH ? 0 : zone->watermark[WMARK_MIN];
 
-	return zone->buddy_free_pages >= mark + (1UL << order);
+	return zone_usable_free_pages(zone) >= mark + (1UL << order);
 }
 
 #endif

@@ -184,10 +184,10 @@ enum zone_watermark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 /*
  * Locks: the order and the interrupt rule are in mm/lock_check.h.
  *
- * zone->lock protects free_area[] (lists and nr_free), free_orders, buddy_free_pages, pcp_handoff, the
+ * zone->lock protects free_area[] (lists and nr_free), free_orders, buddy_free_pages, isolated_free_pages, pcp_handoff, the
  * pageblock types and free counts (written under it; read without it by relaxed loads) and the mobility
  * counters. The
- * counters that other CPUs read without the lock (nr_free, buddy_free_pages) are written with
+ * counters that other CPUs read without the lock (nr_free, buddy_free_pages, isolated_free_pages) are written with
  * __atomic stores and read with __atomic loads. The spans, present and managed pages and
  * watermarks are set by mm_init() before any other CPU runs; after it only memory given back or
  * added (mm/memory_add.h, under memory_add_lock) changes them, with __atomic stores.
@@ -199,6 +199,7 @@ struct zone {
 	unsigned long present_pages;      /* usable frames in the zone (firmware map) */
 	unsigned long managed_pages;      /* frames handed to the buddy allocator */
 	unsigned long buddy_free_pages;   /* frames in the buddy free lists (not the per-CPU lists) */
+	unsigned long isolated_free_pages; /* of those, the frames on MIGRATE_ISOLATE's: none can be allocated */
 	unsigned long watermark[NR_WMARK];
 	unsigned int free_orders[MIGRATE_TYPES]; /* bit o set while free_area[o].free_list[t] is not empty */
 	struct free_area free_area[NR_ORDERS];

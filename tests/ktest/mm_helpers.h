@@ -17,6 +17,7 @@
 #include "mm/mm_stats.h"
 #include "mm/page_alloc.h"
 #include "mm/poison.h"
+#include "mm/watermark.h"
 #include "tests/ktest/mm_shape.h"
 #include "tests/ktest/mm_test_rand.h"
 
@@ -147,7 +148,7 @@ static inline enum zone_type mm_gfp_top_zone(gfp_t gfp)
 static inline unsigned long mm_zone_free_blocks(const struct zone *zone, unsigned int order, gfp_t gfp)
 {
 	unsigned long mark = gfp & __GFP_HIGH ? 0 : zone->watermark[WMARK_MIN];
-	unsigned long free = __atomic_load_n(&zone->buddy_free_pages, __ATOMIC_RELAXED);
+	unsigned long free = zone_usable_free_pages(zone);
 	unsigned long n = 0, above_mark = free > mark ? (free - mark) >> order : 0;
 
 	for (unsigned int o = order; o < NR_ORDERS; o++)

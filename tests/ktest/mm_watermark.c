@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of the zone watermarks and GFP_ATOMIC (mm/watermark.h): the reserve's size and its
- * share in each zone, GFP_KERNEL leaving every zone at its min, GFP_ATOMIC taking the reserve,
- * and the watermarks in the boot report's zone lines.
+ * share in each zone, GFP_KERNEL leaving every zone at its min (isolated frames not counted),
+ * GFP_ATOMIC taking the reserve, and the watermarks in the boot report's zone lines.
  */
 #include "tests/ktest/mm_helpers.h"
 #include "tests/ktest/text_capture.h"
 
 #include "lib/string.h"
+#include "mm/page_isolation.h"
 #include "mm/watermark.h"
 
 /* The largest r with r * r <= n, the slow way (the test's own, not mm/'s). */
@@ -81,6 +82,51 @@ static void gfp_kernel_stops_at_min_and_gfp_atomic_takes_the_reserve(struct ktes
 	mm_debug_poison = poison;
 }
 
+/*
+ * The free frames of an isolated pageblock are no allocation's (mm/page_isolation.h): GFP_KERNEL
+ * must still leave each zone its min in frames it could allocate, so in the pageblock's zone it
+ * stops with the isolated ones on top. (The watermark once counted them, and GFP_KERNEL took the
+ * reserve down by a pageblock.)
+ */
+static void isolated_free_frames_do_not_count_toward_the_min(struct ktest *t)
+{
+	bool poison = mm_debug_poison;
+	struct mm_shape before;
+	struct mm_held kernel;
+	struct isolated_range range;
+	struct page *block;
+	unsigned long pfn, zi;
+
+	if (mm_skip_without_blocks(t, PAGEBLOCK_ORDER, 1, GFP_HIGHUSER_MOVABLE))
+		return;
+	mm_debug_poison = false;
+	mm_shape_take(&before);
+	block = alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_NOWARN, PAGEBLOCK_ORDER);
+	if (!KT_EXPECT(t, block != NULL, "no 2 MiB block, though one was free"))
+		goto out;
+	pfn = page_to_pfn(block);
+	zi = (unsigned long)(page_zone(block) - mm_zones);
+	__free_pages(block, PAGEBLOCK_ORDER);
+	if (!KT_EXPECT_EQ(t, start_isolate_page_range(pfn, pfn + PAGEBLOCK_NR_PAGES, &range), 0))
+		goto out;
+	KT_EXPECT_EQ(t, zone_usable_free_pages(&mm_zones[zi]) + PAGEBLOCK_NR_PAGES, mm_zone_free((enum zone_type)zi));
+	mm_held_init(&kernel);
+	mm_exhaust(&kernel, 0, 0, GFP_KERNEL);
+	for (unsigned long z = 0; z < mm_nr_zone_ids; z++) {
+		unsigned long want = mm_zones[z].watermark[WMARK_MIN] + (z == zi ? PAGEBLOCK_NR_PAGES : 0);
+
+		KT_EXPECT(t, mm_zone_free((enum zone_type)z) == want,
+			  "zone %s: GFP_KERNEL left %lu pages, its min is %lu%s", mm_zones[z].name,
+			  mm_zone_free((enum zone_type)z), mm_zones[z].watermark[WMARK_MIN],
+			  z == zi ? " and a pageblock of it is isolated" : "");
+	}
+	mm_held_free_all(&kernel);
+	undo_isolate_page_range(&range);
+	mm_expect_shape(t, &before);
+out:
+	mm_debug_poison = poison;
+}
+
 static void zone_lines_show_the_watermarks(struct ktest *t)
 {
 	char want[96];
@@ -101,4 +147,5 @@ static void zone_lines_show_the_watermarks(struct ktest *t)
 KTEST_SUITE(mm_watermark,
 	    KTEST_CASE(reserve_follows_the_square_root_rule),
 	    KTEST_CASE(gfp_kernel_stops_at_min_and_gfp_atomic_takes_the_reserve),
+	    KTEST_CASE(isolated_free_frames_do_not_count_toward_the_min),
 	    KTEST_CASE(zone_lines_show_the_watermarks));

@@ -27,7 +27,8 @@ A64_CFLAGS = -std=gnu11 -O2 -g $(WARN) -ffreestanding -fno-builtin -nostdinc \
 A64_SUITES := mm_buddy mm_refcount mm_watermark mm_misuse mm_random mm_memblock mm_memtest mm_fw_map \
 	compound_pages compound_split compound_misuse compound_ringbuf_example folio block_owner \
 	hugetlb_pool hugetlb_random contig_alloc migrate mobility shrinker page_owner show_mem vmalloc \
-	slab slab_misuse slab_random printk printk_symbols string ktest_runner ktest_leak_check
+	slab slab_misuse slab_random printk printk_symbols string ktest_runner ktest_leak_check \
+	kmalloc_calls page_calls memmap_zones memory_add numa_nodes pcp_pageblock
 A64_SRCS := $(wildcard tests/port/aarch64/*.c) $(wildcard mm/*.c) lib/printk.c lib/string.c lib/memmove.c \
 	tests/ktest/ktest.c tests/ktest/ktest_leak.c tests/ktest/text_capture.c \
 	$(A64_SUITES:%=tests/ktest/%.c)
