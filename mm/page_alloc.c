@@ -40,36 +40,51 @@
  */
 static uint8_t first_zone_of[MAX_NUMNODES][__GFP_ZONEMASK + 1];
 /*
- * A block of 2^order frames starts at a frame number that is a multiple of 2^order exactly when
- * its struct page's address is a multiple of sizeof(struct page) << order: mm_vmemmap_base is
- * page aligned (mm_init() checks it) and these are at most 256 bytes. One test for the fast path,
- * instead of computing the frame number.
- *
- * While page_owner is on, page_alloc_init_zones() sets every mask to all ones: no struct page is
- * at address 0, so the test then sends every free to the slow path, which clears the block's
- * record. The fast path already makes this test, so page_owner costs it nothing when off.
- */
-#define ALIGN_MASKS { (sizeof(struct page) << 0) - 1, (sizeof(struct page) << 1) - 1, \
-		      (sizeof(struct page) << 2) - 1, (sizeof(struct page) << 3) - 1 }
-static const uintptr_t block_align_mask[PCP_MAX_ORDER + 1] = ALIGN_MASKS;
-static uintptr_t fast_free_mask[PCP_MAX_ORDER + 1] = ALIGN_MASKS;
-_Static_assert(PCP_MAX_ORDER == 3 && (sizeof(struct page) << PCP_MAX_ORDER) <= PAGE_SIZE,
-	       "ALIGN_MASKS lists the per-CPU lists' orders, within a page");
-
-/*
  * The fast free path reads a struct page's flags and reference count in one 64-bit load (they
  * are adjacent: the flags in the low half on a little-endian machine) and tests both with one
  * compare: FREE_CHECK_WORD's bits must equal free_check_word[order], the flags free of
- * FREE_CHECK_FLAGS but for the order field saying order, and the count 1. A table the path indexes
- * anyway (fast_free_mask), where a shift would take two instructions more.
+ * FREE_CHECK_FLAGS but for the order field saying order, and the count 1. A table, where a shift
+ * would take two instructions more.
+ *
+ * The compare also proves the block aligned to its order, so the fast path makes no test of its
+ * own for that (the slow path still names a misaligned block): a first page with count 1 carries
+ * an order field k > 0 only as the head of a block of order k, and every such block is naturally
+ * aligned. The writers of a non-zero order field are prep_new_page() and the refill
+ * (pcp_refill_add()), on blocks taken whole from the buddy lists; free_block(), on a block whose
+ * alignment the slow path has checked; and free_contig_range(), on blocks cut by
+ * buddy_block_order(). Every other writer (split_page(), the contiguous ranges' pages, the flush)
+ * writes 0; the pages inside a block keep count 0 (a get_page() on one gives it count 1 but order
+ * field 0, and compound pages fail on PG_head or PG_tail).
+ *
+ * While page_owner keeps records or a range is isolated, set_free_check_words() sets every entry
+ * to FREE_CHECK_NEVER, a bit outside FREE_CHECK_WORD: no page matches, every free takes the slow
+ * path (which clears the block's record), and the fast path pays nothing for either.
  */
 #define FREE_CHECK_WORD ((uint64_t)UINT32_MAX << 32 | FREE_CHECK_FLAGS)
 #define FREE_CHECK_EXPECT(order) ((uint64_t)1 << 32 | (order) << PAGE_ORDER_SHIFT)
-static const uint64_t free_check_word[PCP_MAX_ORDER + 1] = { FREE_CHECK_EXPECT(0u), FREE_CHECK_EXPECT(1u),
-							     FREE_CHECK_EXPECT(2u), FREE_CHECK_EXPECT(3u) };
+#define FREE_CHECK_NEVER ((uint64_t)1 << ZONES_SHIFT)
+_Static_assert(!(FREE_CHECK_NEVER & FREE_CHECK_WORD), "FREE_CHECK_NEVER matches no page");
+static uint64_t free_check_word[PCP_MAX_ORDER + 1] = { FREE_CHECK_EXPECT(0u), FREE_CHECK_EXPECT(1u),
+						       FREE_CHECK_EXPECT(2u), FREE_CHECK_EXPECT(3u) };
+_Static_assert(PCP_MAX_ORDER == 3, "free_check_word[] lists the per-CPU lists' orders");
 _Static_assert(offsetof(struct page, flags) == 0 && offsetof(struct page, _refcount) == 4 &&
 		       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 	       "page_flags_and_ref() reads the flags in the low half of the first 64 bits, the count in the high");
+
+/*
+ * The word a plain block of order must show (free_check_word[]), read racily: in the kernel a
+ * plain load (an aligned word: never torn), which the compiler folds into the compare (an atomic or
+ * volatile one costs a move more); the host harness keeps the atomic load, which its race detector
+ * checks.
+ */
+static inline uint64_t free_check_expected(unsigned int order)
+{
+#ifdef ARCH_CPU_CALLS_BY_IPI
+	return free_check_word[order];
+#else
+	return __atomic_load_n(&free_check_word[order], __ATOMIC_RELAXED);
+#endif
+}
 
 /* A 64-bit word that may alias anything: the first two fields of a struct page read as one. */
 typedef uint64_t __attribute__((may_alias)) page_word_t;
@@ -96,15 +111,17 @@ static unsigned int nr_isolating;
 static DEFINE_MM_SPINLOCK(isolating_lock, "page_alloc isolating_lock");
 
 /*
- * The fast free path's masks: all ones (every free goes to the slow path) while page_owner keeps
- * records or a range is isolated. Stored atomically: other CPUs read them without a lock.
+ * The fast free path's expected words: FREE_CHECK_NEVER (every free goes to the slow path) while
+ * page_owner keeps records or a range is isolated. Stored atomically: other CPUs read them without
+ * a lock.
  */
-static void set_fast_free_masks(void)
+static void set_free_check_words(void)
 {
 	bool slow = mm_page_owner_on || __atomic_load_n(&nr_isolating, __ATOMIC_RELAXED);
 
 	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
-		__atomic_store_n(&fast_free_mask[o], slow ? ~(uintptr_t)0 : block_align_mask[o], __ATOMIC_RELAXED);
+		__atomic_store_n(&free_check_word[o], slow ? FREE_CHECK_NEVER : FREE_CHECK_EXPECT((uint64_t)o),
+				 __ATOMIC_RELAXED);
 }
 
 void page_alloc_isolating(bool begin)
@@ -112,7 +129,7 @@ void page_alloc_isolating(bool begin)
 	unsigned long flags = mm_spin_lock_irqsave(&isolating_lock);
 	MM_BUG_ON(!begin && !nr_isolating, NULL, "page_alloc_isolating(false) without a begin");
 	__atomic_store_n(&nr_isolating, nr_isolating + (begin ? 1u : -1u), __ATOMIC_RELAXED);
-	set_fast_free_masks();
+	set_free_check_words();
 	mm_spin_unlock_irqrestore(&isolating_lock, flags);
 }
 
@@ -154,7 +171,7 @@ static enum zone_type top_zone_with_memory(void)
 void page_alloc_init_zones(void)
 {
 	mm_top_zone = top_zone_with_memory();
-	set_fast_free_masks();
+	set_free_check_words();
 	for (unsigned int nid = 0; nid < mm_nr_node_ids; nid++)
 		for (gfp_t g = 0; g <= __GFP_ZONEMASK; g++) {
 			struct zone *zone = first_zone_with_memory(nid, g);
@@ -688,7 +705,7 @@ static __attribute__((noinline, cold)) void free_pages_slow(struct page *page, u
 /*
  * The fast path: every check of a plain block in one test, then a push on this CPU's list under
  * its lock with interrupts off. Anything else (a failed check, a compound head, an order above
- * PCP_MAX_ORDER, poisoning, page_owner's records (fast_free_mask), a list at its high or off,
+ * PCP_MAX_ORDER, poisoning, page_owner's records (free_check_word), a list at its high or off,
  * a busy zone: fast_high) goes out of line.
  */
 void __free_pages(struct page *page, unsigned int order)
@@ -698,8 +715,8 @@ void __free_pages(struct page *page, unsigned int order)
 	struct per_cpu_pages *pcp;
 	unsigned long irq;
 
-	if (unlikely(order > PCP_MAX_ORDER || (word & FREE_CHECK_WORD) != free_check_word[order] ||
-		     ((uintptr_t)page & __atomic_load_n(&fast_free_mask[order], __ATOMIC_RELAXED)) ||
+	if (unlikely(order > PCP_MAX_ORDER ||
+		     (word & FREE_CHECK_WORD) != free_check_expected(order) ||
 		     mm_debug_poison)) { /* a plain read, as its writers': a compare with memory, one instruction */
 		free_pages_slow(page, order);
 		return;
