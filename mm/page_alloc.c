@@ -479,7 +479,8 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, 
 
 /*
  * The fast path: a plain block of order <= PCP_MAX_ORDER from this CPU's list for the first zone,
- * with that list locked (pcp_lock(): interrupts off). Everything else takes the slow path.
+ * with that list locked (pcp_lock(): interrupts off). Everything else takes the slow path. The
+ * caller has made sure that no free page holds poison (alloc_slow_reasons()).
  */
 static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t gfp, unsigned int order)
 {
@@ -487,7 +488,7 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t
 	struct page *page;
 	unsigned long flags;
 
-	if (unlikely(order > PCP_MAX_ORDER || (gfp & ~FAST_GFP) || poisoned_pages_remain()))
+	if (unlikely(order > PCP_MAX_ORDER || (gfp & ~FAST_GFP)))
 		return alloc_pages_slow(gfp, order);
 	flags = arch_irq_save();
 	pcp = this_cpu_local_pcp(gfp & __GFP_ZONEMASK);
@@ -504,26 +505,49 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t
 	return page;
 }
 
-/* An allocation while page_owner is on: the block, and its record naming site. */
+/* The fast path, or the slow one while free pages hold poison (each is checked when allocated). */
+static inline __attribute__((always_inline)) struct page *alloc_pages_local(gfp_t gfp, unsigned int order)
+{
+	if (unlikely(poisoned_pages_remain()))
+		return alloc_pages_slow(gfp, order);
+	return alloc_pages_fast(gfp, order);
+}
+
+/*
+ * mm_alloc_slow_reasons (mm/poison.h), read racily: in the kernel a plain load of an aligned word,
+ * which the compiler folds into a compare with 0 (an atomic load costs a move more); the host
+ * harness keeps the atomic load, which its race detector checks.
+ */
+static inline bool alloc_slow_reasons(void)
+{
+#ifdef ARCH_CPU_CALLS_BY_IPI
+	return mm_alloc_slow_reasons != 0;
+#else
+	return __atomic_load_n(&mm_alloc_slow_reasons, __ATOMIC_RELAXED) != 0;
+#endif
+}
+
+/* An allocation while poison or page_owner's records are about: the block, recorded as site's. */
 static __attribute__((noinline, cold)) struct page *alloc_pages_recorded(gfp_t gfp, unsigned int order,
 									  uintptr_t site)
 {
-	struct page *page = alloc_pages_fast(gfp, order);
+	struct page *page = alloc_pages_local(gfp, order);
 
-	if (page)
+	if (page && mm_page_owner_on)
 		page_owner_alloc(page_to_pfn(page), order, gfp, site);
 	return page;
 }
 
 /*
  * page_owner records the return address in the caller of alloc_pages(): taken here, at entry,
- * and only while it is on, so that the path without it makes no call that needs a frame (every
- * call stays a tail call) and pays a load and a branch. noinline, so that the address is always
- * this function's return address, never that of a function it was inlined into.
+ * and only while it is on (or poison is about), so that the fast path makes no call that needs a
+ * frame (every call stays a tail call) and pays one compare and a branch for both.
+ * noinline, so that the address is always this function's return address, never that of a
+ * function it was inlined into.
  */
 __attribute__((noinline)) struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	if (unlikely(mm_page_owner_on))
+	if (unlikely(alloc_slow_reasons()))
 		return alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0));
 	return alloc_pages_fast(gfp, order);
 }
@@ -550,7 +574,7 @@ static struct page *alloc_node_recorded(int nid, gfp_t gfp, unsigned int order, 
 		return NULL;
 	/* The local node without __GFP_THISNODE is alloc_pages(): its fast path. */
 	if ((unsigned int)pref == numa_node_id() && !(gfp & __GFP_THISNODE))
-		page = alloc_pages_fast(gfp, order);
+		page = alloc_pages_local(gfp, order);
 	else
 		page = alloc_pages_slow_node((unsigned int)pref, numa_node_id(), gfp, order);
 	if (page && unlikely(mm_page_owner_on))
@@ -841,7 +865,7 @@ __attribute__((noinline)) unsigned long __get_free_pages(gfp_t gfp, unsigned int
 {
 	struct page *page = unlikely(mm_page_owner_on)
 				    ? alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0))
-				    : alloc_pages_fast(gfp, order);
+				    : alloc_pages_local(gfp, order);
 
 	return page ? (unsigned long)page_address(page) : 0;
 }
@@ -919,7 +943,7 @@ __attribute__((noinline)) void *alloc_pages_exact(size_t size, gfp_t gfp)
 		return NULL;
 	}
 	page = unlikely(mm_page_owner_on) ? alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0))
-				       : alloc_pages_fast(gfp, order);
+				       : alloc_pages_local(gfp, order);
 	if (!page)
 		return NULL;
 	if (split_page(page, order)) { /* cannot fail on a block just allocated: keep it whole */
