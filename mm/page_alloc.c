@@ -706,8 +706,8 @@ static void free_block(struct page *page, unsigned int order)
 	}
 	/* A compound head's order field is 0: a block on a per-CPU list carries its order and type. */
 	set_block_order_type(page, order, mt);
-	if (pcp->count[slot] < pcp->fast_high[slot]) {
-		pcp_push(pcp, page, slot, mt);
+	if (pcp_take_room(pcp, slot)) {
+		pcp_push_counted(pcp, page, slot, mt);
 		pcp_unlock(pcp, irq);
 	} else {
 		mm_pcp_give_slow_unlock(pcp, page, order, irq);
@@ -749,11 +749,11 @@ void __free_pages(struct page *page, unsigned int order)
 	irq = arch_irq_save();
 	pcp = this_cpu_pcp_at((flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));
 	pcp_lists_lock(pcp);
-	if (unlikely(pcp->count[order] >= pcp->fast_high[order])) {
+	if (unlikely(!pcp_take_room(pcp, order))) {
 		mm_pcp_give_slow_unlock(pcp, page, order, irq); /* a tail call: nothing saved for it */
 		return;
 	}
-	pcp_push(pcp, page, order, flags >> PAGE_PCPTYPE_SHIFT);
+	pcp_push_counted(pcp, page, order, flags >> PAGE_PCPTYPE_SHIFT);
 	pcp_unlock(pcp, irq);
 }
 
