@@ -710,7 +710,7 @@ static void free_block(struct page *page, unsigned int order)
 		pcp_push_counted(pcp, page, slot, mt);
 		pcp_unlock(pcp, irq);
 	} else {
-		mm_pcp_give_slow_unlock(pcp, page, order, irq);
+		mm_pcp_give_slow_unlock(page, order, pcp, irq);
 	}
 }
 
@@ -750,7 +750,7 @@ void __free_pages(struct page *page, unsigned int order)
 	pcp = this_cpu_pcp_at((flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));
 	pcp_lists_lock(pcp);
 	if (unlikely(!pcp_take_room(pcp, order))) {
-		mm_pcp_give_slow_unlock(pcp, page, order, irq); /* a tail call: nothing saved for it */
+		mm_pcp_give_slow_unlock(page, order, pcp, irq); /* a tail call: nothing saved for it */
 		return;
 	}
 	pcp_push_counted(pcp, page, order, flags >> PAGE_PCPTYPE_SHIFT);

@@ -463,7 +463,7 @@ bool mm_pcp_free_bypasses(const struct page *page)
 	return pcp_free_goes_to_buddy(zone, page, 0, mm_pcp_lists_on, zone_busy(zone));
 }
 
-void mm_pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq)
+void mm_pcp_give_slow_unlock(struct page *page, unsigned int order, struct per_cpu_pages *pcp, unsigned long irq)
 {
 	unsigned int slot = pcp_order_slot(order);
 

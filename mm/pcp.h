@@ -201,15 +201,15 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 
 /*
  * pcp's lock held (taken by pcp_lock(), which returned irq): what the fast path of
- * __free_pages() leaves to it, a list at its fast_high (order: one pcp_holds_order() says yes to),
- * after pcp_take_room() said no (the room it took is given back here): sets the list's high from its zone's
- * free memory; while the lists are off (high 0), or the zone is busy (fast_high 0) and the
- * block a whole pageblock or of a sparse pageblock (mm/pageblock.h), gives the block straight to
- * the buddy lists; else
- * puts it on the list and, at its high, gives the batch coldest back (whole pageblocks: to the
- * zone's hand-off lists). Then unlocks pcp.
+ * __free_pages() leaves to it, a list at its fast_high (order: one pcp_holds_order() says yes
+ * to), after pcp_take_room() said no (the room it took is given back here): sets the list's high
+ * from its zone's free memory; while the lists are off (high 0), or the zone is busy (fast_high 0)
+ * and the block a whole pageblock or of a sparse pageblock (mm/pageblock.h), gives the block
+ * straight to the buddy lists; else puts it on the list and, at its high, gives the batch coldest
+ * back (whole pageblocks: to the zone's hand-off lists). Then unlocks pcp. Its arguments in this
+ * order, so that the fast path's call passes the block and order where they already are.
  */
-void mm_pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq);
+void mm_pcp_give_slow_unlock(struct page *page, unsigned int order, struct per_cpu_pages *pcp, unsigned long irq);
 
 /*
  * Would a free of the block at page (of an order below PAGEBLOCK_ORDER), on this CPU now, go
