@@ -231,6 +231,12 @@ static inline unsigned int pcp_count(const struct per_cpu_pages *pcp, unsigned i
 	return n > 0 ? (unsigned int)n : 0;
 }
 
+/* pcp locked: the blocks on pcp's lists of slot, for the lock's holder (plain loads: it writes them). */
+static inline unsigned int pcp_count_locked(const struct per_cpu_pages *pcp, unsigned int slot)
+{
+	return (unsigned int)((int)pcp->fast_high[slot] - pcp->room[slot]);
+}
+
 /* pcp locked: sets the number of blocks on pcp's lists of slot (atomic: other CPUs read it). */
 static inline void pcp_set_count(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n)
 {
@@ -240,13 +246,15 @@ static inline void pcp_set_count(struct per_cpu_pages *pcp, unsigned int slot, u
 /* pcp locked: sets the free fast path's limit of slot (struct per_cpu_pages), its count kept. */
 static inline void pcp_set_fast_high(struct per_cpu_pages *pcp, unsigned int slot, unsigned int fast_high)
 {
-	unsigned int n = pcp_count(pcp, slot);
+	unsigned int n = pcp_count_locked(pcp, slot);
 
+	if (fast_high == pcp->fast_high[slot]) /* the common case: the slow paths set it on every call */
+		return;
 	__atomic_store_n(&pcp->fast_high[slot], (uint16_t)fast_high, __ATOMIC_RELAXED);
 	pcp_set_count(pcp, slot, n);
 }
 
-/* Adds delta (1 or -1) to the blocks on pcp's lists of slot, pcp locked: the fast paths' update. */
+/* Adds delta to the blocks on pcp's lists of slot, pcp locked: one add to room. */
 static inline void pcp_add_count(struct per_cpu_pages *pcp, unsigned int slot, int delta)
 {
 	pcp_own_add(&pcp->room[slot], -delta);
