@@ -40,36 +40,51 @@
  */
 static uint8_t first_zone_of[MAX_NUMNODES][__GFP_ZONEMASK + 1];
 /*
- * A block of 2^order frames starts at a frame number that is a multiple of 2^order exactly when
- * its struct page's address is a multiple of sizeof(struct page) << order: mm_vmemmap_base is
- * page aligned (mm_init() checks it) and these are at most 256 bytes. One test for the fast path,
- * instead of computing the frame number.
- *
- * While page_owner is on, page_alloc_init_zones() sets every mask to all ones: no struct page is
- * at address 0, so the test then sends every free to the slow path, which clears the block's
- * record. The fast path already makes this test, so page_owner costs it nothing when off.
- */
-#define ALIGN_MASKS { (sizeof(struct page) << 0) - 1, (sizeof(struct page) << 1) - 1, \
-		      (sizeof(struct page) << 2) - 1, (sizeof(struct page) << 3) - 1 }
-static const uintptr_t block_align_mask[PCP_MAX_ORDER + 1] = ALIGN_MASKS;
-static uintptr_t fast_free_mask[PCP_MAX_ORDER + 1] = ALIGN_MASKS;
-_Static_assert(PCP_MAX_ORDER == 3 && (sizeof(struct page) << PCP_MAX_ORDER) <= PAGE_SIZE,
-	       "ALIGN_MASKS lists the per-CPU lists' orders, within a page");
-
-/*
  * The fast free path reads a struct page's flags and reference count in one 64-bit load (they
  * are adjacent: the flags in the low half on a little-endian machine) and tests both with one
  * compare: FREE_CHECK_WORD's bits must equal free_check_word[order], the flags free of
- * FREE_CHECK_FLAGS but for the order field saying order, and the count 1. A table the path indexes
- * anyway (fast_free_mask), where a shift would take two instructions more.
+ * FREE_CHECK_FLAGS but for the order field saying order, and the count 1. A table, where a shift
+ * would take two instructions more.
+ *
+ * The compare also proves the block aligned to its order, so the fast path makes no test of its
+ * own for that (the slow path still names a misaligned block): a first page with count 1 carries
+ * an order field k > 0 only as the head of a block of order k, and every such block is naturally
+ * aligned. The writers of a non-zero order field are prep_new_page() and the refill
+ * (pcp_refill_add()), on blocks taken whole from the buddy lists; free_block(), on a block whose
+ * alignment the slow path has checked; and free_contig_range(), on blocks cut by
+ * buddy_block_order(). Every other writer (split_page(), the contiguous ranges' pages, the flush)
+ * writes 0; the pages inside a block keep count 0 (a get_page() on one gives it count 1 but order
+ * field 0, and compound pages fail on PG_head or PG_tail).
+ *
+ * While page_owner keeps records or a range is isolated, set_free_check_words() sets every entry
+ * to FREE_CHECK_NEVER, a bit outside FREE_CHECK_WORD: no page matches, every free takes the slow
+ * path (which clears the block's record), and the fast path pays nothing for either.
  */
 #define FREE_CHECK_WORD ((uint64_t)UINT32_MAX << 32 | FREE_CHECK_FLAGS)
 #define FREE_CHECK_EXPECT(order) ((uint64_t)1 << 32 | (order) << PAGE_ORDER_SHIFT)
-static const uint64_t free_check_word[PCP_MAX_ORDER + 1] = { FREE_CHECK_EXPECT(0u), FREE_CHECK_EXPECT(1u),
-							     FREE_CHECK_EXPECT(2u), FREE_CHECK_EXPECT(3u) };
+#define FREE_CHECK_NEVER ((uint64_t)1 << ZONES_SHIFT)
+_Static_assert(!(FREE_CHECK_NEVER & FREE_CHECK_WORD), "FREE_CHECK_NEVER matches no page");
+static uint64_t free_check_word[PCP_MAX_ORDER + 1] = { FREE_CHECK_EXPECT(0u), FREE_CHECK_EXPECT(1u),
+						       FREE_CHECK_EXPECT(2u), FREE_CHECK_EXPECT(3u) };
+_Static_assert(PCP_MAX_ORDER == 3, "free_check_word[] lists the per-CPU lists' orders");
 _Static_assert(offsetof(struct page, flags) == 0 && offsetof(struct page, _refcount) == 4 &&
 		       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 	       "page_flags_and_ref() reads the flags in the low half of the first 64 bits, the count in the high");
+
+/*
+ * The word a plain block of order must show (free_check_word[]), read racily: in the kernel a
+ * plain load (an aligned word: never torn), which the compiler folds into the compare (an atomic or
+ * volatile one costs a move more); the host harness keeps the atomic load, which its race detector
+ * checks.
+ */
+static inline uint64_t free_check_expected(unsigned int order)
+{
+#ifdef ARCH_CPU_CALLS_BY_IPI
+	return free_check_word[order];
+#else
+	return __atomic_load_n(&free_check_word[order], __ATOMIC_RELAXED);
+#endif
+}
 
 /* A 64-bit word that may alias anything: the first two fields of a struct page read as one. */
 typedef uint64_t __attribute__((may_alias)) page_word_t;
@@ -96,15 +111,17 @@ static unsigned int nr_isolating;
 static DEFINE_MM_SPINLOCK(isolating_lock, "page_alloc isolating_lock");
 
 /*
- * The fast free path's masks: all ones (every free goes to the slow path) while page_owner keeps
- * records or a range is isolated. Stored atomically: other CPUs read them without a lock.
+ * The fast free path's expected words: FREE_CHECK_NEVER (every free goes to the slow path) while
+ * page_owner keeps records or a range is isolated. Stored atomically: other CPUs read them without
+ * a lock.
  */
-static void set_fast_free_masks(void)
+static void set_free_check_words(void)
 {
 	bool slow = mm_page_owner_on || __atomic_load_n(&nr_isolating, __ATOMIC_RELAXED);
 
 	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
-		__atomic_store_n(&fast_free_mask[o], slow ? ~(uintptr_t)0 : block_align_mask[o], __ATOMIC_RELAXED);
+		__atomic_store_n(&free_check_word[o], slow ? FREE_CHECK_NEVER : FREE_CHECK_EXPECT((uint64_t)o),
+				 __ATOMIC_RELAXED);
 }
 
 void page_alloc_isolating(bool begin)
@@ -112,7 +129,7 @@ void page_alloc_isolating(bool begin)
 	unsigned long flags = mm_spin_lock_irqsave(&isolating_lock);
 	MM_BUG_ON(!begin && !nr_isolating, NULL, "page_alloc_isolating(false) without a begin");
 	__atomic_store_n(&nr_isolating, nr_isolating + (begin ? 1u : -1u), __ATOMIC_RELAXED);
-	set_fast_free_masks();
+	set_free_check_words();
 	mm_spin_unlock_irqrestore(&isolating_lock, flags);
 }
 
@@ -154,7 +171,7 @@ static enum zone_type top_zone_with_memory(void)
 void page_alloc_init_zones(void)
 {
 	mm_top_zone = top_zone_with_memory();
-	set_fast_free_masks();
+	set_free_check_words();
 	for (unsigned int nid = 0; nid < mm_nr_node_ids; nid++)
 		for (gfp_t g = 0; g <= __GFP_ZONEMASK; g++) {
 			struct zone *zone = first_zone_with_memory(nid, g);
@@ -462,7 +479,8 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, 
 
 /*
  * The fast path: a plain block of order <= PCP_MAX_ORDER from this CPU's list for the first zone,
- * with that list locked (pcp_lock(): interrupts off). Everything else takes the slow path.
+ * with that list locked (pcp_lock(): interrupts off). Everything else takes the slow path. The
+ * caller has made sure that no free page holds poison (alloc_slow_reasons()).
  */
 static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t gfp, unsigned int order)
 {
@@ -470,7 +488,7 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t
 	struct page *page;
 	unsigned long flags;
 
-	if (unlikely(order > PCP_MAX_ORDER || (gfp & ~FAST_GFP) || poisoned_pages_remain()))
+	if (unlikely(order > PCP_MAX_ORDER || (gfp & ~FAST_GFP)))
 		return alloc_pages_slow(gfp, order);
 	flags = arch_irq_save();
 	pcp = this_cpu_local_pcp(gfp & __GFP_ZONEMASK);
@@ -487,26 +505,49 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t
 	return page;
 }
 
-/* An allocation while page_owner is on: the block, and its record naming site. */
+/* The fast path, or the slow one while free pages hold poison (each is checked when allocated). */
+static inline __attribute__((always_inline)) struct page *alloc_pages_local(gfp_t gfp, unsigned int order)
+{
+	if (unlikely(poisoned_pages_remain()))
+		return alloc_pages_slow(gfp, order);
+	return alloc_pages_fast(gfp, order);
+}
+
+/*
+ * mm_alloc_slow_reasons (mm/poison.h), read racily: in the kernel a plain load of an aligned word,
+ * which the compiler folds into a compare with 0 (an atomic load costs a move more); the host
+ * harness keeps the atomic load, which its race detector checks.
+ */
+static inline bool alloc_slow_reasons(void)
+{
+#ifdef ARCH_CPU_CALLS_BY_IPI
+	return mm_alloc_slow_reasons != 0;
+#else
+	return __atomic_load_n(&mm_alloc_slow_reasons, __ATOMIC_RELAXED) != 0;
+#endif
+}
+
+/* An allocation while poison or page_owner's records are about: the block, recorded as site's. */
 static __attribute__((noinline, cold)) struct page *alloc_pages_recorded(gfp_t gfp, unsigned int order,
 									  uintptr_t site)
 {
-	struct page *page = alloc_pages_fast(gfp, order);
+	struct page *page = alloc_pages_local(gfp, order);
 
-	if (page)
+	if (page && mm_page_owner_on)
 		page_owner_alloc(page_to_pfn(page), order, gfp, site);
 	return page;
 }
 
 /*
  * page_owner records the return address in the caller of alloc_pages(): taken here, at entry,
- * and only while it is on, so that the path without it makes no call that needs a frame (every
- * call stays a tail call) and pays a load and a branch. noinline, so that the address is always
- * this function's return address, never that of a function it was inlined into.
+ * and only while it is on (or poison is about), so that the fast path makes no call that needs a
+ * frame (every call stays a tail call) and pays one compare and a branch for both.
+ * noinline, so that the address is always this function's return address, never that of a
+ * function it was inlined into.
  */
 __attribute__((noinline)) struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	if (unlikely(mm_page_owner_on))
+	if (unlikely(alloc_slow_reasons()))
 		return alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0));
 	return alloc_pages_fast(gfp, order);
 }
@@ -533,7 +574,7 @@ static struct page *alloc_node_recorded(int nid, gfp_t gfp, unsigned int order, 
 		return NULL;
 	/* The local node without __GFP_THISNODE is alloc_pages(): its fast path. */
 	if ((unsigned int)pref == numa_node_id() && !(gfp & __GFP_THISNODE))
-		page = alloc_pages_fast(gfp, order);
+		page = alloc_pages_local(gfp, order);
 	else
 		page = alloc_pages_slow_node((unsigned int)pref, numa_node_id(), gfp, order);
 	if (page && unlikely(mm_page_owner_on))
@@ -665,11 +706,11 @@ static void free_block(struct page *page, unsigned int order)
 	}
 	/* A compound head's order field is 0: a block on a per-CPU list carries its order and type. */
 	set_block_order_type(page, order, mt);
-	if (pcp->count[slot] < pcp->fast_high[slot]) {
-		pcp_push(pcp, page, slot, mt);
+	if (pcp_take_room(pcp, slot)) {
+		pcp_push_counted(pcp, page, slot, mt);
 		pcp_unlock(pcp, irq);
 	} else {
-		mm_pcp_give_slow_unlock(pcp, page, order, irq);
+		mm_pcp_give_slow_unlock(page, order, pcp, irq);
 	}
 }
 
@@ -688,7 +729,7 @@ static __attribute__((noinline, cold)) void free_pages_slow(struct page *page, u
 /*
  * The fast path: every check of a plain block in one test, then a push on this CPU's list under
  * its lock with interrupts off. Anything else (a failed check, a compound head, an order above
- * PCP_MAX_ORDER, poisoning, page_owner's records (fast_free_mask), a list at its high or off,
+ * PCP_MAX_ORDER, poisoning, page_owner's records (free_check_word), a list at its high or off,
  * a busy zone: fast_high) goes out of line.
  */
 void __free_pages(struct page *page, unsigned int order)
@@ -698,8 +739,8 @@ void __free_pages(struct page *page, unsigned int order)
 	struct per_cpu_pages *pcp;
 	unsigned long irq;
 
-	if (unlikely(order > PCP_MAX_ORDER || (word & FREE_CHECK_WORD) != free_check_word[order] ||
-		     ((uintptr_t)page & __atomic_load_n(&fast_free_mask[order], __ATOMIC_RELAXED)) ||
+	if (unlikely(order > PCP_MAX_ORDER ||
+		     (word & FREE_CHECK_WORD) != free_check_expected(order) ||
 		     mm_debug_poison)) { /* a plain read, as its writers': a compare with memory, one instruction */
 		free_pages_slow(page, order);
 		return;
@@ -708,11 +749,11 @@ void __free_pages(struct page *page, unsigned int order)
 	irq = arch_irq_save();
 	pcp = this_cpu_pcp_at((flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));
 	pcp_lists_lock(pcp);
-	if (unlikely(pcp->count[order] >= pcp->fast_high[order])) {
-		mm_pcp_give_slow_unlock(pcp, page, order, irq); /* a tail call: nothing saved for it */
+	if (unlikely(!pcp_take_room(pcp, order))) {
+		mm_pcp_give_slow_unlock(page, order, pcp, irq); /* a tail call: nothing saved for it */
 		return;
 	}
-	pcp_push(pcp, page, order, flags >> PAGE_PCPTYPE_SHIFT);
+	pcp_push_counted(pcp, page, order, flags >> PAGE_PCPTYPE_SHIFT);
 	pcp_unlock(pcp, irq);
 }
 
@@ -824,7 +865,7 @@ __attribute__((noinline)) unsigned long __get_free_pages(gfp_t gfp, unsigned int
 {
 	struct page *page = unlikely(mm_page_owner_on)
 				    ? alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0))
-				    : alloc_pages_fast(gfp, order);
+				    : alloc_pages_local(gfp, order);
 
 	return page ? (unsigned long)page_address(page) : 0;
 }
@@ -902,7 +943,7 @@ __attribute__((noinline)) void *alloc_pages_exact(size_t size, gfp_t gfp)
 		return NULL;
 	}
 	page = unlikely(mm_page_owner_on) ? alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0))
-				       : alloc_pages_fast(gfp, order);
+				       : alloc_pages_local(gfp, order);
 	if (!page)
 		return NULL;
 	if (split_page(page, order)) { /* cannot fail on a block just allocated: keep it whole */

@@ -8,8 +8,9 @@
  *
  * The records are a side array, one per frame from 0 to mm_max_pfn, taken from memblock by mm_init()
  * only when asked for (mm_init_params.page_owner; page_owner=on on the kernel's command line), so
- * struct page stays 32 bytes and a kernel without it pays 0 bytes and, on the allocation and free
- * fast paths, one load of mm_page_owner_on and a branch that is never taken.
+ * struct page stays 32 bytes and a kernel without it pays 0 bytes and nothing on the allocation and
+ * free fast paths: their tests for poison or a failed check (mm_alloc_slow_reasons, the free
+ * check's expected word) also send every call to the slow side while it is on.
  *
  * Concurrency: a block's record is written only by the CPU that holds the block (the one that
  * allocated it, then the one that frees it), so writers never race; the sequence number is one
@@ -29,7 +30,7 @@ struct page_owner {
 	uint32_t order;     /* its order */
 };
 
-/* True while records are kept (set by page_owner_init()); the fast paths test only this. */
+/* True while records are kept (set by page_owner_init()); the slow paths test this. */
 extern bool mm_page_owner_on;
 
 /**

@@ -89,7 +89,7 @@ static unsigned int pcp_high_now(const struct per_cpu_pages *pcp, const struct z
 	unsigned long blocks;
 
 	if (slot == PCP_PAGEBLOCK_SLOT)
-		blocks = pcp_spare_frames(zone, (unsigned long)pcp->count[slot] << PAGEBLOCK_ORDER) >> PAGEBLOCK_ORDER;
+		blocks = pcp_spare_frames(zone, (unsigned long)pcp_count_locked(pcp, slot) << PAGEBLOCK_ORDER) >> PAGEBLOCK_ORDER;
 	else
 		blocks = (pcp_spare_frames(zone, 0) >> (PCP_SPARE_SHARE_SHIFT + slot)) / mm_pcp_nr_cpus;
 	return (unsigned int)MAX(PCP_MIN_HIGH_BLOCKS, MIN(PCP_HIGH_BLOCKS, blocks));
@@ -116,7 +116,7 @@ static void pcp_set_high(struct per_cpu_pages *pcp, unsigned int slot, unsigned 
 {
 	__atomic_store_n(&pcp->high[slot], (uint16_t)high, __ATOMIC_RELAXED);
 	__atomic_store_n(&pcp->batch[slot], (uint16_t)pcp_batch_for(high), __ATOMIC_RELAXED);
-	pcp->fast_high[slot] = (uint16_t)(busy ? 0 : high);
+	pcp_set_fast_high(pcp, slot, busy ? 0 : high);
 }
 
 /* The zone pcp's lists are for. */
@@ -150,7 +150,7 @@ unsigned long mm_pcp_free_pages(const struct per_cpu_pages *pcp)
 	unsigned long pages = 0;
 
 	for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
-		pages += (unsigned long)__atomic_load_n(&pcp->count[slot], __ATOMIC_RELAXED) << pcp_slot_order(slot);
+		pages += (unsigned long)pcp_count(pcp, slot) << pcp_slot_order(slot);
 	return pages;
 }
 
@@ -189,7 +189,7 @@ static void pcp_give_coldest_locked(struct per_cpu_pages *pcp, unsigned int slot
 	struct page *coldest = lru_to_page(list->prev);
 
 	list_del(&coldest->lru);
-	pcp_set_count(pcp, slot, pcp->count[slot] - 1); /* before mm_buddy_give() counts it */
+	pcp_add_count(pcp, slot, -1); /* before mm_buddy_give() counts it */
 	set_block_order(coldest, 0);
 	mm_buddy_give(coldest, pcp_slot_order(slot));
 }
@@ -208,7 +208,7 @@ static void pcp_refill_add(struct per_cpu_pages *pcp, unsigned int slot, struct 
 	MM_BUG_ON(bt >= MIGRATE_PCPTYPES, block, "a refill took a block of a pageblock of type %u", bt);
 	set_block_order_type(block, pcp_slot_order(slot), bt);
 	list_add(&block->lru, pcp->lists[slot][bt].prev);
-	pcp_set_count(pcp, slot, pcp->count[slot] + 1);
+	pcp_add_count(pcp, slot, 1);
 }
 
 /*
@@ -238,7 +238,7 @@ static void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int
 /*
  * The type of the list of slot the next block to flush comes from: the types in turn, starting
  * after *last, skipping empty lists (their hot parts cooled). One of them holds a block
- * (count[slot] is not 0).
+ * (pcp_count() is not 0).
  */
 static unsigned int next_flush_list(struct per_cpu_pages *pcp, unsigned int slot, unsigned int *last)
 {
@@ -250,7 +250,7 @@ static unsigned int next_flush_list(struct per_cpu_pages *pcp, unsigned int slot
 			return t;
 		}
 	}
-	MM_BUG_ON(true, NULL, "per-CPU lists of slot %u: count %u but every list empty", slot, pcp->count[slot]);
+	MM_BUG_ON(true, NULL, "per-CPU lists of slot %u: count %u but every list empty", slot, pcp_count_locked(pcp, slot));
 	return 0;
 }
 
@@ -305,14 +305,14 @@ static struct page *take_handoff_locked(struct per_cpu_pages *pcp, struct zone *
 	struct list_head *head = &zone->pcp_handoff[mt], *first = head->next, *last = head->prev;
 	unsigned int n = zone->pcp_handoff_count[mt], slot = PCP_PAGEBLOCK_SLOT;
 
-	if (!n || pcp->count[slot] + n - 1 > pcp->high[slot])
+	if (!n || pcp_count_locked(pcp, slot) + n - 1 > pcp->high[slot])
 		return NULL;
 	list_init(head);
 	zone->pcp_handoff_count[mt] = 0;
 	handoff_add_pages(zone, -(long)((unsigned long)n << PAGEBLOCK_ORDER)); /* before pcp's count has them */
 	if (n > 1) {
 		splice_tail(first->next, last, &pcp->lists[slot][mt]);
-		pcp_set_count(pcp, slot, pcp->count[slot] + n - 1);
+		pcp_add_count(pcp, slot, (int)n - 1);
 	}
 	return lru_to_page(first);
 }
@@ -337,13 +337,13 @@ static void pcp_hand_off(struct per_cpu_pages *pcp, unsigned int n)
 		list_init(&chain[t]);
 		pcp_cool(pcp, slot, t);
 	}
-	for (; n && pcp->count[slot]; n--) {
+	for (; n && pcp_count_locked(pcp, slot); n--) {
 		struct page *coldest = lru_to_page(pcp->lists[slot][next_flush_list(pcp, slot, &last)].prev);
 
 		list_del(&coldest->lru);
 		list_add(&coldest->lru, &chain[last]); /* coldest last, as on the list */
 		len[last]++;
-		pcp_set_count(pcp, slot, pcp->count[slot] - 1);
+		pcp_add_count(pcp, slot, -1);
 	}
 	flags = zone_lock(zone);
 	for (unsigned int t = 0; t < MIGRATE_PCPTYPES; t++) {
@@ -376,10 +376,10 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 	MM_BUG_ON(!pcp_lists_locked(pcp), NULL, "CPU %u's lists not locked", pcp->cpu);
 	MM_BUG_ON(!pcp_holds_order(order), NULL, "refilling a per-CPU list of order %u", order);
 	pcp_retune(pcp, slot);
-	if (pcp->count[slot] > pcp->high[slot])
-		pcp_flush(pcp, slot, pcp->count[slot] - pcp->high[slot]);
+	if (pcp_count_locked(pcp, slot) > pcp->high[slot])
+		pcp_flush(pcp, slot, pcp_count_locked(pcp, slot) - pcp->high[slot]);
 	if (zone_busy(zone))
-		pcp_flush(pcp, PCP_PAGEBLOCK_SLOT, pcp->count[PCP_PAGEBLOCK_SLOT]); /* see mm_pcp_give_slow_unlock() */
+		pcp_flush(pcp, PCP_PAGEBLOCK_SLOT, pcp_count_locked(pcp, PCP_PAGEBLOCK_SLOT)); /* see mm_pcp_give_slow_unlock() */
 	flags = zone_lock(zone);
 	if (zone_busy(zone))
 		handoff_to_buddy_locked(zone); /* the hand-off lists' pageblocks too */
@@ -394,7 +394,7 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 	 * (take_pair_frame()). A block from another type's pageblock (a fallback) ends the batch:
 	 * the allocations after it should find their own type's blocks first.
 	 */
-	for (unsigned int n = 0; n < pcp->batch[slot] && (!page || pcp->count[slot] < pcp->high[slot]) &&
+	for (unsigned int n = 0; n < pcp->batch[slot] && (!page || pcp_count_locked(pcp, slot) < pcp->high[slot]) &&
 				 zone_watermark_ok(zone, order, gfp);
 	     n++) {
 		struct page *block = mm_buddy_take(zone, order, mt), *pair;
@@ -404,7 +404,7 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 			break;
 		bt = get_pageblock_migratetype(block);
 		pcp_refill_add(pcp, slot, &page, block, bt);
-		if (!order && pcp->count[slot] < pcp->high[slot] && (pair = take_pair_frame(zone, block, gfp))) {
+		if (!order && pcp_count_locked(pcp, slot) < pcp->high[slot] && (pair = take_pair_frame(zone, block, gfp))) {
 			pcp_refill_add(pcp, slot, &page, pair, bt);
 			n++;
 		}
@@ -422,12 +422,12 @@ static void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int
 	unsigned long flags;
 
 	MM_BUG_ON(!pcp_lists_locked(pcp), NULL, "CPU %u's lists not locked", pcp->cpu);
-	if (!n || !pcp->count[slot])
+	if (!n || !pcp_count_locked(pcp, slot))
 		return; /* no zone lock for nothing */
 	for (unsigned int t = 0; t < MIGRATE_PCPTYPES; t++)
 		pcp_cool(pcp, slot, t);
 	flags = zone_lock(zone);
-	for (; n && pcp->count[slot]; n--)
+	for (; n && pcp_count_locked(pcp, slot); n--)
 		pcp_give_coldest_locked(pcp, slot, next_flush_list(pcp, slot, &last));
 	zone_unlock(zone, flags);
 }
@@ -440,7 +440,7 @@ static unsigned int pcp_over_high(const struct per_cpu_pages *pcp, unsigned int 
 {
 	unsigned int keep = pcp->high[slot] + 1u - pcp->batch[slot];
 
-	return pcp->count[slot] > keep ? pcp->count[slot] - keep : 0;
+	return pcp_count_locked(pcp, slot) > keep ? pcp_count_locked(pcp, slot) - keep : 0;
 }
 
 /*
@@ -463,19 +463,20 @@ bool mm_pcp_free_bypasses(const struct page *page)
 	return pcp_free_goes_to_buddy(zone, page, 0, mm_pcp_lists_on, zone_busy(zone));
 }
 
-void mm_pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq)
+void mm_pcp_give_slow_unlock(struct page *page, unsigned int order, struct per_cpu_pages *pcp, unsigned long irq)
 {
 	unsigned int slot = pcp_order_slot(order);
 
 	MM_BUG_ON(!pcp_lists_locked(pcp), page, "CPU %u's lists not locked", pcp->cpu);
+	pcp_add_count(pcp, slot, -1); /* the room pcp_take_room() took */
 	pcp_retune(pcp, slot);
 	/* pcp_retune() just set high (0: lists off) and fast_high (0: busy) from the zone. */
 	if (pcp_free_goes_to_buddy(pcp_zone(pcp), page, slot, pcp->high[slot], !pcp->fast_high[slot])) {
 		set_block_order(page, 0);
 		buddy_give_locked(page, order);
 		/* high may just have dropped (the zone became busy): what is over it goes back too */
-		if (pcp->count[slot] > pcp->high[slot])
-			pcp_flush(pcp, slot, pcp->count[slot] - pcp->high[slot]);
+		if (pcp_count_locked(pcp, slot) > pcp->high[slot])
+			pcp_flush(pcp, slot, pcp_count_locked(pcp, slot) - pcp->high[slot]);
 	} else {
 		pcp_push(pcp, page, slot, page_pcptype(page));
 		if (slot == PCP_PAGEBLOCK_SLOT)
@@ -499,8 +500,8 @@ static unsigned long drain_pcp(struct per_cpu_pages *pcp, int on)
 	for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++) {
 		if (on >= 0)
 			pcp_set_high(pcp, slot, on ? pcp_high_now(pcp, &mm_zones[z], slot) : 0, zone_busy(&mm_zones[z]));
-		blocks += pcp->count[slot];
-		pcp_flush(pcp, slot, pcp->count[slot]);
+		blocks += pcp_count_locked(pcp, slot);
+		pcp_flush(pcp, slot, pcp_count_locked(pcp, slot));
 	}
 	pcp_unlock(pcp, flags);
 	return blocks;

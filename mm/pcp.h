@@ -122,17 +122,20 @@ static inline struct per_cpu_pages *this_cpu_local_pcp(unsigned int zbits)
 }
 
 /*
- * Counts an allocation the fast path served from pcp's lists (pcp locked): a hit, for the
- * counters of mm/node.h. Where only its CPU touches pcp (ARCH_CPU_CALLS_BY_IPI) a plain add, one
- * instruction; elsewhere an atomic store, as the other CPUs read it racily.
+ * Adds delta to a counter of pcp that only its CPU writes, pcp locked, while other CPUs read it
+ * racily (atomic loads): where only its CPU touches pcp (ARCH_CPU_CALLS_BY_IPI) a plain add, one
+ * instruction on the counter in memory; elsewhere an atomic store, which the race detector checks.
  */
+#ifdef ARCH_CPU_CALLS_BY_IPI
+#define pcp_own_add(counter, delta) ((void)(*(counter) += (delta)))
+#else
+#define pcp_own_add(counter, delta) __atomic_store_n((counter), *(counter) + (delta), __ATOMIC_RELAXED)
+#endif
+
+/* Counts an allocation the fast path served from pcp's lists (pcp locked): a hit, for mm/node.h. */
 static inline void pcp_count_alloc(struct per_cpu_pages *pcp)
 {
-#ifdef ARCH_CPU_CALLS_BY_IPI
-	pcp->alloc_hits++;
-#else
-	__atomic_store_n(&pcp->alloc_hits, pcp->alloc_hits + 1, __ATOMIC_RELAXED);
-#endif
+	pcp_own_add(&pcp->alloc_hits, 1u);
 }
 
 /* Do the per-CPU lists hold blocks of order: 0..PCP_MAX_ORDER, and PAGEBLOCK_ORDER? */
@@ -198,14 +201,15 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 
 /*
  * pcp's lock held (taken by pcp_lock(), which returned irq): what the fast path of
- * __free_pages() leaves to it, a list at its fast_high (order: one pcp_holds_order() says yes to): sets the list's high from its zone's
- * free memory; while the lists are off (high 0), or the zone is busy (fast_high 0) and the
- * block a whole pageblock or of a sparse pageblock (mm/pageblock.h), gives the block straight to
- * the buddy lists; else
- * puts it on the list and, at its high, gives the batch coldest back (whole pageblocks: to the
- * zone's hand-off lists). Then unlocks pcp.
+ * __free_pages() leaves to it, a list at its fast_high (order: one pcp_holds_order() says yes
+ * to), after pcp_take_room() said no (the room it took is given back here): sets the list's high
+ * from its zone's free memory; while the lists are off (high 0), or the zone is busy (fast_high 0)
+ * and the block a whole pageblock or of a sparse pageblock (mm/pageblock.h), gives the block
+ * straight to the buddy lists; else puts it on the list and, at its high, gives the batch coldest
+ * back (whole pageblocks: to the zone's hand-off lists). Then unlocks pcp. Its arguments in this
+ * order, so that the fast path's call passes the block and order where they already are.
  */
-void mm_pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsigned int order, unsigned long irq);
+void mm_pcp_give_slow_unlock(struct page *page, unsigned int order, struct per_cpu_pages *pcp, unsigned long irq);
 
 /*
  * Would a free of the block at page (of an order below PAGEBLOCK_ORDER), on this CPU now, go
@@ -214,23 +218,62 @@ void mm_pcp_give_slow_unlock(struct per_cpu_pages *pcp, struct page *page, unsig
  */
 bool mm_pcp_free_bypasses(const struct page *page);
 
-/* Atomic store of a slot's count (other CPUs read it without the lock to sum free pages). */
+/*
+ * The blocks on pcp's lists of slot (struct per_cpu_pages's room). Read atomically: other CPUs
+ * read it without the lock, as an approximate figure (0 when a change of fast_high comes between
+ * the two loads and the difference is negative).
+ */
+static inline unsigned int pcp_count(const struct per_cpu_pages *pcp, unsigned int slot)
+{
+	int n = (int)__atomic_load_n(&pcp->fast_high[slot], __ATOMIC_RELAXED) -
+		__atomic_load_n(&pcp->room[slot], __ATOMIC_RELAXED);
+
+	return n > 0 ? (unsigned int)n : 0;
+}
+
+/* pcp locked: the blocks on pcp's lists of slot, for the lock's holder (plain loads: it writes them). */
+static inline unsigned int pcp_count_locked(const struct per_cpu_pages *pcp, unsigned int slot)
+{
+	return (unsigned int)((int)pcp->fast_high[slot] - pcp->room[slot]);
+}
+
+/* pcp locked: sets the number of blocks on pcp's lists of slot (atomic: other CPUs read it). */
 static inline void pcp_set_count(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n)
 {
-	__atomic_store_n(&pcp->count[slot], n, __ATOMIC_RELAXED);
+	__atomic_store_n(&pcp->room[slot], (int)pcp->fast_high[slot] - (int)n, __ATOMIC_RELAXED);
+}
+
+/* pcp locked: sets the free fast path's limit of slot (struct per_cpu_pages), its count kept. */
+static inline void pcp_set_fast_high(struct per_cpu_pages *pcp, unsigned int slot, unsigned int fast_high)
+{
+	unsigned int n = pcp_count_locked(pcp, slot);
+
+	if (fast_high == pcp->fast_high[slot]) /* the common case: the slow paths set it on every call */
+		return;
+	__atomic_store_n(&pcp->fast_high[slot], (uint16_t)fast_high, __ATOMIC_RELAXED);
+	pcp_set_count(pcp, slot, n);
+}
+
+/* Adds delta to the blocks on pcp's lists of slot, pcp locked: one add to room. */
+static inline void pcp_add_count(struct per_cpu_pages *pcp, unsigned int slot, int delta)
+{
+	pcp_own_add(&pcp->room[slot], -delta);
 }
 
 /*
- * Adds delta (1 or -1) to a slot's count, pcp locked: the fast paths' update. Where only its CPU
- * touches pcp (ARCH_CPU_CALLS_BY_IPI) a plain add, one instruction on the count in memory, as
- * pcp_count_alloc(); elsewhere an atomic store, as the other CPUs read it racily.
+ * pcp locked: takes room for one more block on pcp's lists of slot (counts it); was there room
+ * below their fast_high? When not, the caller hands the block to mm_pcp_give_slow_unlock(), which
+ * gives the room back. In the kernel a decrement in memory and a branch on its sign.
  */
-static inline void pcp_add_count(struct per_cpu_pages *pcp, unsigned int slot, int delta)
+static inline __attribute__((always_inline)) bool pcp_take_room(struct per_cpu_pages *pcp, unsigned int slot)
 {
 #ifdef ARCH_CPU_CALLS_BY_IPI
-	pcp->count[slot] += (unsigned int)delta;
+	return --pcp->room[slot] >= 0;
 #else
-	pcp_set_count(pcp, slot, pcp->count[slot] + (unsigned int)delta);
+	int room = pcp->room[slot] - 1;
+
+	__atomic_store_n(&pcp->room[slot], room, __ATOMIC_RELAXED);
+	return room >= 0;
 #endif
 }
 
@@ -301,10 +344,10 @@ static inline struct page *pcp_take(struct per_cpu_pages *pcp, unsigned int slot
 /*
  * pcp's lock held: puts a checked block, its order and mobility type mt (0..2) in its flags, on
  * the hot part of pcp's list of slot (mm/zone.h: the order, or PCP_PAGEBLOCK_SLOT) and mt; the
- * lists of slot hold fewer blocks than their high.
+ * block already counted (pcp_take_room()).
  */
-static inline __attribute__((always_inline)) void pcp_push(struct per_cpu_pages *pcp, struct page *page, unsigned int slot,
-						    unsigned int mt)
+static inline __attribute__((always_inline)) void pcp_push_counted(struct per_cpu_pages *pcp, struct page *page,
+								   unsigned int slot, unsigned int mt)
 {
 	unsigned int order __attribute__((unused)) = pcp_slot_order(slot); /* for the checks */
 
@@ -317,7 +360,13 @@ static inline __attribute__((always_inline)) void pcp_push(struct per_cpu_pages 
 		  page_pcptype(page), mt);
 	page->lru.next = pcp->hot[slot][mt];
 	pcp->hot[slot][mt] = &page->lru;
+}
+
+/* pcp_push_counted(), the block counted here. */
+static inline void pcp_push(struct per_cpu_pages *pcp, struct page *page, unsigned int slot, unsigned int mt)
+{
 	pcp_add_count(pcp, slot, 1);
+	pcp_push_counted(pcp, page, slot, mt);
 }
 
 /*

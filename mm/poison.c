@@ -18,6 +18,7 @@
 bool mm_debug_poison = MM_DEBUG;
 unsigned long mm_poison_errors;
 unsigned long mm_nr_poisoned_pages;
+unsigned long mm_alloc_slow_reasons;
 
 void poison_pages(struct page *page, unsigned long nr)
 {
@@ -27,6 +28,7 @@ void poison_pages(struct page *page, unsigned long nr)
 		memset(page_address(&page[i]), PAGE_POISON, PAGE_SIZE);
 		page_flag_set(&page[i], PG_poisoned);
 		__atomic_fetch_add(&mm_nr_poisoned_pages, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&mm_alloc_slow_reasons, 1, __ATOMIC_RELAXED);
 	}
 }
 
@@ -67,5 +69,6 @@ void unpoison_pages(struct page *page, unsigned long nr)
 		check_page(&page[i]);
 		page_flag_clear(&page[i], PG_poisoned);
 		__atomic_fetch_sub(&mm_nr_poisoned_pages, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_sub(&mm_alloc_slow_reasons, 1, __ATOMIC_RELAXED);
 	}
 }

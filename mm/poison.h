@@ -19,6 +19,11 @@ extern bool mm_debug_poison;
 /* Counted atomically: read them with __atomic_load_n() where other CPUs allocate and free. */
 extern unsigned long mm_poison_errors;  /* poison mismatches found so far */
 extern unsigned long mm_nr_poisoned_pages; /* free pages holding poison, checked when allocated */
+/*
+ * What sends every alloc_pages() to its slow side: mm_nr_poisoned_pages, plus 1 while page_owner
+ * keeps records (mm_init() adds it). One word, so that the fast path makes one test for both.
+ */
+extern unsigned long mm_alloc_slow_reasons;
 
 /**
  * poison_pages() - Fill frames with PAGE_POISON and mark them PG_poisoned.

@@ -130,13 +130,18 @@ struct free_area {
  * hot[slot][MIGRATE_PCPTYPES] stays NULL: the fast path's empty list for a gfp of both mobility
  * bits.
  * The counts and limits are arrays of their own (not a structure per slot) so that the fast path
- * reaches count[order], fast_high[order] and hot[order][type] by scaled indexes, with no multiply;
+ * reaches room[order] and hot[order][type] by scaled indexes, with no multiply;
  * batch and high, which only the slow paths read, come last.
  */
 struct per_cpu_pages {
 	mm_spinlock_t lock; /* taken only without ARCH_CPU_CALLS_BY_IPI (mm/pcp.h): else interrupts off is enough */
 	unsigned int cpu;                          /* the CPU these are (checked by MM_BUG_ON) */
-	unsigned int count[PCP_NR_SLOTS];          /* blocks on hot[slot][*] and lists[slot][*] */
+	/*
+	 * fast_high[slot] minus the blocks on hot[slot][*] and lists[slot][*] (pcp_count(), mm/pcp.h):
+	 * the free fast path pushes while it is above 0, taking one (a decrement and a branch); below 0
+	 * while a busy zone's lists hold blocks. Written by its CPU alone, read racily.
+	 */
+	int room[PCP_NR_SLOTS];
 	uint16_t fast_high[PCP_NR_SLOTS];          /* the free fast path pushes below this: high, or 0 (busy) */
 	struct list_head *hot[PCP_NR_SLOTS][MIGRATE_TYPES];      /* the hot part: most recently freed first */
 	struct list_head lists[PCP_NR_SLOTS][MIGRATE_PCPTYPES]; /* the cold part: most recently freed first */

@@ -260,7 +260,8 @@ void page_alloc_bench(void)
 	       "bench: Linux one at a time, and of this allocator on one CPU without locks\n");
 	report_harness();
 	printk("bench: page_owner %s\n", mm_page_owner_on ? "on (page_owner=on): every pair also writes and "
-	       "clears its block's record" : "off: every pair tests page_owner_on once");
+	       "clears its block's record"
+	       : "off: it shares the alloc fast path's test for poison, and costs the free nothing");
 	printk("bench: order  shape          batch     pairs  cycles/pair   instr/pair   ratio Linux 6.1 1-CPU before\n");
 	for (unsigned int i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
 		unsigned int o = orders[i];

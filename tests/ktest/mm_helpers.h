@@ -63,9 +63,9 @@ static inline bool mm_expect_freed_to(struct ktest *t, struct page *page, bool b
 		return KT_EXPECT(t, mm_pfn_in_buddy_block(page_to_pfn(page)),
 				 "pfn %#lx is not in the buddy lists, though its zone is busy and its pageblock sparse",
 				 page_to_pfn(page));
-	return KT_EXPECT(t, pcp->count[0] >= 1 && pcp_first_block(pcp, 0, page_pcptype(page)) == page,
+	return KT_EXPECT(t, pcp_count(pcp, 0) >= 1 && pcp_first_block(pcp, 0, page_pcptype(page)) == page,
 			 "pfn %#lx is not first on this CPU's list of type %u (%u blocks there)", page_to_pfn(page),
-			 page_pcptype(page), pcp->count[0]);
+			 page_pcptype(page), pcp_count(pcp, 0));
 }
 
 /* Blocks a test holds, chained through their first page's lru, order in private. */
@@ -115,7 +115,7 @@ static inline unsigned long mm_pcp_blocks(void)
 	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < mm_nr_zone_ids; z++)
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
-				n += __atomic_load_n(&cpu_pcp(cpu, z)->count[slot], __ATOMIC_RELAXED);
+				n += pcp_count(cpu_pcp(cpu, z), slot);
 	return n;
 }
 

@@ -18,7 +18,7 @@ static unsigned long pageblocks_on_cpu_lists(void)
 
 	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < mm_nr_zone_ids; z++)
-			n += __atomic_load_n(&cpu_pcp(cpu, z)->count[PCP_PAGEBLOCK_SLOT], __ATOMIC_RELAXED);
+			n += pcp_count(cpu_pcp(cpu, z), PCP_PAGEBLOCK_SLOT);
 	return n;
 }
 

@@ -241,9 +241,9 @@ static const char *check_pcp_type_list(const struct fw_map *map, unsigned int cp
 		const char *p;
 
 		in_cold = in_cold || l == cold->next; /* the hot part's blocks have no links back */
-		if ((in_cold && l->next->prev != l) || ++*count > pcp->count[o])
+		if ((in_cold && l->next->prev != l) || ++*count > pcp_count(pcp, o))
 			return FAIL("zone %s CPU %u pcp list %d: broken links or more than %u blocks",
-				    mm_zones[z].name, cpu, o, pcp->count[o]);
+				    mm_zones[z].name, cpu, o, pcp_count(pcp, o));
 		if ((p = check_block(map, page, z, order, bm, true)))
 			return p;
 		if (mt >= MIGRATE_PCPTYPES || page_pcptype(page) != mt)
@@ -264,9 +264,9 @@ static const char *check_pcp_list(const struct fw_map *map, unsigned int cpu, in
 	for (unsigned int mt = 0; mt < MIGRATE_TYPES; mt++)
 		if ((p = check_pcp_type_list(map, cpu, z, o, mt, bm, &count)))
 			return p;
-	if (count != pcp->count[o])
+	if (count != pcp_count(pcp, o))
 		return FAIL("zone %s CPU %u pcp list %d: %lu blocks listed, count %u", mm_zones[z].name, cpu, o,
-			    count, pcp->count[o]);
+			    count, pcp_count(pcp, o));
 	if (count && (!mm_pcp_lists_on || !pcp->high[o]))
 		return FAIL("zone %s CPU %u pcp list %d: %lu blocks while the pcp lists are off", mm_zones[z].name,
 			    cpu, o, count);

@@ -38,9 +38,9 @@ static void a_block_freed_on_another_cpu_goes_to_that_cpus_list(struct ktest *t)
 	host_mm_set_cpu(1);
 	__free_pages(page, 1);
 	host_mm_set_cpu(0);
-	KT_EXPECT(t, pcp_of(1, page)->count[1] >= 1 && pcp_first_block(pcp_of(1, page), 1, MIGRATE_UNMOVABLE) == page,
-		  "the block is not first on CPU 1's order-1 list (%u blocks there)", pcp_of(1, page)->count[1]);
-	KT_EXPECT(t, pcp_of(0, page)->count[1] == 0 || pcp_first_block(pcp_of(0, page), 1, MIGRATE_UNMOVABLE) != page,
+	KT_EXPECT(t, pcp_count(pcp_of(1, page), 1) >= 1 && pcp_first_block(pcp_of(1, page), 1, MIGRATE_UNMOVABLE) == page,
+		  "the block is not first on CPU 1's order-1 list (%u blocks there)", pcp_count(pcp_of(1, page), 1));
+	KT_EXPECT(t, pcp_count(pcp_of(0, page), 1) == 0 || pcp_first_block(pcp_of(0, page), 1, MIGRATE_UNMOVABLE) != page,
 		  "the block went to CPU 0's list");
 	drain_pcp_lists();
 }
@@ -60,7 +60,7 @@ static void a_pageblock_freed_on_another_cpu_goes_to_that_cpus_list(struct ktest
 	__free_pages(page, PAGEBLOCK_ORDER);
 	KT_EXPECT(t, pcp_first_block(pcp_of(1, page), PCP_PAGEBLOCK_SLOT, page_pcptype(page)) == page,
 		  "the block is not first on CPU 1's list of whole pageblocks (%u blocks there)",
-		  pcp_of(1, page)->count[PCP_PAGEBLOCK_SLOT]);
+		  pcp_count(pcp_of(1, page), PCP_PAGEBLOCK_SLOT));
 	again = alloc_pages(GFP_KERNEL, PAGEBLOCK_ORDER);
 	KT_EXPECT(t, again == page, "CPU 1's next 2 MiB allocation got pfn %#lx, not the block it freed (%#lx)",
 		  again ? page_to_pfn(again) : 0, page_to_pfn(page));
@@ -223,7 +223,7 @@ static void a_cpus_rounds_of_its_lists_high_in_pageblocks_stay_off_the_buddy_lis
 		;
 	KT_EXPECT(t, n == PCP_HIGH_BLOCKS && mm_zones[ZONE_NORMAL].buddy_free_pages == before,
 		  "the third round's %u allocations took %ld pages from the buddy lists (CPU 0's list: %u blocks)", n,
-		  (long)(before - mm_zones[ZONE_NORMAL].buddy_free_pages), pcp->count[PCP_PAGEBLOCK_SLOT]);
+		  (long)(before - mm_zones[ZONE_NORMAL].buddy_free_pages), pcp_count(pcp, PCP_PAGEBLOCK_SLOT));
 	while (n)
 		__free_pages(pages[--n], PAGEBLOCK_ORDER);
 	KT_EXPECT(t, mm_zones[ZONE_NORMAL].buddy_free_pages == before,
@@ -313,7 +313,7 @@ static void pageblocks_freed_on_one_cpu_reach_anothers_refill_unmerged(struct kt
 		  (long)(after_frees - buddy_free), PCP_BATCH_BLOCKS << PAGEBLOCK_ORDER);
 	/* CPU 0's list holds what its last refill left; the allocation after those refills it. */
 	pcp = cpu_pcp(0, ZONE_NORMAL); /* the rebuilt allocator's */
-	on_list = MIN(pcp->count[PCP_PAGEBLOCK_SLOT], PCP_BATCH_BLOCKS);
+	on_list = MIN(pcp_count(pcp, PCP_PAGEBLOCK_SLOT), PCP_BATCH_BLOCKS);
 	for (n = 0; n <= on_list && (held[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGEBLOCK_ORDER)); n++)
 		;
 	KT_EXPECT(t, n == on_list + 1 && mm_zones[ZONE_NORMAL].buddy_free_pages == after_frees,
@@ -370,8 +370,8 @@ static void an_idle_zones_list_keeps_a_burst_of_1024_frees(struct ktest *t)
 	while (n)
 		__free_pages(pages[--n], 0);
 	if (pcp)
-		KT_EXPECT(t, pcp->count[0] >= PCP_HIGH_BLOCKS - pcp->batch[0],
-			  "CPU 0's order-0 list holds %u blocks after %u frees (high %u, batch %u)", pcp->count[0],
+		KT_EXPECT(t, pcp_count(pcp, 0) >= PCP_HIGH_BLOCKS - pcp->batch[0],
+			  "CPU 0's order-0 list holds %u blocks after %u frees (high %u, batch %u)", pcp_count(pcp, 0),
 			  PCP_HIGH_BLOCKS, pcp->high[0], pcp->batch[0]);
 	drain_pcp_lists();
 }
@@ -405,13 +405,13 @@ static void a_cpu_keeps_a_burst_of_freed_pageblocks_while_its_zone_has_spare_mem
 		n++;
 	KT_EXPECT(t, n == want, "%u of %u 2 MiB blocks allocated from zone %s", n, want, zone->name);
 	pcp = cpu_pcp(0, (unsigned long)(zone - mm_zones));
-	before = pcp->count[PCP_PAGEBLOCK_SLOT];
+	before = pcp_count(pcp, PCP_PAGEBLOCK_SLOT);
 	buddy_free = zone->buddy_free_pages;
 	for (unsigned int i = 0; i < n; i++)
 		__free_pages(pages[i], PAGEBLOCK_ORDER);
-	KT_EXPECT(t, pcp->count[PCP_PAGEBLOCK_SLOT] == before + n && zone->buddy_free_pages == buddy_free,
+	KT_EXPECT(t, pcp_count(pcp, PCP_PAGEBLOCK_SLOT) == before + n && zone->buddy_free_pages == buddy_free,
 		  "CPU 0's list of whole pageblocks holds %u after %u frees (%u before, high %u); the buddy lists "
-		  "%lu free pages, %lu before", pcp->count[PCP_PAGEBLOCK_SLOT], n, before, pcp->high[PCP_PAGEBLOCK_SLOT],
+		  "%lu free pages, %lu before", pcp_count(pcp, PCP_PAGEBLOCK_SLOT), n, before, pcp->high[PCP_PAGEBLOCK_SLOT],
 		  zone->buddy_free_pages, buddy_free);
 	if (n < want && pages[n])
 		__free_pages(pages[n], PAGEBLOCK_ORDER);
@@ -447,7 +447,7 @@ static void an_order0_refill_takes_both_frames_of_a_pair(struct ktest *t)
 		}
 	}
 	KT_EXPECT(t, split == 0, "%u frames on CPU 0's order-0 lists (%u there) have the other frame of their pair "
-		  "free on its own in the buddy lists", split, pcp->count[0]);
+		  "free on its own in the buddy lists", split, pcp_count(pcp, 0));
 	__free_pages(page, 0);
 	__free_pages(lone, 0);
 	drain_pcp_lists();
@@ -510,7 +510,7 @@ static void a_busy_zone_gives_a_sparse_pageblocks_page_to_the_buddy_lists(struct
 	KT_EXPECT(t, pageblock_sparse(zone, pfn), "%u pages freed, pageblock %#lx not sparse", SPARSE_FREES, pb);
 	free_held(&held, pfn);
 	KT_EXPECT(t, PageBuddy(pfn_to_page(pfn)), "the page went to CPU 0's list (%u blocks there, high %u)",
-		  pcp_of(0, pfn_to_page(pfn))->count[0], pcp_of(0, pfn_to_page(pfn))->high[0]);
+		  pcp_count(pcp_of(0, pfn_to_page(pfn)), 0), pcp_of(0, pfn_to_page(pfn))->high[0]);
 	give_everything_back(&held);
 	mm_expect_shape(t, &before);
 	mm_debug_poison = poison;

@@ -315,7 +315,7 @@ static unsigned long pcp_blocks(void)
 	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
 		for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
-				n += cpu_pcp(cpu, z)->count[slot];
+				n += pcp_count(cpu_pcp(cpu, z), slot);
 	for (unsigned int z = 0; z < MAX_NR_ZONES; z++) /* and the whole pageblocks waiting for a refill */
 		n += mm_pcp_handoff_pages(&mm_zones[z]) >> PAGEBLOCK_ORDER;
 	return n;
