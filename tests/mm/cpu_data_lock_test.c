@@ -10,8 +10,10 @@
  * ThreadSanitizer build, or no membarrier) the same race runs on the real lock.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "mm/bad_page.h"
 #include "mm/page_alloc.h"
@@ -157,6 +159,22 @@ static void check_cpu1_lists(uint32_t walk)
 	}
 }
 
+/*
+ * Lists broken by a race can send mm/ round a circle forever: after RACE_SECONDS the case
+ * stops the binary, saying so (a correct run takes a few seconds, even under ASan).
+ */
+#define RACE_SECONDS 120
+
+static void race_hung(int sig)
+{
+	static const char msg[] = "mm_cpu_data_lock: the race did not end in time: CPU 1's lists broken into a circle?\n";
+
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(2);
+	abort();
+}
+
 /* CPU 0: reaches CPU 1's lists and slot every way mm/ does, until the owner is done; returns the walks. */
 static uint32_t other_loop(void)
 {
@@ -193,8 +211,11 @@ static void another_cpu_reaches_a_cpus_lists_while_it_allocates(struct ktest *t)
 	race.done = false;
 	race.errors = 0;
 	KT_ASSERT(t, pthread_create(&owner, NULL, owner_thread, NULL) == 0, "pthread_create");
+	signal(SIGALRM, race_hung);
+	alarm(RACE_SECONDS);
 	walks = other_loop();
 	pthread_join(owner, NULL);
+	alarm(0);
 	printk("    # %u walks of CPU 1's lists during %u rounds of its allocations (%s)\n", walks, ROUNDS,
 	       cpu_pcp(OWNER_CPU, 0)->lock.raw.owner ? "CPU 1's way in without a locked instruction" : "the real lock");
 	check_cpu1_lists(UINT32_MAX);
