@@ -74,12 +74,13 @@ static inline unsigned int arch_cpu_id(void) { return host_mm_cpu; }
  *           Leaving: IN_FAST -> a release store of OUT; IN_LOCKED -> OUT, release the real lock.
  *   other:  take the real lock (an exchange: a full barrier); membarrier(); wait for inside == OUT.
  *
- * Why that excludes the two. A plain store followed by a load may pass it on x86 (the store waits
- * in the store buffer), so the owner may read locked 0 while its inside = IN_FAST is not yet
- * seen: alone, both could enter. membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) has every thread of
+ * Why that excludes the two. On x86 a load may pass an earlier store (which waits in the store
+ * buffer), so the owner may read locked 0 while its inside = IN_FAST is not yet seen by the
+ * others: without more, both could enter. membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) has every thread of
  * the process that is running execute a full barrier, between the call's start and its return
  * (one that is not running passes the scheduler's barriers when switched in). Call the owner's
- * barrier point P: the other thread's exchange is visible to all before P. If P comes after the
+ * barrier point P: the other thread's exchange, before the call (which starts with a full barrier
+ * of its own), is visible to all before P. If P comes after the
  * owner's store of IN_FAST, that store is visible when membarrier() returns, and the other thread
  * waits for the owner to leave; if P comes before it, the owner's read of locked, after its store,
  * comes after P and sees 1, and the owner takes the slow way. Either way the owner's time inside
@@ -89,8 +90,8 @@ static inline unsigned int arch_cpu_id(void) { return host_mm_cpu; }
  *
  * Two threads must never play the same CPU at once (the owner's way excludes only the others);
  * the MM_DEBUG builds check that the owner is not in already. Without membarrier (Linux before
- * 4.14, or a sandbox that refuses it) host_mm_cpu_data_init() says so once and every lock is made
- * with no owner: everyone takes the real lock. ThreadSanitizer cannot see membarrier's ordering,
+ * 4.14, or a sandbox that refuses it) the harness says so once, at start (host_arch.c), and
+ * every lock is made with no owner: everyone takes the real lock. ThreadSanitizer cannot see membarrier's ordering,
  * and would report the handshake as a race: its build keeps the real lock for everyone (no
  * ARCH_HAS_CPU_DATA_LOCK).
  */
