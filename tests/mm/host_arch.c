@@ -83,8 +83,15 @@ static long membarrier(int cmd)
 	return syscall(__NR_membarrier, cmd, 0, 0);
 }
 
+/* HOST_MM_NO_MEMBARRIER=1 in the environment plays a host without it (the fallback's test). */
 __attribute__((constructor)) static void register_membarrier(void)
 {
+	const char *off = getenv("HOST_MM_NO_MEMBARRIER");
+
+	if (off && *off && strcmp(off, "0")) {
+		fprintf(stderr, "host mm: HOST_MM_NO_MEMBARRIER: every CPU takes its own lists' real lock\n");
+		return;
+	}
 	host_mm_cpu_data_biased = membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
 	if (!host_mm_cpu_data_biased)
 		fprintf(stderr, "host mm: membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) failed (%s): "
