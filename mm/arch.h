@@ -146,6 +146,19 @@ void arch_run_on_cpus(void (*fn)(unsigned int cpu, void *arg), void *arg);
  *                                       the CPU itself. A CPU's per-CPU lists are then protected by
  *                                       interrupts off alone, with no lock: the allocation fast
  *                                       path has no locked instruction (the kernel defines it)
+ *   ARCH_HAS_CPU_DATA_LOCK              optional macro, without ARCH_CPU_CALLS_BY_IPI: defined when the
+ *                                       environment has a lock biased to one CPU for the data that CPU
+ *                                       keeps for itself (its per-CPU lists, its slab slots:
+ *                                       cpu_data_lock(), mm/lock_check.h), cheaper for that CPU than
+ *                                       arch_spin_lock() (the host harness: no locked instruction, the
+ *                                       others pay a membarrier() instead). Then, on an arch_spinlock_t:
+ *     void arch_cpu_data_lock_init(arch_spinlock_t *lock, unsigned int cpu)   lock, all zero bytes, is
+ *                                       CPU cpu's; mm/ calls it once where it sets up that CPU's data
+ *     void arch_cpu_data_lock(arch_spinlock_t *lock), void arch_cpu_data_unlock(arch_spinlock_t *lock)
+ *                                       acquire and release, as arch_spin_lock() and arch_spin_unlock(),
+ *                                       on any CPU: the cheap way when the caller is the lock's CPU
+ *                                       (arch_cpu_id()), which never takes it twice at once
+ *                                       Undefined, those locks are arch_spin_lock()'s like the others
  *   ARCH_HAS_THIS_CPU_PCP               optional macro: defined when the environment keeps one pointer
  *                                       per CPU for mm/ where a single load reads it (the kernel:
  *                                       GS-relative), so that the fast path finds this CPU's per-CPU

@@ -187,18 +187,52 @@ static inline void mm_lock_check_set_cpus(void *mem, unsigned int nr_cpus) { (vo
 #endif
 
 /*
- * The lock of data one CPU keeps for itself: its per-CPU page lists, its slab slots. Where the
- * other CPUs reach that data only by asking its CPU (ARCH_CPU_CALLS_BY_IPI: arch_run_on_cpus()
- * runs their function there, in an interrupt), interrupts off is all the protection it needs: no
- * lock is taken and no locked instruction runs on the fast paths, and "locked" means interrupts
- * are off. Elsewhere arch_run_on_cpus() may run a function on any CPU, so the data is behind
- * its lock. Callers turn interrupts off first either way.
+ * The lock of data one CPU keeps for itself: its per-CPU page lists, its slab slots; set up by
+ * cpu_data_lock_init() with that CPU's number. Where the other CPUs reach that data only by
+ * asking its CPU (ARCH_CPU_CALLS_BY_IPI: arch_run_on_cpus() runs their function there, in an
+ * interrupt), interrupts off is all the protection it needs: no lock is taken and no locked
+ * instruction runs on the fast paths, and "locked" means interrupts are off. Elsewhere
+ * arch_run_on_cpus() may run a function on any CPU, so the data is behind its lock: the
+ * environment's lock biased to the owning CPU where it has one (ARCH_HAS_CPU_DATA_LOCK, mm/arch.h:
+ * the host harness's owner takes it with no locked instruction), else its plain lock. Either
+ * way MM_DEBUG's check sees it as a lock, taken and released, whoever takes it. Callers turn
+ * interrupts off first.
  */
 #ifdef ARCH_CPU_CALLS_BY_IPI
+static inline void cpu_data_lock_init(mm_spinlock_t *lock, unsigned int cpu) { (void)lock, (void)cpu; }
 static inline __attribute__((always_inline)) void cpu_data_lock(mm_spinlock_t *lock) { (void)lock; }
 static inline __attribute__((always_inline)) void cpu_data_unlock(mm_spinlock_t *lock) { (void)lock; }
 static inline bool cpu_data_locked(const mm_spinlock_t *lock) { return (void)lock, arch_irqs_disabled(); }
+#elif defined(ARCH_HAS_CPU_DATA_LOCK)
+#if defined(MM_DEBUG) && MM_DEBUG
+#define cpu_data_raw(lock) (&(lock)->raw)
+#define cpu_data_check_acquire(lock) mm_lock_check_acquire(lock)
+#define cpu_data_check_release(lock) mm_lock_check_release(lock)
 #else
+#define cpu_data_raw(lock) (lock)
+#define cpu_data_check_acquire(lock) ((void)(lock))
+#define cpu_data_check_release(lock) ((void)(lock))
+#endif
+static inline void cpu_data_lock_init(mm_spinlock_t *lock, unsigned int cpu)
+{
+	arch_cpu_data_lock_init(cpu_data_raw(lock), cpu);
+}
+
+static inline __attribute__((always_inline)) void cpu_data_lock(mm_spinlock_t *lock)
+{
+	cpu_data_check_acquire(lock);
+	arch_cpu_data_lock(cpu_data_raw(lock));
+}
+
+static inline __attribute__((always_inline)) void cpu_data_unlock(mm_spinlock_t *lock)
+{
+	arch_cpu_data_unlock(cpu_data_raw(lock));
+	cpu_data_check_release(lock);
+}
+
+static inline bool cpu_data_locked(const mm_spinlock_t *lock) { return lock_held(lock); }
+#else
+static inline void cpu_data_lock_init(mm_spinlock_t *lock, unsigned int cpu) { (void)lock, (void)cpu; }
 static inline __attribute__((always_inline)) void cpu_data_lock(mm_spinlock_t *lock) { arch_spin_lock(lock); }
 static inline __attribute__((always_inline)) void cpu_data_unlock(mm_spinlock_t *lock) { arch_spin_unlock(lock); }
 static inline bool cpu_data_locked(const mm_spinlock_t *lock) { return lock_held(lock); }

@@ -35,6 +35,7 @@ int mm_pcp_init(unsigned int nr_cpus)
 
 			pcp->cpu = cpu;
 			lock_set_class(&pcp->lock, "per_cpu_pages->lock");
+			cpu_data_lock_init(&pcp->lock, cpu);
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
 				for (unsigned int t = 0; t < MIGRATE_PCPTYPES; t++)
 					list_init(&pcp->lists[slot][t]);

@@ -119,8 +119,10 @@ int mm_slab_cache_setup(struct kmem_cache *cache, struct slab_cpu *cpu, const ch
 	cache->align = (unsigned int)(align ? align : 8);
 	cache->flags = flags | (__atomic_load_n(&debug_default, __ATOMIC_RELAXED) ? SLAB_DEBUG : 0);
 	lock_set_class(&cache->lock, "kmem_cache->lock");
-	for (unsigned int i = 0; i < mm_slab_nr_cpus; i++)
+	for (unsigned int i = 0; i < mm_slab_nr_cpus; i++) {
 		lock_set_class(&cache->cpu[i].lock, "slab_cpu->lock");
+		cpu_data_lock_init(&cache->cpu[i].lock, i);
+	}
 	cache->partial.first = cache->empty.first = SLAB_NIL;
 	/* The slab lists hold 32-bit frame numbers: on a huge machine, slabs stay below 4 GiB. */
 	cache->gfp = mm_max_pfn > SLAB_PFN_MAX ? __GFP_DMA32 : 0;

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <linux/membarrier.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -67,6 +69,75 @@ void arch_run_on_cpus(void (*fn)(unsigned int cpu, void *arg), void *arg)
 		fn(cpu, arg);
 	host_mm_irqs_off = was;
 }
+
+#ifdef ARCH_HAS_CPU_DATA_LOCK
+/*
+ * The other side of the locks of one CPU's data (tests/mm/mm_env.h says why it is correct).
+ * membarrier() is registered once, before main(); without it no lock gets an owner and every
+ * thread takes the real lock, as the ThreadSanitizer build always does.
+ */
+bool host_mm_cpu_data_biased;
+
+static long membarrier(int cmd)
+{
+	return syscall(__NR_membarrier, cmd, 0, 0);
+}
+
+/* HOST_MM_NO_MEMBARRIER=1 in the environment plays a host without it (the fallback's test). */
+__attribute__((constructor)) static void register_membarrier(void)
+{
+	const char *off = getenv("HOST_MM_NO_MEMBARRIER");
+
+	if (off && *off && strcmp(off, "0")) {
+		fprintf(stderr, "host mm: HOST_MM_NO_MEMBARRIER: every CPU takes its own lists' real lock\n");
+		return;
+	}
+	host_mm_cpu_data_biased = membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
+	if (!host_mm_cpu_data_biased)
+		fprintf(stderr, "host mm: membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) failed (%s): "
+				"every CPU takes its own lists' real lock\n", strerror(errno));
+}
+
+/* Spins, then yields the host CPU, until the owner of lock is out. */
+static void wait_for_owner_out(arch_spinlock_t *lock)
+{
+	for (unsigned int spins = 0; __atomic_load_n(&lock->inside, __ATOMIC_ACQUIRE) != CPU_DATA_OUT;)
+		if (++spins < 64)
+			__builtin_ia32_pause();
+		else
+			sched_yield();
+}
+
+void host_cpu_data_lock_other(arch_spinlock_t *lock)
+{
+	(arch_spin_lock)(lock);
+	if (!lock->owner)
+		return;
+	/* After the exchange: each running thread's barrier point is now after it (mm_env.h). */
+	if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED))
+		panic("membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed after its registration: %s",
+		      strerror(errno));
+	wait_for_owner_out(lock);
+}
+
+void host_cpu_data_unlock_other(arch_spinlock_t *lock)
+{
+	(arch_spin_unlock)(lock);
+}
+
+void host_cpu_data_lock_slow(arch_spinlock_t *lock)
+{
+	__atomic_store_n(&lock->inside, CPU_DATA_OUT, __ATOMIC_RELEASE);
+	(arch_spin_lock)(lock);
+	__atomic_store_n(&lock->inside, CPU_DATA_IN_LOCKED, __ATOMIC_RELAXED);
+}
+
+void host_cpu_data_lock_reentered(arch_spinlock_t *lock)
+{
+	panic("CPU %u's data lock %p taken again by its owner (two threads playing CPU %u at once?)",
+	      (unsigned int)lock->owner - 1, (void *)lock, (unsigned int)lock->owner - 1);
+}
+#endif
 
 static void stdout_write(const char *s, size_t len)
 {
