@@ -34,8 +34,9 @@ static inline void pageblock_free_add(struct zone *zone, unsigned long pfn, unsi
 /* Counts 2^order frames onto (delta 1) or off (-1) a list of type mt: isolated ones apart. */
 static inline void isolated_free_add(struct zone *zone, unsigned int order, unsigned int mt, int delta)
 {
-	if (mt == MIGRATE_ISOLATE)
-		set_counter(&zone->isolated_free_pages, zone->isolated_free_pages + (unsigned long)(long)delta * (1UL << order));
+	if (__builtin_expect(mt == MIGRATE_ISOLATE, 0))
+		__atomic_store_n(&zone->isolated_free_pages, zone->isolated_free_pages + (unsigned int)delta * (1u << order),
+				 __ATOMIC_RELAXED);
 }
 
 /*

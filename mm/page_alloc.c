@@ -254,7 +254,7 @@ static void warn_alloc_failed(unsigned int nid, gfp_t gfp, unsigned int order)
 		       gfp & __GFP_THISNODE ? " (__GFP_THISNODE)" : " and the nodes after it", nr_free_pages());
 }
 /* zone's lock held: a block from its buddy lists if gfp may take the zone that low, else NULL. */
-static struct page *buddy_take_checked(struct zone *zone, unsigned int order, gfp_t gfp)
+static inline __attribute__((always_inline)) struct page *buddy_take_checked(struct zone *zone, unsigned int order, gfp_t gfp)
 {
 	MM_BUG_ON(!lock_held(&zone->lock), NULL, "zone %s's lock not held", zone->name);
 	return zone_watermark_ok(zone, order, gfp) ? mm_buddy_take(zone, order, gfp_migratetype(gfp)) : NULL;

@@ -62,7 +62,8 @@ static inline bool zone_watermark_ok(const struct zone *zone, unsigned int order
 {
 	unsigned long mark = gfp & __GFP_HIGH ? 0 : zone->watermark[WMARK_MIN];
 
-	return zone_usable_free_pages(zone) >= mark + (1UL << order);
+	/* Under the lock isolated_free_pages is part of buddy_free_pages: no clamp needed. */
+	return zone->buddy_free_pages - zone->isolated_free_pages >= mark + (1UL << order);
 }
 
 #endif

@@ -199,12 +199,16 @@ enum zone_watermark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
  */
 struct zone {
 	mm_spinlock_t lock;
+	/*
+	 * Of buddy_free_pages, the frames on MIGRATE_ISOLATE's lists: no allocation takes them. 32
+	 * bits (next to the lock, where the struct had a hole): isolated ranges are at most 1 GiB.
+	 */
+	unsigned int isolated_free_pages;
 	const char *name;
 	unsigned long start_pfn, end_pfn; /* lowest usable frame, one past the highest (0, 0: empty) */
 	unsigned long present_pages;      /* usable frames in the zone (firmware map) */
 	unsigned long managed_pages;      /* frames handed to the buddy allocator */
 	unsigned long buddy_free_pages;   /* frames in the buddy free lists (not the per-CPU lists) */
-	unsigned long isolated_free_pages; /* of those, the frames on MIGRATE_ISOLATE's: none can be allocated */
 	unsigned long watermark[NR_WMARK];
 	unsigned int free_orders[MIGRATE_TYPES]; /* bit o set while free_area[o].free_list[t] is not empty */
 	struct free_area free_area[NR_ORDERS];

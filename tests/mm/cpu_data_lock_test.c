@@ -126,7 +126,7 @@ static void *owner_thread(void *arg)
 static void check_lists_locked(struct per_cpu_pages *pcp, uint32_t walk)
 {
 	for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++) {
-		unsigned long blocks = 0, limit = pcp->count[slot] + PCP_HIGH_BLOCKS;
+		unsigned long count = pcp_count_locked(pcp, slot), blocks = 0, limit = count + PCP_HIGH_BLOCKS;
 
 		for (unsigned int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
 			for (struct list_head *l = pcp_list_next(pcp, slot, mt, NULL); l && blocks <= limit;
@@ -143,7 +143,7 @@ static void check_lists_locked(struct per_cpu_pages *pcp, uint32_t walk)
 				if (__atomic_load_n(&race.held[pfn], __ATOMIC_RELAXED))
 					race_error("pfn %#lx on CPU 1's list of slot %u while CPU 1 holds it", pfn, slot);
 			}
-		if (blocks != pcp->count[slot])
+		if (blocks != count)
 			race_error("CPU 1's lists of slot %u hold %lu blocks, not their count", slot, blocks);
 	}
 }
