@@ -79,13 +79,13 @@ static bool areas_in_use;               /* a CPU that took an area did not park 
 unsigned int memmap_cpus_plan(const char *cmdline, unsigned int nr_cpus, uint64_t ram_bytes)
 {
 	size_t len;
-	unsigned long n = ram_bytes / MEMMAP_BYTES_PER_CPU;
+	unsigned long n = ram_bytes / MEMMAP_BYTES_PER_CPU, asked;
 	const char *v = cmdline_value(cmdline, "memmap_init_cpus", &len);
 
-	if (v && (!cmdline_parse_ulong(v, len, &n) || !n)) {
+	if (v && cmdline_parse_ulong(v, len, &asked) && asked)
+		n = asked;
+	else if (v)
 		printk("mm: ignoring memmap_init_cpus=%.*s: not a number of CPUs (1 or more)\n", (int)len, v);
-		n = ram_bytes / MEMMAP_BYTES_PER_CPU;
-	}
 	if (!n)
 		n = 1;
 	if (!nr_cpus)

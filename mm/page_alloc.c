@@ -72,19 +72,16 @@ _Static_assert(offsetof(struct page, flags) == 0 && offsetof(struct page, _refco
 	       "page_flags_and_ref() reads the flags in the low half of the first 64 bits, the count in the high");
 
 /*
- * The word a plain block of order must show (free_check_word[]), read racily: in the kernel a
+ * A word the fast paths read racily (free_check_word[], mm_alloc_slow_reasons): in the kernel a
  * plain load (an aligned word: never torn), which the compiler folds into the compare (an atomic or
  * volatile one costs a move more); the host harness keeps the atomic load, which its race detector
  * checks.
  */
-static inline uint64_t free_check_expected(unsigned int order)
-{
 #ifdef ARCH_CPU_CALLS_BY_IPI
-	return free_check_word[order];
+#define racy_load(word) (word)
 #else
-	return __atomic_load_n(&free_check_word[order], __ATOMIC_RELAXED);
+#define racy_load(word) __atomic_load_n(&(word), __ATOMIC_RELAXED)
 #endif
-}
 
 /* A 64-bit word that may alias anything: the first two fields of a struct page read as one. */
 typedef uint64_t __attribute__((may_alias)) page_word_t;
@@ -513,18 +510,10 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_local(gfp_
 	return alloc_pages_fast(gfp, order);
 }
 
-/*
- * mm_alloc_slow_reasons (mm/poison.h), read racily: in the kernel a plain load of an aligned word,
- * which the compiler folds into a compare with 0 (an atomic load costs a move more); the host
- * harness keeps the atomic load, which its race detector checks.
- */
+/* Is poison or page_owner about (mm_alloc_slow_reasons, mm/poison.h)? */
 static inline bool alloc_slow_reasons(void)
 {
-#ifdef ARCH_CPU_CALLS_BY_IPI
-	return mm_alloc_slow_reasons != 0;
-#else
-	return __atomic_load_n(&mm_alloc_slow_reasons, __ATOMIC_RELAXED) != 0;
-#endif
+	return racy_load(mm_alloc_slow_reasons) != 0;
 }
 
 /* An allocation while poison or page_owner's records are about: the block, recorded as site's. */
@@ -740,7 +729,7 @@ void __free_pages(struct page *page, unsigned int order)
 	unsigned long irq;
 
 	if (unlikely(order > PCP_MAX_ORDER ||
-		     (word & FREE_CHECK_WORD) != free_check_expected(order) ||
+		     (word & FREE_CHECK_WORD) != racy_load(free_check_word[order]) ||
 		     mm_debug_poison)) { /* a plain read, as its writers': a compare with memory, one instruction */
 		free_pages_slow(page, order);
 		return;
