@@ -183,8 +183,16 @@ static int32_t word_count(uint64_t word)
  * against this one: either the swap sees PG_movable clear and fails, or the owner's clear comes
  * after and finds PG_isolated set (the isolation goes ahead, as it always could).
  *
- * Acquire on success: whoever set PG_movable (set_page_movable(), prepare_target(), both with
- * release order) wrote movable_ops first, and the caller reads it next.
+ * Ordering. Acquire on success: whoever set PG_movable (set_page_movable(), prepare_target(),
+ * both with release order) wrote movable_ops first, and the caller reads it next. Atomicity: the
+ * swap covers 8 bytes that others change 4 at a time, each with an atomic read-modify-write of
+ * its own (the flags: clear_page_movable(), finish_move(); the count: put_page(), freeze()), and
+ * an aligned 64-bit compare-and-swap is atomic against those (x86-64's locked instruction,
+ * AArch64's exclusive pair or swap on the same word), as the free fast path's one-word read of
+ * the pair already relies on. Writers with a plain store never meet a successful swap: they
+ * write blocks that are free, frozen (count 0) or checked not movable by their only holder (a
+ * free, split_page()), whose word the swap never matches, and the flags of a movable block change
+ * only here and by those read-modify-writes (the top of this file).
  */
 static int take_isolation(struct page *page)
 {
