@@ -13,6 +13,8 @@
  * the owner lets go and the new user allocates when PG_movable has been seen, the new user frees
  * as soon as the scanner holds a reference (if it ever does), else after isolate_movable_page().
  */
+#include <pthread.h>
+#include <sched.h>
 #include <string.h>
 
 #include "tests/ktest/ktest.h"
@@ -192,7 +194,111 @@ static void a_block_made_movable_by_a_new_owner_is_isolated_as_its(struct ktest 
 		  before);
 }
 
+/*
+ * A reference taken while the new user's free is past its test of the count: a free stores 0
+ * over it (the reference is lost), the block goes back and a third user gets it; the scanner's
+ * put_page() must not drop that user's reference. The free runs on a second thread (CPU 1), held
+ * in __free_pages()'s window between its test and its store until the scanner has taken its
+ * reference (or, as it must, has not).
+ */
+enum freer_stage { FREER_IDLE, FREER_GO, FREER_IN_WINDOW, FREER_GO_ON, FREER_DONE };
+
+static struct {
+	pthread_t thread;
+	struct page *block, *third; /* the new user's block; what the third user got */
+	int stage;
+} freer;
+
+static void set_stage(int stage)
+{
+	__atomic_store_n(&freer.stage, stage, __ATOMIC_RELEASE);
+}
+
+static void wait_stage(int stage)
+{
+	while (__atomic_load_n(&freer.stage, __ATOMIC_ACQUIRE) < stage)
+		sched_yield();
+}
+
+static void *freer_main(void *arg)
+{
+	(void)arg;
+	host_mm_set_cpu(1);
+	wait_stage(FREER_GO);
+	__free_pages(freer.block, 2);
+	freer.third = alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_COMP, 2); /* from CPU 1's list: the block */
+	set_stage(FREER_DONE);
+	return NULL;
+}
+
+/*
+ * The scanner's windows (CPU 0): the owner lets go, the new user allocates and starts its free;
+ * the reference taken, the free goes on and a third user allocates. The freer's window: it waits.
+ */
+static void lost_reference_windows(const char *where)
+{
+	if (pthread_equal(pthread_self(), freer.thread)) {
+		if (!strcmp(where, "__free_pages: the block checked, its count not cleared yet") &&
+		    __atomic_load_n(&freer.stage, __ATOMIC_ACQUIRE) == FREER_GO) {
+			set_stage(FREER_IN_WINDOW);
+			wait_stage(FREER_GO_ON);
+		}
+		return;
+	}
+	if (!strcmp(where, "isolate_movable_page: PG_movable seen, no reference yet") && !race.let_go) {
+		race.let_go++;
+		clear_page_movable(race.page);
+		put_page(race.page);
+		race.reused = freer.block = alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_COMP, 2);
+		if (race.reused != race.page)
+			return; /* not the block: the case reports it */
+		set_stage(FREER_GO);
+		wait_stage(FREER_IN_WINDOW);
+	} else if (!strcmp(where, "isolate_movable_page: a reference taken, the owner not asked yet") &&
+		   race.reused == race.page) {
+		race.held_windows++;
+		set_stage(FREER_GO_ON);
+		wait_stage(FREER_DONE);
+	}
+}
+
+static void a_reference_lost_under_a_free_does_not_free_the_next_users_block(struct ktest *t)
+{
+	unsigned long before, reports = mm_bad_page_reports;
+	struct page *page;
+	int rc;
+
+	drain_pcp_lists();
+	before = nr_free_pages();
+	page = race.page = alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_COMP, 2);
+	KT_ASSERT(t, page != NULL, "alloc_pages() failed");
+	set_page_movable(page, &first_owner_ops);
+	race.reused = freer.block = freer.third = NULL;
+	race.let_go = race.held_windows = 0;
+	set_stage(FREER_IDLE);
+	KT_ASSERT(t, pthread_create(&freer.thread, NULL, freer_main, NULL) == 0, "pthread_create failed");
+	host_mm_race_window = lost_reference_windows;
+	rc = isolate_movable_page(page);
+	if (race.reused != page)
+		set_stage(FREER_GO); /* the race is not played: let the freer finish */
+	set_stage(FREER_GO_ON);
+	pthread_join(freer.thread, NULL);
+	host_mm_race_window = NULL;
+	race.page = NULL;
+	KT_ASSERT(t, race.reused == page && freer.third == page, "the users got other blocks: the race was not "
+		  "played");
+	KT_EXPECT_EQ(t, rc, -EINVAL);
+	KT_EXPECT(t, mm_bad_page_reports == reports, "%lu bad page reports", mm_bad_page_reports - reports);
+	KT_EXPECT(t, page_ref(page) == 1 && PageHead(page), "the third user's block has count %d, flags %#x: "
+		  "its reference was dropped by the scanner", page_ref(page), page_flags(page));
+	if (page_ref(page) == 1)
+		__free_pages(page, 2);
+	drain_pcp_lists();
+	KT_EXPECT(t, nr_free_pages() == before, "free pages %lu, %lu before", nr_free_pages(), before);
+}
+
 KTEST_SUITE(isolate_race_host, KTEST_CASE(a_plain_block_freed_by_its_new_user_comes_back),
 	    KTEST_CASE(a_compound_page_freed_by_its_new_user_comes_back),
 	    KTEST_CASE(a_block_split_by_its_new_user_comes_back),
-	    KTEST_CASE(a_block_made_movable_by_a_new_owner_is_isolated_as_its));
+	    KTEST_CASE(a_block_made_movable_by_a_new_owner_is_isolated_as_its),
+	    KTEST_CASE(a_reference_lost_under_a_free_does_not_free_the_next_users_block));
