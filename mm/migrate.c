@@ -149,42 +149,81 @@ bool get_page_unless_zero(struct page *page)
 
 /* ---- isolation ------------------------------------------------------------------------------ */
 
-/* Sets PG_isolated if the block is movable and not isolated yet; false otherwise. */
-static bool try_mark_isolated(struct page *page)
-{
-	uint32_t flags = flags_acquire(page);
+/*
+ * A page's flags (low 32 bits) and reference count (high 32 bits) as one 64-bit word, which an
+ * isolation changes in one compare-and-swap (take_isolation()).
+ */
+typedef uint64_t __attribute__((may_alias)) page_word_t;
+_Static_assert(offsetof(struct page, flags) == 0 && offsetof(struct page, _refcount) == 4 &&
+		       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "take_isolation() finds the flags in the low half of the first 64 bits, the count in the high");
+#define WORD_ONE_REF ((uint64_t)1 << 32)
 
-	do {
-		if ((flags & MOVABLE_BITS) != 1u << PG_movable)
-			return false;
-	} while (!__atomic_compare_exchange_n(&page->flags, &flags, flags | 1u << PG_isolated, true,
-					      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
-	return true;
+static int32_t word_count(uint64_t word)
+{
+	return (int32_t)(word >> 32);
 }
 
 /*
- * The test of PG_movable comes before the reference: a scanner meets mostly blocks that are not
- * movable, and a reference taken on one of them for a moment would make its owner's
- * __free_pages() (which wants count 1) fail. put_page() lets a reference go that turned out to
- * be the last one (the owner cleared PG_movable and let go meanwhile): the block is then freed.
+ * Takes the isolation's reference and sets PG_isolated in one compare-and-swap of the flags and
+ * the count together, and only if at that moment the block is movable, not isolated and
+ * allocated (count above 0). Returns 0; -EINVAL (nothing changed) when it is not movable, -EBUSY
+ * when it is isolated or frozen by a migration.
+ *
+ * Why one step. A scanner meets blocks it does not own; a block it saw movable may be let go by
+ * its owner (clear_page_movable(), put_page()) and handed to a user that never makes it movable
+ * before the scanner takes its reference. A reference on that user's block, however short,
+ * makes its __free_pages() or split_page() (which want count 1, and report any other reference:
+ * real misuse) refuse it, and the scanner's put_page() then leaves it with count 1 and nobody's:
+ * a false report and a leak. Or the reference falls between the free's test of the count and
+ * its store of 0, and is lost. With the test and the increment in one atomic operation, the
+ * scanner's reference only ever lands on a movable block, whose owner lets it go by put_page()
+ * (mm/migrate.h, "Freeing"), so the last of the two references frees it; the free paths pay
+ * nothing. The owner's clear_page_movable(), a read-modify-write of the flags alone, is atomic
+ * against this one: either the swap sees PG_movable clear and fails, or the owner's clear comes
+ * after and finds PG_isolated set (the isolation goes ahead, as it always could).
+ *
+ * Ordering. Acquire on success: whoever set PG_movable (set_page_movable(), prepare_target(),
+ * both with release order) wrote movable_ops first, and the caller reads it next. Atomicity: the
+ * swap covers 8 bytes that others change 4 at a time, each with an atomic read-modify-write of
+ * its own (the flags: clear_page_movable(), finish_move(); the count: put_page(), freeze()), and
+ * an aligned 64-bit compare-and-swap is atomic against those (x86-64's locked instruction,
+ * AArch64's exclusive pair or swap on the same word), as the free fast path's one-word read of
+ * the pair already relies on. Writers with a plain store never meet a successful swap: they
+ * write blocks that are free, frozen (count 0) or checked not movable by their only holder (a
+ * free, split_page()), whose word the swap never matches, and the flags of a movable block change
+ * only here and by those read-modify-writes (the top of this file).
+ */
+static int take_isolation(struct page *page)
+{
+	page_word_t *word = (page_word_t *)page;
+	uint64_t old = __atomic_load_n(word, __ATOMIC_ACQUIRE);
+
+	do {
+		if (!((uint32_t)old & 1u << PG_movable))
+			return -EINVAL;
+		if (((uint32_t)old & 1u << PG_isolated) || word_count(old) <= 0)
+			return -EBUSY; /* being migrated, or frozen for a move */
+		arch_race_window("isolate_movable_page: PG_movable seen, no reference yet");
+	} while (!__atomic_compare_exchange_n(word, &old, (old + WORD_ONE_REF) | 1u << PG_isolated, true,
+					      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+	return 0;
+}
+
+/*
+ * The reference and PG_isolated come together (take_isolation()), then the owner is asked. A
+ * refusal clears PG_isolated before the reference goes: if the owner let the block go meanwhile,
+ * that put_page() is the last and frees it (an isolated block's last put would be refused).
  */
 int isolate_movable_page(struct page *page)
 {
-	const struct movable_operations *ops;
+	int rc = take_isolation(page);
 
-	if (!page_movable(page))
-		return -EINVAL;
-	if (!get_page_unless_zero(page))
-		return page_movable(page) ? -EBUSY : -EINVAL; /* frozen by a migration, or freed */
-	ops = ops_of(page);
-	if (!try_mark_isolated(page)) {
-		int rc = page_movable(page) ? -EBUSY : -EINVAL;
-
-		put_page(page);
+	if (rc)
 		return rc;
-	}
+	arch_race_window("isolate_movable_page: a reference taken, the owner not asked yet");
 	check_owner_call(page);
-	if (!ops->isolate_page(page)) {
+	if (!ops_of(page)->isolate_page(page)) {
 		flags_clear_bits(page, 1u << PG_isolated);
 		put_page(page);
 		return -EBUSY;

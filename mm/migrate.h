@@ -8,8 +8,10 @@
  * its blocks move. It says so by registering operations on each block (set_page_movable()); a
  * block without them is never moved. A migration then goes:
  *
- *   isolate    isolate_movable_page(): takes a reference and asks the owner's isolate_page();
- *              from here the owner neither frees the block nor hands out its address anew.
+ *   isolate    isolate_movable_page(): takes a reference and marks the block isolated, in one
+ *              atomic step with the test that it is movable, then asks the owner's
+ *              isolate_page(); from here the owner neither frees the block nor hands out its
+ *              address anew.
  *   unmap      the owner's unmap_page(): nobody can touch the contents any more (vmalloc
  *              replaces its mappings by migration markers; a CPU that touches one waits).
  *   freeze     the reference count must be exactly the owner's and the isolation's: it is set to
@@ -130,7 +132,12 @@ const struct movable_operations *page_movable_ops(const struct page *page);
 
 /**
  * get_page_unless_zero() - Take a reference unless the count is 0 (free or frozen for a migration).
- * @page: any page; its own count, in one compare-and-swap: a tail page's is always 0.
+ * @page: a page the caller knows stays allocated by someone who expects other references (its
+ *        own count, in one compare-and-swap: a tail page's is always 0).
+ *
+ * Not for a scanner's page it has no hold on: that block may be freed and handed to a user that
+ * wants count 1 for its own __free_pages() or split_page(), which then reports the reference and
+ * keeps the block. isolate_movable_page() takes its reference only while the block is movable.
  *
  * Return: true if taken.
  */
@@ -138,10 +145,13 @@ bool get_page_unless_zero(struct page *page);
 
 /**
  * isolate_movable_page() - Isolate a movable block for migration.
- * @page: any page (a scanner's): PG_movable is tested before any reference is taken, and a page
- *        that is not movable is refused without a report.
+ * @page: any page (a scanner's), and a page that is not movable is refused without a report.
  *
- * Takes a reference, then asks the owner.
+ * Takes a reference and sets PG_isolated in one compare-and-swap of the page's flags and count,
+ * only while PG_movable is set and PG_isolated is not: a reference never lands on a block that
+ * is not movable at that moment (one its owner let go and a user that wants count 1 took), so
+ * the block's owner, who lets it go with put_page(), is the only one to meet it. Then asks the
+ * owner.
  *
  * Return: 0; -EINVAL when page is not a movable block's first page; -EBUSY when it is being
  * migrated already, or its owner refused.

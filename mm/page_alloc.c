@@ -712,6 +712,8 @@ static __attribute__((noinline, cold)) void free_pages_slow(struct page *page, u
 	     page_ref(page) != 1 || (page_to_pfn(page) & ((1UL << order) - 1))) &&
 	    free_checks_fail(page, order))
 		return;
+	/* The fast path has the same window between its test of the count and its store of 0. */
+	arch_race_window("__free_pages: the block checked, its count not cleared yet");
 	free_block(page, order);
 }
 
