@@ -102,12 +102,15 @@ static inline unsigned int contig_owner_in(const struct contig_owner *o, unsigne
 	return in;
 }
 
-/* Frees every block: no longer movable, then back to the allocator. */
+/*
+ * Frees every block as an owner must (mm/migrate.h, "Freeing"): no longer movable, then its
+ * reference put, so that a scanner's reference taken a moment before frees it with the last put.
+ */
 static inline void contig_owner_free_all(struct contig_owner *o)
 {
 	for (unsigned int b = 0; b < o->n; b++) {
 		clear_page_movable(o->blocks[b]);
-		__free_pages(o->blocks[b], 0);
+		put_page(o->blocks[b]);
 	}
 	o->n = 0;
 	contig_owner_now = NULL;
