@@ -71,6 +71,7 @@ struct large_cpu {
 static struct large_cpu *large_cpu;           /* mm_slab_nr_cpus of them, from slab_cpu_init() */
 static struct slab_cpu *kmalloc_cpu;          /* NR_KMALLOC * mm_slab_nr_cpus slots, cache-major */
 unsigned int mm_slab_nr_cpus = 1;
+uintptr_t *mm_slab_list_end;                  /* mm/slab_cache.h: before the large_cpu slots */
 
 static struct large_cpu *large_slot(void)
 {
@@ -240,7 +241,7 @@ static inline __attribute__((always_inline)) void kfree_slab_object(struct kmem_
 		mm_slab_report(c->name, "free of a pointer inside (not the start of) an", p, caller);
 		return;
 	}
-	slab_free_fast(c, (void *)p, caller);
+	slab_free_fast(c, (void *)p);
 }
 
 /*
@@ -340,17 +341,21 @@ static struct shrinker slab_shrinker = {
 
 int slab_cpu_init(unsigned int nr_cpus)
 {
+	size_t end = sizeof(*mm_slab_list_end);
 	size_t large = (size_t)(nr_cpus ? nr_cpus : 1) * sizeof(struct large_cpu);
 	size_t slots = (size_t)(nr_cpus ? nr_cpus : 1) * NR_KMALLOC * sizeof(struct slab_cpu);
-	phys_addr_t phys = memblock_alloc_named(ALIGN_UP(large + slots, PAGE_SIZE), PAGE_SIZE, UINT64_MAX,
+	phys_addr_t phys = memblock_alloc_named(ALIGN_UP(end + large + slots, PAGE_SIZE), PAGE_SIZE, UINT64_MAX,
 						"slab per-CPU slots");
 
 	if (!phys) {
-		printk("mm: no memory for the slab's per-CPU slots of %u CPUs (%zu bytes)\n", nr_cpus, large + slots);
+		printk("mm: no memory for the slab's per-CPU slots of %u CPUs (%zu bytes)\n", nr_cpus,
+		       end + large + slots);
 		return -ENOMEM;
 	}
 	mm_slab_nr_cpus = nr_cpus ? nr_cpus : 1;
-	large_cpu = phys_to_virt(phys);
+	mm_slab_list_end = phys_to_virt(phys);
+	*mm_slab_list_end = 0;
+	large_cpu = (struct large_cpu *)((char *)mm_slab_list_end + end);
 	kmalloc_cpu = (struct slab_cpu *)((char *)large_cpu + large);
 	return 0;
 }
