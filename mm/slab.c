@@ -627,29 +627,40 @@ static __attribute__((noinline, cold)) void report_wrong_cache(struct kmem_cache
 	mm_slab_report(cache->name, what, obj, caller);
 }
 
+/*
+ * kmem_cache_free()'s caller, for the reports: read where they need it, so that the fast path does
+ * not pay for it.
+ */
+#define FREE_CALLER __builtin_return_address(0)
+
+/*
+ * As kfree() (mm/kmalloc.c): NULL takes the test that refuses addresses without a struct page (it
+ * is no address of the direct map's RAM), and PG_slab marks a slab's first page only.
+ */
 void kmem_cache_free(struct kmem_cache *cache, void *obj)
 {
-	const void *caller = __builtin_return_address(0);
 	uintptr_t phys = virt_to_phys(obj);
 	struct page *slab;
 
-	if (!obj)
-		return;
 	if (unlikely(!pfn_valid(PFN_DOWN(phys)))) {
-		mm_slab_report(cache->name, "free of a pointer no slab holds, not an", obj, caller);
+		if (obj)
+			mm_slab_report(cache->name, "free of a pointer no slab holds, not an", obj, FREE_CALLER);
 		return;
 	}
-	slab = compound_head(pfn_to_page(PFN_DOWN(phys)));
-	if (unlikely(!PageSlab(slab))) {
-		mm_slab_report(cache->name, "free of a pointer no slab holds, not an", obj, caller);
-		return;
+	slab = pfn_to_page(PFN_DOWN(phys));
+	if (unlikely(!PageSlab(slab))) { /* not a slab's first page: a larger slab's other pages, or no slab's */
+		slab = compound_head(slab);
+		if (!PageSlab(slab)) {
+			mm_slab_report(cache->name, "free of a pointer no slab holds, not an", obj, FREE_CALLER);
+			return;
+		}
 	}
 	if (unlikely(slab->slab_cache != cache)) {
-		report_wrong_cache(cache, slab, obj, caller);
+		report_wrong_cache(cache, slab, obj, FREE_CALLER);
 		return;
 	}
 	if (unlikely(!slab_obj_starts_at(cache, phys))) {
-		mm_slab_report(cache->name, "free of a pointer inside (not the start of) an", obj, caller);
+		mm_slab_report(cache->name, "free of a pointer inside (not the start of) an", obj, FREE_CALLER);
 		return;
 	}
 	slab_free_fast(cache, obj);
