@@ -26,27 +26,25 @@ static const char *const kmalloc_names[NR_KMALLOC] = {
 static struct kmem_cache kmalloc_caches[NR_KMALLOC];
 
 /*
- * The class of sizes 1..192 by (size + 7) / 8; above, by the bit length of size - 1. Pointers,
- * not indices: the fast path then has the cache in a register, not an index to multiply.
+ * The class of sizes 1..CLASS_TABLE_MAX by (size - 1) / 8: one shift and one load, the same for
+ * every size up to a page (4 KiB of pointers); larger ones are all kmalloc-8k. Pointers, not
+ * indices: the fast path then has the cache in a register, not an index to multiply.
  */
+#define CLASS_TABLE_MAX 4096
 #define K(i) (&kmalloc_caches[i])
-static struct kmem_cache *const small_class[25] = { K(0), K(0), K(1), K(2), K(2), K(3), K(3), K(3), K(3),
-						    K(4), K(4), K(4), K(4), K(5), K(5), K(5), K(5), K(6),
-						    K(6), K(6), K(6), K(6), K(6), K(6), K(6) };
-static struct kmem_cache *const large_class[13] = { [7] = K(7),   [8] = K(8),   [9] = K(9),
-						    [10] = K(10), [11] = K(11), [12] = K(12) };
+static struct kmem_cache *const class_table[CLASS_TABLE_MAX / 8] = {
+	[0] = K(0),		[1] = K(1),	      [2 ... 3] = K(2),	    [4 ... 7] = K(3),
+	[8 ... 11] = K(4),	[12 ... 15] = K(5),   [16 ... 23] = K(6),   [24 ... 31] = K(7),
+	[32 ... 63] = K(8),	[64 ... 127] = K(9),  [128 ... 255] = K(10), [256 ... 511] = K(11),
+};
 #undef K
+#define KMALLOC_8K (&kmalloc_caches[NR_KMALLOC - 1])
+_Static_assert(KMALLOC_MAX_CACHE_SIZE == 2 * CLASS_TABLE_MAX, "one class above the table");
 
-/*
- * The kmalloc cache of size, 1..KMALLOC_MAX_CACHE_SIZE. Small sizes, the most common, fall
- * through; a larger one's class is indexed by the highest bit of size - 1 (63 ^ clz: one bsr
- * instruction, and an index the compiler knows is not negative).
- */
+/* The kmalloc cache of size, 1..KMALLOC_MAX_CACHE_SIZE. */
 static inline struct kmem_cache *class_of(size_t size)
 {
-	if (likely(size <= 192))
-		return small_class[(size + 7) >> 3];
-	return large_class[(unsigned long)(63 ^ __builtin_clzl(size - 1))];
+	return size <= CLASS_TABLE_MAX ? class_table[(size - 1) >> 3] : KMALLOC_8K;
 }
 
 struct kmem_cache *kmalloc_cache(size_t size)
@@ -71,6 +69,7 @@ struct large_cpu {
 static struct large_cpu *large_cpu;           /* mm_slab_nr_cpus of them, from slab_cpu_init() */
 static struct slab_cpu *kmalloc_cpu;          /* NR_KMALLOC * mm_slab_nr_cpus slots, cache-major */
 unsigned int mm_slab_nr_cpus = 1;
+uintptr_t *mm_slab_list_end;                  /* mm/slab_cache.h: before the large_cpu slots */
 
 static struct large_cpu *large_slot(void)
 {
@@ -173,9 +172,14 @@ static unsigned long large_drain(void)
 	return freed;
 }
 
-/* kfree() of p, which is not in a slab: a large kmalloc's page, or a report. */
+/*
+ * kfree() of p, which is not in a slab: NULL or ZERO_SIZE_PTR (nothing), a large kmalloc's page,
+ * or a report. head is NULL when p is no address of the direct map's RAM.
+ */
 static __attribute__((noinline)) void kfree_large(struct page *head, const void *p, const void *caller)
 {
+	if ((uintptr_t)p <= (uintptr_t)ZERO_SIZE_PTR)
+		return;
 	if (!head || !PageHead(head) || get_compound_page_dtor(head) != kmalloc_large_dtor) {
 		mm_slab_report("kmalloc", "free of a pointer kmalloc never returned: not an", p, caller);
 		return;
@@ -204,8 +208,10 @@ static __attribute__((noinline)) void kfree_large(struct page *head, const void 
 
 void *kmalloc(size_t size, gfp_t gfp)
 {
-	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE))
-		return slab_alloc_fast(class_of(size), gfp);
+	if (likely(size - 1 < CLASS_TABLE_MAX))
+		return slab_alloc_fast(class_table[(size - 1) >> 3], gfp);
+	if (size - 1 < KMALLOC_MAX_CACHE_SIZE)
+		return slab_alloc_fast(KMALLOC_8K, gfp);
 	if (!size)
 		return ZERO_SIZE_PTR;
 	return kmalloc_large(size, gfp, __builtin_return_address(0));
@@ -217,58 +223,47 @@ void *kzalloc(size_t size, gfp_t gfp)
 }
 
 /*
- * Is page a slab's first page and no compound page's tail, told by one load of its flags? Most
- * objects' pages are (one-page slabs): kfree() then tests one flag word, not two. False for
- * every other page (in the 32-bit flag scheme also for a larger slab's head): kfree() then looks
- * up the head.
- */
-static inline bool slab_head_at_once(const struct page *page)
-{
-#if COMPOUND_FLAGS == 32
-	const uint32_t tail = PG_TAIL_MASK;
-#else
-	const uint32_t tail = 1u << PG_tail;
-#endif
-	return (page_flags(page) & (1u << PG_slab | tail)) == 1u << PG_slab;
-}
-
-/* Frees p, in a slab of c at physical address phys: checked to start an object. */
-static inline __attribute__((always_inline)) void kfree_slab_object(struct kmem_cache *c, const void *p,
-								     uintptr_t phys, const void *caller)
-{
-	if (unlikely(!slab_obj_starts_at(c, phys))) {
-		mm_slab_report(c->name, "free of a pointer inside (not the start of) an", p, caller);
-		return;
-	}
-	slab_free_fast(c, (void *)p, caller);
-}
-
-/*
  * kfree()'s caller, for the reports: read where a slow path needs it, not at kfree()'s entry, so
- * that the fast path does not pay for it.
+ * that the fast path does not pay for it (kfree_slab_object() is inlined into kfree()).
  */
 #define KFREE_CALLER __builtin_return_address(0)
 
+/* Frees p, in a slab of c at physical address phys: checked to start an object. */
+static inline __attribute__((always_inline)) void kfree_slab_object(struct kmem_cache *c, const void *p,
+								     uintptr_t phys)
+{
+	if (unlikely(!slab_obj_starts_at(c, phys))) {
+		mm_slab_report(c->name, "free of a pointer inside (not the start of) an", p, KFREE_CALLER);
+		return;
+	}
+	slab_free_fast(c, (void *)p);
+}
+
+/*
+ * NULL and ZERO_SIZE_PTR are no address of the direct map's RAM (below it they wrap to a frame
+ * number above every valid one; where it starts at 0, as an identity map, frame 0 is no RAM: else
+ * kmalloc() could hand out NULL): they take the test that refuses such addresses, and
+ * kfree_large() returns for them. A page is a slab's first page when PG_slab is set: no other
+ * page has it (mm/page_alloc.c refuses to free one that has), so a pointer into a larger slab's
+ * other pages looks up the head.
+ */
 void kfree(const void *p)
 {
+	uintptr_t phys = virt_to_phys(p);
 	struct page *page, *head;
-	uintptr_t phys;
 
-	if (unlikely((uintptr_t)p <= (uintptr_t)ZERO_SIZE_PTR))
-		return;
-	phys = virt_to_phys(p);
 	if (unlikely(!pfn_valid(PFN_DOWN(phys)))) {
 		kfree_large(NULL, p, KFREE_CALLER);
 		return;
 	}
 	page = pfn_to_page(PFN_DOWN(phys));
-	if (likely(slab_head_at_once(page))) {
-		kfree_slab_object(page->slab_cache, p, phys, KFREE_CALLER);
+	if (likely(PageSlab(page))) {
+		kfree_slab_object(page->slab_cache, p, phys);
 		return;
 	}
 	head = compound_head(page);
 	if (PageSlab(head)) {
-		kfree_slab_object(head->slab_cache, p, phys, KFREE_CALLER);
+		kfree_slab_object(head->slab_cache, p, phys);
 		return;
 	}
 	kfree_large(head, p, KFREE_CALLER);
@@ -340,17 +335,21 @@ static struct shrinker slab_shrinker = {
 
 int slab_cpu_init(unsigned int nr_cpus)
 {
+	size_t end = sizeof(*mm_slab_list_end);
 	size_t large = (size_t)(nr_cpus ? nr_cpus : 1) * sizeof(struct large_cpu);
 	size_t slots = (size_t)(nr_cpus ? nr_cpus : 1) * NR_KMALLOC * sizeof(struct slab_cpu);
-	phys_addr_t phys = memblock_alloc_named(ALIGN_UP(large + slots, PAGE_SIZE), PAGE_SIZE, UINT64_MAX,
+	phys_addr_t phys = memblock_alloc_named(ALIGN_UP(end + large + slots, PAGE_SIZE), PAGE_SIZE, UINT64_MAX,
 						"slab per-CPU slots");
 
 	if (!phys) {
-		printk("mm: no memory for the slab's per-CPU slots of %u CPUs (%zu bytes)\n", nr_cpus, large + slots);
+		printk("mm: no memory for the slab's per-CPU slots of %u CPUs (%zu bytes)\n", nr_cpus,
+		       end + large + slots);
 		return -ENOMEM;
 	}
 	mm_slab_nr_cpus = nr_cpus ? nr_cpus : 1;
-	large_cpu = phys_to_virt(phys);
+	mm_slab_list_end = phys_to_virt(phys);
+	*mm_slab_list_end = 0;
+	large_cpu = (struct large_cpu *)((char *)mm_slab_list_end + end);
 	kmalloc_cpu = (struct slab_cpu *)((char *)large_cpu + large);
 	return 0;
 }

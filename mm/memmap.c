@@ -16,7 +16,7 @@
 unsigned long mm_max_pfn;
 unsigned long mm_memmap_bytes;
 unsigned long mm_memmap_end_pfn;
-unsigned long *mm_memmap_chunk_map;
+uint8_t *mm_memmap_chunk_map;
 unsigned long mm_memmap_limit_pfn;
 unsigned long mm_memmap_node_bytes[MAX_NUMNODES];
 unsigned long mm_memmap_off_node_bytes;
@@ -51,7 +51,7 @@ static void init_range(unsigned long pfn, unsigned long end)
 static void mark_chunks(unsigned long c, unsigned long end)
 {
 	for (; c < end; c++)
-		mm_memmap_chunk_map[c / BITS_PER_LONG] |= 1UL << (c % BITS_PER_LONG);
+		mm_memmap_chunk_map[c] = 1;
 }
 
 /*
@@ -132,7 +132,7 @@ static int back_piece(unsigned long c, unsigned long n)
 
 static bool chunk_backed(unsigned long c)
 {
-	return (mm_memmap_chunk_map[c / BITS_PER_LONG] >> (c % BITS_PER_LONG)) & 1;
+	return mm_memmap_chunk_map[c];
 }
 
 /*
@@ -182,11 +182,11 @@ static int back_chunks(unsigned long c, unsigned long end)
 	return 0;
 }
 
-/* Allocates and clears the bitmap of backed chunks, for every chunk below mm_memmap_limit_pfn. */
+/* Allocates and clears the map of backed chunks, a byte for every chunk below mm_memmap_limit_pfn. */
 static int alloc_chunk_map(void)
 {
 	unsigned long nchunks = mm_memmap_limit_pfn >> MEMMAP_CHUNK_SHIFT;
-	size_t bytes = ALIGN_UP((nchunks + BITS_PER_LONG - 1) / BITS_PER_LONG * sizeof(long), PAGE_SIZE);
+	size_t bytes = ALIGN_UP(nchunks, PAGE_SIZE);
 	phys_addr_t phys = memblock_alloc_named(bytes, PAGE_SIZE, UINT64_MAX, "memmap");
 
 	if (!phys) {
@@ -279,7 +279,7 @@ int memmap_add_chunk(unsigned long c, phys_addr_t phys)
 	init_range(c << MEMMAP_CHUNK_SHIFT, end_pfn);
 	mm_memmap_bytes += PAGE_SIZE;
 	/* The struct pages are written before pfn_valid() can say they exist. */
-	__atomic_or_fetch(&mm_memmap_chunk_map[c / BITS_PER_LONG], 1UL << (c % BITS_PER_LONG), __ATOMIC_RELEASE);
+	__atomic_store_n(&mm_memmap_chunk_map[c], 1, __ATOMIC_RELEASE);
 	if (end_pfn > mm_memmap_end_pfn)
 		__atomic_store_n(&mm_memmap_end_pfn, end_pfn, __ATOMIC_RELEASE);
 	return 0;

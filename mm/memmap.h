@@ -34,7 +34,12 @@ _Static_assert(sizeof(struct page) << MEMMAP_CHUNK_SHIFT == PAGE_SIZE, "a memmap
 extern unsigned long mm_max_pfn;        /* one past the highest usable frame */
 extern unsigned long mm_memmap_bytes;   /* memory backing the memmap */
 extern unsigned long mm_memmap_end_pfn; /* mm_max_pfn rounded up to a whole chunk */
-extern unsigned long *mm_memmap_chunk_map; /* bit c set: chunk c (frames c*128..) is backed */
+/*
+ * Byte c non-zero: chunk c (frames c*128..) is backed. A byte, not a bit, per chunk: pfn_valid()
+ * is then one load and compare (kfree() calls it on every free); 2 KiB per GiB of the physical
+ * address space below mm_memmap_limit_pfn.
+ */
+extern uint8_t *mm_memmap_chunk_map;
 /* One past the last frame the chunk map has room for: memmap_add_chunk() stays below it. */
 extern unsigned long mm_memmap_limit_pfn;
 /*
@@ -100,9 +105,7 @@ inline struct page *virt_to_page(const void *addr)
  */
 static inline bool pfn_valid(unsigned long pfn)
 {
-	unsigned long c = pfn >> MEMMAP_CHUNK_SHIFT, bits = 8 * sizeof(unsigned long);
-
-	return pfn < mm_memmap_end_pfn && (mm_memmap_chunk_map[c / bits] >> (c % bits)) & 1;
+	return pfn < mm_memmap_end_pfn && mm_memmap_chunk_map[pfn >> MEMMAP_CHUNK_SHIFT];
 }
 
 /*

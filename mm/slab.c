@@ -74,6 +74,9 @@ static int slab_cache_layout(struct kmem_cache *cache)
 	cache->cpu_limit = (cache->flags & SLAB_DEBUG)
 			       ? 0
 			       : MAX(objects, MIN(2 * objects, MAX(16u, (unsigned int)(65536 / stride))));
+	/* The lists are empty whenever the layout is made (a new cache, or kmalloc's before their first slab). */
+	for (unsigned int i = 0; i < mm_slab_nr_cpus; i++)
+		slot_set_count(cache, &cache->cpu[i], 0);
 	return 0;
 }
 
@@ -130,7 +133,7 @@ int mm_slab_cache_setup(struct kmem_cache *cache, struct slab_cpu *cpu, const ch
 	cache->link_check = link_check_bits();
 	for (unsigned int i = 0; i < mm_slab_nr_cpus; i++)
 		cache->cpu[i].freelist = slab_list_end();
-	return slab_cache_layout(cache);
+	return slab_cache_layout(cache); /* the slots' room too */
 }
 
 /* ---- slabs and their lists --------------------------------------------------------------- */
@@ -278,8 +281,8 @@ static struct page *slab_new(struct kmem_cache *cache, gfp_t gfp)
 	for (unsigned int i = 0; i < cache->objects; i++) {
 		char *obj = base + (size_t)i * cache->stride + cache->obj_offset;
 
-		/* The last links to itself: a list's last link is never followed, but decodes. */
-		set_link(cache, obj, i + 1 < cache->objects ? obj + cache->stride : obj);
+		/* The last links to the lists' end (mm/slab_cache.h). */
+		set_link(cache, obj, i + 1 < cache->objects ? obj + cache->stride : slab_list_end());
 		if (cache->flags & SLAB_DEBUG)
 			mm_slab_debug_mark_free(cache, obj);
 	}
@@ -298,7 +301,7 @@ static struct page *slab_new(struct kmem_cache *cache, gfp_t gfp)
 static struct page *slab_put(struct kmem_cache *cache, struct page *slab, void *obj)
 {
 	assert_cache_locked(cache);
-	set_link(cache, obj, slab->slab_free == SLAB_NIL ? obj : slab_obj(slab, slab->slab_free));
+	set_link(cache, obj, slab->slab_free == SLAB_NIL ? slab_list_end() : slab_obj(slab, slab->slab_free));
 	slab->slab_free = (uint32_t)((char *)obj - slab_base(slab));
 	slab->slab_inuse--;
 	add_free(cache, 1);
@@ -396,18 +399,17 @@ static void report_broken_list(struct kmem_cache *cache, const void *obj, const 
 }
 
 /* slot locked: its list forgotten. Its objects stay counted in use: they are never handed out. */
-static void abandon_list(struct slab_cpu *slot)
+static void abandon_list(struct kmem_cache *cache, struct slab_cpu *slot)
 {
 	assert_slot_locked(slot);
 	slot->freelist = slab_list_end();
-	__atomic_store_n(&slot->count, 0, __ATOMIC_RELAXED);
+	slot_set_count(cache, slot, 0);
 }
 
 /*
- * The object after obj in a list of left objects from obj on, in *next: the list's end when obj
- * is the last. Returns false when obj's link does not decode. The end is slab_list_end(), which
- * is NULL where the direct map starts at address 0 (an identity map): never mistaken for a
- * broken link, which is why the count decides and not the pointer.
+ * The object after obj in a list of left objects from obj on, in *next: the list's end
+ * (slab_list_end()) when obj is the last, its link not followed: the count decides. Returns
+ * false when obj's link does not decode.
  */
 static bool next_in_list(struct kmem_cache *cache, void *obj, unsigned int left, void **next)
 {
@@ -437,11 +439,11 @@ static void *refill(struct kmem_cache *cache, struct slab_cpu *slot, gfp_t gfp, 
 		obj = slab_take_all(cache, slab, &n);
 		arch_spin_unlock(&cache->lock);
 		if (next_in_list(cache, obj, n, &slot->freelist)) {
-			__atomic_store_n(&slot->count, n - 1, __ATOMIC_RELAXED);
+			slot_set_count(cache, slot, n - 1);
 			*obj = NULL;
 			return obj;
 		}
-		abandon_list(slot);
+		abandon_list(cache, slot);
 		(*broken)++;
 	}
 }
@@ -463,7 +465,7 @@ static bool slab_holds(struct kmem_cache *cache, struct page *slab, const void *
  */
 static unsigned long flush(struct kmem_cache *cache, struct slab_cpu *slot, unsigned int n, void **broken_at)
 {
-	unsigned int left = slot->count;
+	unsigned int left = slot_count(cache, slot);
 	unsigned long freed = 0;
 
 	assert_slot_locked(slot);
@@ -488,7 +490,7 @@ static unsigned long flush(struct kmem_cache *cache, struct slab_cpu *slot, unsi
 	arch_spin_unlock(&cache->lock);
 	if (!left)
 		slot->freelist = slab_list_end();
-	__atomic_store_n(&slot->count, left, __ATOMIC_RELAXED);
+	slot_set_count(cache, slot, left);
 	return freed;
 }
 
@@ -534,11 +536,11 @@ static void debug_free(struct kmem_cache *cache, struct page *slab, void *obj, c
 }
 
 /*
- * The CPU lists' slow paths: a debug cache (cpu_limit 0) always ends up here. Never inlined into
- * the fast paths of this file: the fast path would save registers for them.
+ * slot locked and empty: an object from the slabs (refill(), or debug_alloc() for a debug cache);
+ * unlocks the slot and restores irq.
  */
-__attribute__((noinline)) void *mm_slab_alloc_slow(struct kmem_cache *cache, struct slab_cpu *slot, gfp_t gfp,
-						 unsigned long irq, const void *caller)
+static void *alloc_from_slabs(struct kmem_cache *cache, struct slab_cpu *slot, gfp_t gfp, unsigned long irq,
+			      const void *caller)
 {
 	unsigned int broken = 0;
 	void *obj = NULL;
@@ -557,41 +559,51 @@ __attribute__((noinline)) void *mm_slab_alloc_slow(struct kmem_cache *cache, str
 	return obj;
 }
 
-__attribute__((noinline)) void *mm_slab_alloc_broken(struct kmem_cache *cache, struct slab_cpu *slot, void *obj,
-						    gfp_t gfp, unsigned long irq, const void *caller)
+/*
+ * The CPU lists' slow paths: a debug cache (cpu_limit 0, its lists always empty) always ends up
+ * here. Never inlined into the fast paths of this file: the fast path would save registers for
+ * them.
+ */
+__attribute__((noinline)) void *mm_slab_alloc_slow(struct kmem_cache *cache, gfp_t gfp, struct slab_cpu *slot,
+						  void *obj, unsigned long irq, const void *caller)
 {
 	void *fresh;
 
 	assert_slot_locked(slot);
-	abandon_list(slot);
-	fresh = mm_slab_alloc_slow(cache, slot, gfp, irq, caller);
+	if (obj == slab_list_end() && !slot_count(cache, slot)) /* empty, not broken */
+		return alloc_from_slabs(cache, slot, gfp, irq, caller);
+	abandon_list(cache, slot);
+	fresh = alloc_from_slabs(cache, slot, gfp, irq, caller);
 	report_broken_list(cache, obj, caller);
 	return fresh;
 }
 
 __attribute__((noinline)) void mm_slab_free_slow(struct kmem_cache *cache, struct slab_cpu *slot, void *obj,
-					      unsigned long irq, const void *caller)
+						unsigned long irq, const void *caller)
 {
 	void *broken_at = NULL;
+	unsigned int count;
 
 	assert_slot_locked(slot);
+	slot_own_add(&slot->room, 1); /* the room the fast path took */
 	if (!cache->cpu_limit) {
 		slot_unlock(slot);
 		debug_free(cache, slab_obj_head(obj), obj, caller);
 		arch_irq_restore(irq);
 		return;
 	}
-	if (obj == slot->freelist && slot->count) {
+	if (obj == slot->freelist) { /* never the lists' end: obj is an object */
 		slot_unlock(slot);
 		arch_irq_restore(irq);
 		mm_slab_report(cache->name, "double free of an", obj, caller);
 		return;
 	}
-	if (slot->count >= cache->cpu_limit)
-		flush(cache, slot, slot->count / 2, &broken_at);
-	*(uintptr_t *)obj = slab_link_encode(cache, obj, slot->count ? slot->freelist : obj);
+	if (slot_count(cache, slot) >= cache->cpu_limit)
+		flush(cache, slot, slot_count(cache, slot) / 2, &broken_at);
+	count = slot_count(cache, slot);
+	*(uintptr_t *)obj = slab_link_encode(cache, obj, slot->freelist); /* the lists' end when empty */
 	slot->freelist = obj;
-	__atomic_store_n(&slot->count, slot->count + 1, __ATOMIC_RELAXED);
+	slot_set_count(cache, slot, count + 1);
 	slot_unlock(slot);
 	arch_irq_restore(irq);
 	if (broken_at)
@@ -615,32 +627,43 @@ static __attribute__((noinline, cold)) void report_wrong_cache(struct kmem_cache
 	mm_slab_report(cache->name, what, obj, caller);
 }
 
+/*
+ * kmem_cache_free()'s caller, for the reports: read where they need it, so that the fast path does
+ * not pay for it.
+ */
+#define FREE_CALLER __builtin_return_address(0)
+
+/*
+ * As kfree() (mm/kmalloc.c): NULL takes the test that refuses addresses without a struct page (it
+ * is no address of the direct map's RAM), and PG_slab marks a slab's first page only.
+ */
 void kmem_cache_free(struct kmem_cache *cache, void *obj)
 {
-	const void *caller = __builtin_return_address(0);
 	uintptr_t phys = virt_to_phys(obj);
 	struct page *slab;
 
-	if (!obj)
-		return;
 	if (unlikely(!pfn_valid(PFN_DOWN(phys)))) {
-		mm_slab_report(cache->name, "free of a pointer no slab holds, not an", obj, caller);
+		if (obj)
+			mm_slab_report(cache->name, "free of a pointer no slab holds, not an", obj, FREE_CALLER);
 		return;
 	}
-	slab = compound_head(pfn_to_page(PFN_DOWN(phys)));
-	if (unlikely(!PageSlab(slab))) {
-		mm_slab_report(cache->name, "free of a pointer no slab holds, not an", obj, caller);
-		return;
+	slab = pfn_to_page(PFN_DOWN(phys));
+	if (unlikely(!PageSlab(slab))) { /* not a slab's first page: a larger slab's other pages, or no slab's */
+		slab = compound_head(slab);
+		if (!PageSlab(slab)) {
+			mm_slab_report(cache->name, "free of a pointer no slab holds, not an", obj, FREE_CALLER);
+			return;
+		}
 	}
 	if (unlikely(slab->slab_cache != cache)) {
-		report_wrong_cache(cache, slab, obj, caller);
+		report_wrong_cache(cache, slab, obj, FREE_CALLER);
 		return;
 	}
 	if (unlikely(!slab_obj_starts_at(cache, phys))) {
-		mm_slab_report(cache->name, "free of a pointer inside (not the start of) an", obj, caller);
+		mm_slab_report(cache->name, "free of a pointer inside (not the start of) an", obj, FREE_CALLER);
 		return;
 	}
-	slab_free_fast(cache, obj, caller);
+	slab_free_fast(cache, obj);
 }
 
 /*
@@ -653,11 +676,11 @@ static unsigned long flush_cpu_slot(struct kmem_cache *cache, unsigned int cpu, 
 	void *broken_at = NULL;
 	unsigned long freed, irq;
 
-	if (!__atomic_load_n(&slot->count, __ATOMIC_RELAXED))
+	if (!slot_count(cache, slot))
 		return 0;
 	irq = arch_irq_save();
 	slot_lock(slot);
-	freed = flush(cache, slot, slot->count, &broken_at);
+	freed = flush(cache, slot, slot_count(cache, slot), &broken_at);
 	slot_unlock(slot);
 	arch_irq_restore(irq);
 	if (broken_at)
@@ -739,7 +762,7 @@ unsigned long mm_slab_active_objects(struct kmem_cache *cache)
 
 	idle = __atomic_load_n(&cache->free_in_slabs, __ATOMIC_RELAXED);
 	for (unsigned int i = 0; i < mm_slab_nr_cpus; i++)
-		idle += __atomic_load_n(&cache->cpu[i].count, __ATOMIC_RELAXED);
+		idle += slot_count(cache, &cache->cpu[i]);
 	return total > idle ? total - idle : 0;
 }
 

@@ -19,13 +19,19 @@
  * else with high probability and is reported instead of followed. An object leaving a CPU list
  * has its link zeroed, which never decodes (random has a bit of link_check), so an object freed
  * twice is caught when the list reaches it a second time: its link was zeroed or overwritten.
+ * Every list (a CPU's, a slab's) ends in a link to slab_list_end(), a direct-map word that stays
+ * zero: the last object's link decodes, and an empty CPU list's freelist points at a word that
+ * never decodes, so the allocation fast path needs no count: its side exit for a link that does
+ * not decode (mm_slab_alloc_slow()) tells an empty list from a broken one.
  *
  * Free objects. Each CPU has a LIFO list of free objects per cache (struct slab_cpu): allocation
  * pops, free pushes, with interrupts off (and the slot's lock where the environment has no
  * ARCH_CPU_CALLS_BY_IPI: slot_lock()); only the CPU itself flushes its list for a shrink
  * (arch_run_on_cpus()). An empty list takes every free
  * object of one slab at once (the slab's list becomes the CPU's); a list at cpu_limit gives half
- * back to their slabs. A slab's inuse counts the objects not on its own free list, so a slab is
+ * back to their slabs. A slot counts the room left below cpu_limit, not its objects: the free
+ * fast path takes one (a decrement and a branch on its sign), the allocation fast path gives one
+ * back. A slab's inuse counts the objects not on its own free list, so a slab is
  * empty when it is 0 whichever CPU holds its objects. Debug caches have cpu_limit 0: every
  * allocation and free goes to the slabs under the cache lock, where each one is checked.
  */
@@ -69,11 +75,15 @@ enum { SLAB_ON_NONE, SLAB_ON_PARTIAL, SLAB_ON_EMPTY };
 
 struct slab_cpu {
 	mm_spinlock_t lock; /* taken only without ARCH_CPU_CALLS_BY_IPI (slot_lock()): else interrupts off is enough */
-	unsigned int count; /* objects on freelist (atomic stores: slabinfo reads it) */
 	/*
-	 * The first free object, linked to the next through its first word (hardened, above). The
-	 * list is count long: the last object's link, and freelist itself when count is 0, are some
-	 * direct-map address never followed (slab_list_end() before the first free).
+	 * The cache's cpu_limit minus the objects on freelist (slot_count()): below 0 after the free
+	 * fast path took one, the list was full (always, with debug's cpu_limit 0). Atomic stores
+	 * where other CPUs can reach the slot: slabinfo reads it.
+	 */
+	int room;
+	/*
+	 * The first free object, linked to the next through its first word (hardened, above); the
+	 * last one links to slab_list_end(), which freelist is when the list is empty.
 	 */
 	void *freelist;
 };
@@ -171,10 +181,61 @@ static inline bool slab_link_intact(const struct kmem_cache *c, uintptr_t mixed)
 	return !(mixed & c->link_check);
 }
 
-/* What freelist holds while nothing was freed yet: a direct-map address, never followed. */
+/*
+ * Where every free list ends (above): a word of the direct map that stays zero, set up by
+ * slab_cpu_init().
+ */
+extern uintptr_t *mm_slab_list_end;
+
 static inline void *slab_list_end(void)
 {
-	return (void *)mm_direct_map_offset;
+	return mm_slab_list_end;
+}
+
+/*
+ * Adds delta to a counter of a slot that only its CPU writes, the slot locked, while other CPUs
+ * read it racily (atomic loads): where only its CPU touches the slot (ARCH_CPU_CALLS_BY_IPI) a
+ * plain add, one instruction on the counter in memory; elsewhere an atomic store, which the race
+ * detector checks.
+ */
+#ifdef ARCH_CPU_CALLS_BY_IPI
+#define slot_own_add(counter, delta) ((void)(*(counter) += (delta)))
+#else
+#define slot_own_add(counter, delta) __atomic_store_n((counter), *(counter) + (delta), __ATOMIC_RELAXED)
+#endif
+
+/*
+ * The objects on slot's list of c: exact for the slot's holder, an approximate figure elsewhere
+ * (atomic load; 0 rather than below).
+ */
+static inline unsigned int slot_count(const struct kmem_cache *c, const struct slab_cpu *slot)
+{
+	int n = (int)c->cpu_limit - __atomic_load_n(&slot->room, __ATOMIC_RELAXED);
+
+	return n > 0 ? (unsigned int)n : 0;
+}
+
+/* slot locked: n objects on its list of c (atomic store: other CPUs read it). */
+static inline void slot_set_count(const struct kmem_cache *c, struct slab_cpu *slot, unsigned int n)
+{
+	__atomic_store_n(&slot->room, (int)c->cpu_limit - (int)n, __ATOMIC_RELAXED);
+}
+
+/*
+ * slot locked: takes room for one more object on its list; was there room below cpu_limit? When
+ * not, the caller goes to mm_slab_free_slow(), which gives the room back. In the kernel a
+ * decrement in memory and a branch on its sign.
+ */
+static inline __attribute__((always_inline)) bool slot_take_room(struct slab_cpu *slot)
+{
+#ifdef ARCH_CPU_CALLS_BY_IPI
+	return --slot->room >= 0;
+#else
+	int room = slot->room - 1;
+
+	__atomic_store_n(&slot->room, room, __ATOMIC_RELAXED);
+	return room >= 0;
+#endif
 }
 
 /*
@@ -239,40 +300,38 @@ static inline struct page *slab_obj_head(const void *obj)
 
 /*
  * The slow halves of the fast paths below, entered with slot locked and interrupts off (irq:
- * what to restore); they unlock.
+ * what to restore); they unlock. The allocation's is entered when obj, the list's first, has a
+ * link that does not decode: an empty list (obj is its end, slab_list_end()) is refilled; a
+ * broken one (a double free or a write to a freed object) is reported, abandoned and refilled.
+ * The free's is entered with the room taken (slot_take_room()), which it gives back. The
+ * allocation's takes gfp second, where its callers (kmalloc(), kmem_cache_alloc()) have it: the
+ * fast path then does not move it (one instruction, make bench-kernel).
  */
-void *mm_slab_alloc_slow(struct kmem_cache *c, struct slab_cpu *slot, gfp_t gfp, unsigned long irq,
-		      const void *caller);
+void *mm_slab_alloc_slow(struct kmem_cache *c, gfp_t gfp, struct slab_cpu *slot, void *obj, unsigned long irq,
+			 const void *caller);
 void mm_slab_free_slow(struct kmem_cache *c, struct slab_cpu *slot, void *obj, unsigned long irq,
-		    const void *caller);
+		       const void *caller);
 
 /*
- * The fast path's side exit when obj's link does not decode (a double free or a write to a freed
- * object): entered like mm_slab_alloc_slow(); reports, abandons this CPU's list and refills it.
+ * An object of c: the first of this CPU's list. Inlined into the interface: the reports name its
+ * caller (__builtin_return_address(0) where it is inlined).
  */
-void *mm_slab_alloc_broken(struct kmem_cache *c, struct slab_cpu *slot, void *obj, gfp_t gfp, unsigned long irq,
-			const void *caller);
-
-/* An object of c: the first of this CPU's list. Inlined into the interface (the caller's address). */
 static inline __attribute__((always_inline)) void *slab_alloc_fast(struct kmem_cache *c, gfp_t gfp)
 {
 	unsigned long irq = arch_irq_save();
 	struct slab_cpu *slot = slab_cpu_slot(c);
-	unsigned int count;
 	uintptr_t mixed;
 	void **obj;
 
 	slot_lock(slot);
-	count = slot->count;
-	if (unlikely(!count))
-		return mm_slab_alloc_slow(c, slot, gfp, irq, __builtin_return_address(0));
 	obj = slot->freelist;
 	mixed = slab_link_mixed(c, obj);
-	if (unlikely(mixed & c->link_check)) /* !slab_link_intact(), which the compiler tests less well */
-		return mm_slab_alloc_broken(c, slot, obj, gfp, irq, __builtin_return_address(0));
+	/* !slab_link_intact(), which the compiler tests less well; an empty list's end never decodes */
+	if (unlikely(mixed & c->link_check))
+		return mm_slab_alloc_slow(c, gfp, slot, obj, irq, __builtin_return_address(0));
 	slot->freelist = (void *)(mixed ^ (uintptr_t)obj);
 	*obj = NULL; /* never decodes: a second trip through the list is caught */
-	__atomic_store_n(&slot->count, count - 1, __ATOMIC_RELAXED);
+	slot_own_add(&slot->room, 1);
 	slot_unlock(slot);
 	arch_irq_restore(irq);
 	if (unlikely(gfp & __GFP_ZERO))
@@ -285,24 +344,25 @@ static inline __attribute__((always_inline)) void *slab_alloc_fast(struct kmem_c
  * CPU's list. The object this CPU freed last again (a double free), a full list and debug caches
  * go slow.
  */
-static inline __attribute__((always_inline)) void slab_free_fast(struct kmem_cache *c, void *obj,
-								  const void *caller)
+static inline __attribute__((always_inline)) void slab_free_fast(struct kmem_cache *c, void *obj)
 {
 	unsigned long irq = arch_irq_save();
 	struct slab_cpu *slot = slab_cpu_slot(c);
-	unsigned int count;
 	void *head;
 
 	slot_lock(slot);
-	count = slot->count;
 	head = slot->freelist;
-	if (unlikely(count >= c->cpu_limit || obj == head)) {
-		mm_slab_free_slow(c, slot, obj, irq, caller);
+	/* Two tests, not one ||: the compiler then keeps the decrement and its branch together. */
+	if (unlikely(!slot_take_room(slot))) {
+		mm_slab_free_slow(c, slot, obj, irq, __builtin_return_address(0));
+		return;
+	}
+	if (unlikely(obj == head)) {
+		mm_slab_free_slow(c, slot, obj, irq, __builtin_return_address(0));
 		return;
 	}
 	*(uintptr_t *)obj = slab_link_encode(c, obj, head);
 	slot->freelist = obj;
-	__atomic_store_n(&slot->count, count + 1, __ATOMIC_RELAXED);
 	slot_unlock(slot);
 	arch_irq_restore(irq);
 }

@@ -8,9 +8,12 @@
  * right. First with a SLAB_DEBUG cache (and kmalloc when its caches are in debug mode, as in
  * MM_DEBUG builds), then the cases a cache without debugging still reports: the last freed object
  * freed again, the wrong cache, a pointer no slab holds or inside an object, an earlier object
- * freed again and a freed object's link overwritten (both when the list reaches them).
+ * freed again and a freed object's link overwritten (both when the list reaches them), even
+ * when the overwritten link says the list ends there.
  */
 #include "tests/ktest/slab_helpers.h"
+
+#include "mm/slab_cache.h" /* the free links' encoding and the lists' end: one forged below */
 
 #define OBJ_SIZE 100
 #define WORKS_N 300
@@ -560,6 +563,38 @@ static void nodebug_overwritten_free_link_is_not_followed(struct ktest *t)
 	slab_expect_free_pages(t, before);
 }
 
+/*
+ * Without debug, a freed object's link overwritten with one that decodes to the lists' end
+ * (mm/slab_cache.h) while objects follow it: the allocation fast path takes the end for an empty
+ * list, and its slow path, seeing the slot still count objects, reports the list broken instead
+ * of refilling as if it were empty. The objects after it are abandoned (counted in use) and
+ * given back here.
+ */
+static void nodebug_free_link_to_the_lists_end_is_caught(struct ktest *t)
+{
+	unsigned long before = slab_test_free_pages();
+	struct kmem_cache *c;
+	void *a, *b, *got[2];
+	size_t n;
+
+	c = nodebug_cache_drained(t, &n);
+	KT_ASSERT(t, c && n > 1, "no cache");
+	a = objs[0];
+	b = objs[1];
+	kmem_cache_free(c, a);
+	kmem_cache_free(c, b); /* the list: b, a, its end */
+	*(uintptr_t *)b = slab_link_encode(c, b, slab_list_end()); /* forged: b the last */
+	watch();
+	got[0] = kmem_cache_alloc(c, GFP_KERNEL);
+	got[1] = kmem_cache_alloc(c, GFP_KERNEL);
+	expect_one_report(t, "a link to the lists' end with a still on the list", DOUBLE_FREE);
+	KT_EXPECT(t, got[0] == b, "the list gave %p first; want b %p", got[0], b);
+	KT_EXPECT(t, got[1] && got[1] != a && got[1] != b, "second allocation %p: a is %p, b %p", got[1], a, b);
+	kmem_cache_free(c, got[1]);
+	release_drained(t, c, 0, n); /* objs[0] is a, abandoned on the list: still counted, so freed again */
+	slab_expect_free_pages(t, before);
+}
+
 KTEST_SUITE(slab_misuse,
 	    KTEST_MISUSE_CASE(debug_double_free_is_reported),
 	    KTEST_MISUSE_CASE(debug_free_inside_an_object_is_reported),
@@ -580,4 +615,5 @@ KTEST_SUITE(slab_misuse,
 	    KTEST_MISUSE_CASE(nodebug_free_of_a_non_slab_pointer_is_reported),
 	    KTEST_MISUSE_CASE(nodebug_free_inside_an_object_is_refused),
 	    KTEST_MISUSE_CASE(nodebug_double_free_of_an_earlier_object_is_caught),
-	    KTEST_MISUSE_CASE(nodebug_overwritten_free_link_is_not_followed));
+	    KTEST_MISUSE_CASE(nodebug_overwritten_free_link_is_not_followed),
+	    KTEST_MISUSE_CASE(nodebug_free_link_to_the_lists_end_is_caught));

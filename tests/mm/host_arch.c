@@ -503,7 +503,7 @@ static int size_raw_map(const struct boot_memmap *raw, phys_addr_t *usable_end, 
 		*usable_end = fw_map_usable_end(&map);
 		*usable = pages << PAGE_SHIFT;
 		*need = (pages / MEMMAP_CHUNK_PAGES + 2 * ranges) * PAGE_SIZE +
-			PFN_DOWN(*usable_end) / MEMMAP_CHUNK_PAGES / 8 + bytes + pages / 4;
+			PFN_DOWN(*usable_end) / MEMMAP_CHUNK_PAGES + bytes + pages / 4;
 	}
 	free(storage);
 	return err;
