@@ -56,16 +56,18 @@ static uint8_t first_zone_of[MAX_NUMNODES][__GFP_ZONEMASK + 1];
  * writes 0; the pages inside a block keep count 0 (a get_page() on one gives it count 1 but order
  * field 0, and compound pages fail on PG_head or PG_tail).
  *
- * While page_owner keeps records or a range is isolated, set_free_check_words() sets every entry
- * to FREE_CHECK_NEVER, a bit outside FREE_CHECK_WORD: no page matches, every free takes the slow
- * path (which clears the block's record), and the fast path pays nothing for either.
+ * While page_owner keeps records, a range is isolated or poisoning is on, set_free_check_words()
+ * sets every entry to FREE_CHECK_NEVER, a bit outside FREE_CHECK_WORD: no page matches, every free
+ * takes the slow path (which clears the block's record, or poisons the block), and the fast path
+ * pays nothing for any of them. An MM_DEBUG build starts with poisoning on, so with them all NEVER.
  */
 #define FREE_CHECK_WORD ((uint64_t)UINT32_MAX << 32 | FREE_CHECK_FLAGS)
 #define FREE_CHECK_EXPECT(order) ((uint64_t)1 << 32 | (order) << PAGE_ORDER_SHIFT)
 #define FREE_CHECK_NEVER ((uint64_t)1 << ZONES_SHIFT)
 _Static_assert(!(FREE_CHECK_NEVER & FREE_CHECK_WORD), "FREE_CHECK_NEVER matches no page");
-static uint64_t free_check_word[PCP_MAX_ORDER + 1] = { FREE_CHECK_EXPECT(0u), FREE_CHECK_EXPECT(1u),
-						       FREE_CHECK_EXPECT(2u), FREE_CHECK_EXPECT(3u) };
+#define FREE_CHECK_BOOT(order) (MM_DEBUG ? FREE_CHECK_NEVER : FREE_CHECK_EXPECT(order)) /* mm_debug_poison's start */
+static uint64_t free_check_word[PCP_MAX_ORDER + 1] = { FREE_CHECK_BOOT(0u), FREE_CHECK_BOOT(1u), FREE_CHECK_BOOT(2u),
+						       FREE_CHECK_BOOT(3u) };
 _Static_assert(PCP_MAX_ORDER == 3, "free_check_word[] lists the per-CPU lists' orders");
 _Static_assert(offsetof(struct page, flags) == 0 && offsetof(struct page, _refcount) == 4 &&
 		       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
@@ -102,19 +104,21 @@ static int highest_zone(gfp_t gfp)
 
 /*
  * Ranges isolated now (page_alloc_isolating()): while there is one, no free takes the fast path.
- * Changed under isolating_lock, taken alone, so that the masks follow the last change.
+ * Changed, as mm_debug_poison (set_page_poisoning()), under isolating_lock, taken alone, so that
+ * the masks follow the last change.
  */
 static unsigned int nr_isolating;
 static DEFINE_MM_SPINLOCK(isolating_lock, "page_alloc isolating_lock");
 
 /*
  * The fast free path's expected words: FREE_CHECK_NEVER (every free goes to the slow path) while
- * page_owner keeps records or a range is isolated. Stored atomically: other CPUs read them without
- * a lock.
+ * page_owner keeps records, a range is isolated or poisoning is on. Stored atomically: other CPUs
+ * read them without a lock.
  */
 static void set_free_check_words(void)
 {
-	bool slow = mm_page_owner_on || __atomic_load_n(&nr_isolating, __ATOMIC_RELAXED);
+	bool slow = mm_page_owner_on || __atomic_load_n(&nr_isolating, __ATOMIC_RELAXED) ||
+		    __atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED);
 
 	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
 		__atomic_store_n(&free_check_word[o], slow ? FREE_CHECK_NEVER : FREE_CHECK_EXPECT((uint64_t)o),
@@ -128,6 +132,17 @@ void page_alloc_isolating(bool begin)
 	__atomic_store_n(&nr_isolating, nr_isolating + (begin ? 1u : -1u), __ATOMIC_RELAXED);
 	set_free_check_words();
 	mm_spin_unlock_irqrestore(&isolating_lock, flags);
+}
+
+bool set_page_poisoning(bool on)
+{
+	unsigned long flags = mm_spin_lock_irqsave(&isolating_lock);
+	bool was = mm_debug_poison;
+
+	__atomic_store_n(&mm_debug_poison, on, __ATOMIC_RELAXED);
+	set_free_check_words();
+	mm_spin_unlock_irqrestore(&isolating_lock, flags);
+	return was;
 }
 
 /* The first zone with memory an allocation preferring node nid with zone bits zbits may take, or NULL. */
@@ -718,8 +733,8 @@ static __attribute__((noinline, cold)) void free_pages_slow(struct page *page, u
 /*
  * The fast path: every check of a plain block in one test, then a push on this CPU's list under
  * its lock with interrupts off. Anything else (a failed check, a compound head, an order above
- * PCP_MAX_ORDER, poisoning, page_owner's records (free_check_word), a list at its high or off,
- * a busy zone: fast_high) goes out of line.
+ * PCP_MAX_ORDER, poisoning, page_owner's records or an isolated range (free_check_word), a list
+ * at its high or off, a busy zone: fast_high) goes out of line.
  */
 void __free_pages(struct page *page, unsigned int order)
 {
@@ -728,9 +743,7 @@ void __free_pages(struct page *page, unsigned int order)
 	struct per_cpu_pages *pcp;
 	unsigned long irq;
 
-	if (unlikely(order > PCP_MAX_ORDER ||
-		     (word & FREE_CHECK_WORD) != racy_load(free_check_word[order]) ||
-		     mm_debug_poison)) { /* a plain read, as its writers': a compare with memory, one instruction */
+	if (unlikely(order > PCP_MAX_ORDER || (word & FREE_CHECK_WORD) != racy_load(free_check_word[order]))) {
 		free_pages_slow(page, order);
 		return;
 	}

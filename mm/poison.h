@@ -15,7 +15,7 @@
  * default in MM_DEBUG builds; the map replay and the benchmark turn it off.
  */
 #define PAGE_POISON 0xaa
-extern bool mm_debug_poison;
+extern bool mm_debug_poison; /* read it; change it with set_page_poisoning() */
 /* Counted atomically: read them with __atomic_load_n() where other CPUs allocate and free. */
 extern unsigned long mm_poison_errors;  /* poison mismatches found so far */
 extern unsigned long mm_nr_poisoned_pages; /* free pages holding poison, checked when allocated */
@@ -24,6 +24,19 @@ extern unsigned long mm_nr_poisoned_pages; /* free pages holding poison, checked
  * keeps records (mm_init() adds it). One word, so that the fast path makes one test for both.
  */
 extern unsigned long mm_alloc_slow_reasons;
+
+/**
+ * set_page_poisoning() - Turn page poisoning (mm_debug_poison) on or off.
+ * @on: true: every block freed from now on is poisoned, and checked when allocated again.
+ *
+ * The only writer of mm_debug_poison: while it is on, the fast path of __free_pages() must take
+ * the slow one, and the allocator's table of expected page words says so (it is defined with the
+ * allocator, mm/page_alloc.c), so that the fast path makes no test of its own for it. Pages
+ * poisoned while it was on stay poisoned, and checked, after it is turned off.
+ *
+ * Return: the previous state.
+ */
+bool set_page_poisoning(bool on);
 
 /**
  * poison_pages() - Fill frames with PAGE_POISON and mark them PG_poisoned.
