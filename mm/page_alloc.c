@@ -74,7 +74,7 @@ _Static_assert(offsetof(struct page, flags) == 0 && offsetof(struct page, _refco
 	       "page_flags_and_ref() reads the flags in the low half of the first 64 bits, the count in the high");
 
 /*
- * A word the fast paths read racily (free_check_word[], mm_alloc_slow_reasons): in the kernel a
+ * A word the fast paths read racily (free_check_word[], mm_alloc_gate): in the kernel a
  * plain load (an aligned word: never torn), which the compiler folds into the compare (an atomic or
  * volatile one costs a move more); the host harness keeps the atomic load, which its race detector
  * checks.
@@ -207,9 +207,10 @@ int set_cpu_numa_node(unsigned int cpu, unsigned int nid)
 	return 0;
 }
 
+/* Free pages hold poison (checked when allocated)? A racy load: a compare with memory in the kernel. */
 static inline bool poisoned_pages_remain(void)
 {
-	return __atomic_load_n(&mm_nr_poisoned_pages, __ATOMIC_RELAXED) != 0;
+	return racy_load(mm_nr_poisoned_pages) != 0;
 }
 
 /*
@@ -490,31 +491,49 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, 
 }
 
 /*
- * The fast path: a plain block of order <= PCP_MAX_ORDER from this CPU's list for the first zone,
- * with that list locked (pcp_lock(): interrupts off). Everything else takes the slow path. The
- * caller has made sure that no free page holds poison (alloc_slow_reasons()).
+ * alloc_pages_pop() but for its slow path: the block from this CPU's list, or NULL when that list
+ * is empty (order <= PCP_MAX_ORDER, gfp within FAST_GFP).
  */
-static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t gfp, unsigned int order)
+static inline __attribute__((always_inline)) struct page *alloc_pages_take(gfp_t gfp, unsigned int order)
 {
 	struct per_cpu_pages *pcp;
 	struct page *page;
 	unsigned long flags;
 
-	if (unlikely(order > PCP_MAX_ORDER || (gfp & ~FAST_GFP)))
-		return alloc_pages_slow(gfp, order);
 	flags = arch_irq_save();
 	pcp = this_cpu_local_pcp(gfp & __GFP_ZONEMASK);
 	pcp_lists_lock(pcp);
 	page = pcp_take_hot(pcp, order, gfp_migratetype(gfp)); /* both mobility bits: an empty list */
-	if (unlikely(!page)) {
-		pcp_unlock(pcp, flags);
-		return alloc_pages_slow(gfp, order);
+	if (likely(page)) {
+		pcp_count_alloc(pcp);
+		set_page_ref(page, 1); /* its flags already say its order: see struct per_cpu_pages */
+		set_page_private(page, 0);
 	}
-	pcp_count_alloc(pcp);
-	set_page_ref(page, 1); /* its flags already say its order: see struct per_cpu_pages */
-	set_page_private(page, 0);
 	pcp_unlock(pcp, flags);
 	return page;
+}
+
+/*
+ * The fast path past its checks (order <= PCP_MAX_ORDER, gfp within FAST_GFP): a plain block from
+ * this CPU's list for the first zone, with that list locked (pcp_lock(): interrupts off); the
+ * slow path when that list is empty. The caller has made sure that no free page holds poison
+ * (alloc_slow_reasons()).
+ */
+static inline __attribute__((always_inline)) struct page *alloc_pages_pop(gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages_take(gfp, order);
+
+	if (unlikely(!page))
+		return alloc_pages_slow(gfp, order);
+	return page;
+}
+
+/* The fast path: its checks, then alloc_pages_pop(); anything else takes the slow path. */
+static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t gfp, unsigned int order)
+{
+	if (unlikely(order > PCP_MAX_ORDER || (gfp & ~FAST_GFP)))
+		return alloc_pages_slow(gfp, order);
+	return alloc_pages_pop(gfp, order);
 }
 
 /* The fast path, or the slow one while free pages hold poison (each is checked when allocated). */
@@ -525,17 +544,35 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_local(gfp_
 	return alloc_pages_fast(gfp, order);
 }
 
-/* Is poison or page_owner about (mm_alloc_slow_reasons, mm/poison.h)? */
-static inline bool alloc_slow_reasons(void)
+/*
+ * alloc_pages()'s fast path serves the orders below this: PCP_MAX_ORDER + 1, or 0 while poison
+ * or page_owner is about (mm_alloc_gate, mm/poison.h). In the kernel a plain load of the low
+ * half, which the compiler folds into the compare with the order.
+ */
+static inline uint32_t alloc_fast_orders(void)
 {
-	return racy_load(mm_alloc_slow_reasons) != 0;
+#ifdef ARCH_CPU_CALLS_BY_IPI
+	return mm_alloc_gate.fast_orders;
+#else
+	return (uint32_t)racy_load(mm_alloc_gate.word);
+#endif
 }
 
-/* An allocation while poison or page_owner's records are about: the block, recorded as site's. */
-static __attribute__((noinline, cold)) struct page *alloc_pages_recorded(gfp_t gfp, unsigned int order,
-									  uintptr_t site)
+/*
+ * Is poison or page_owner about (mm_alloc_gate's slow_reasons, mm/poison.h)? Without either the
+ * whole word is PCP_MAX_ORDER + 1 (its high half 0), so one 64-bit compare with memory asks, as
+ * many instructions as the order's test before it (a 32-bit test would take a load more).
+ */
+static inline bool alloc_slow_reasons(void)
 {
-	struct page *page = alloc_pages_local(gfp, order);
+	return racy_load(mm_alloc_gate.word) != PCP_MAX_ORDER + 1u;
+}
+
+/* alloc_pages_recorded()'s slow side: the slow path's block, recorded as site's. */
+static __attribute__((noinline, cold)) struct page *alloc_pages_slow_recorded(gfp_t gfp, unsigned int order,
+									       uintptr_t site)
+{
+	struct page *page = alloc_pages_slow(gfp, order);
 
 	if (page && mm_page_owner_on)
 		page_owner_alloc(page_to_pfn(page), order, gfp, site);
@@ -543,17 +580,42 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_recorded(gfp_t g
 }
 
 /*
+ * An allocation while poison or page_owner's records are about: the block, recorded as site's.
+ * A block from the per-CPU list keeps nothing but its frame number across the record's call (the
+ * slow path, which needs more, is a tail call), so that page_owner's fast case saves one register.
+ */
+static __attribute__((noinline, cold)) struct page *alloc_pages_recorded(gfp_t gfp, unsigned int order,
+									  uintptr_t site)
+{
+	struct page *page = NULL;
+	unsigned long pfn;
+
+	if (likely(!poisoned_pages_remain() && order <= PCP_MAX_ORDER && !(gfp & ~FAST_GFP)))
+		page = alloc_pages_take(gfp, order);
+	if (unlikely(!page))
+		return alloc_pages_slow_recorded(gfp, order, site);
+	if (!mm_page_owner_on)
+		return page;
+	pfn = page_to_pfn(page);
+	page_owner_alloc(pfn, order, gfp, site);
+	return pfn_to_page(pfn);
+}
+
+/*
  * page_owner records the return address in the caller of alloc_pages(): taken here, at entry,
- * and only while it is on (or poison is about), so that the fast path makes no call that needs a
- * frame (every call stays a tail call) and pays one compare and a branch for both.
- * noinline, so that the address is always this function's return address, never that of a
- * function it was inlined into.
+ * and only on the slow side, so that the fast path makes no call that needs a frame (every call
+ * stays a tail call). Poison and page_owner send every call there through the order's test
+ * (alloc_fast_orders()): the fast path pays nothing for either. noinline, so that the address
+ * is always this function's return address, never that of a function it was inlined into.
  */
 __attribute__((noinline)) struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	if (unlikely(alloc_slow_reasons()))
-		return alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0));
-	return alloc_pages_fast(gfp, order);
+	if (unlikely(order >= alloc_fast_orders() || (gfp & ~FAST_GFP))) {
+		if (unlikely(alloc_slow_reasons()))
+			return alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0));
+		return alloc_pages_slow(gfp, order);
+	}
+	return alloc_pages_pop(gfp, order);
 }
 
 /* The node an allocation asked for nid prefers, or -1 (reported) when there is no such node. */
