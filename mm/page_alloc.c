@@ -23,7 +23,7 @@
 /* Flags a block being freed must not carry, plus the allocation order field. */
 #define FREE_CHECK_FLAGS                                                                        \
 	(1u << PG_reserved | 1u << PG_buddy | 1u << PG_head | 1u << PG_tail | 1u << PG_compound | \
-	 1u << PG_hugetlb | 1u << PG_slab | 1u << PG_movable | 1u << PG_isolated | PAGE_ORDER_MASK)
+	 1u << PG_hugetlb | 1u << PG_slab | 1u << PG_movable | 1u << PG_isolated | PAGE_ORDER_MASK | PAGE_ZERO_BITS)
 
 /*
  * The gfp bits the fast path handles itself; any other sends the call to the slow path.
@@ -41,10 +41,13 @@
 static uint8_t first_zone_of[MAX_NUMNODES][__GFP_ZONEMASK + 1];
 /*
  * The fast free path reads a struct page's flags and reference count in one 64-bit load (they
- * are adjacent: the flags in the low half on a little-endian machine) and tests both with one
- * compare: FREE_CHECK_WORD's bits must equal free_check_word[order], the flags free of
- * FREE_CHECK_FLAGS but for the order field saying order, and the count 1. A table, where a shift
- * would take two instructions more.
+ * are adjacent: the flags in the low half on a little-endian machine) and tests both at once:
+ * FREE_CHECK_WORD's bits must equal free_check_word[order], the flags free of FREE_CHECK_FLAGS
+ * but for the order field saying order, and the count 1. A table, where a shift would take two
+ * instructions more. The test is an exclusive or with the entry, then a test of the result's
+ * FREE_CHECK_WORD bits, all 0: the mask is a 32-bit immediate (sign-extended: bits 31..63 set,
+ * the flags' PAGE_ZERO_BITS among them), and the result keeps the zone and the list type, with
+ * 0 above the type (the order field, matched, and PAGE_ZERO_BITS), for the push.
  *
  * The compare also proves the block aligned to its order, so the fast path makes no test of its
  * own for that (the slow path still names a misaligned block): a first page with count 1 carries
@@ -57,14 +60,18 @@ static uint8_t first_zone_of[MAX_NUMNODES][__GFP_ZONEMASK + 1];
  * field 0, and compound pages fail on PG_head or PG_tail).
  *
  * While page_owner keeps records, a range is isolated or poisoning is on, set_free_check_words()
- * sets every entry to FREE_CHECK_NEVER, a bit outside FREE_CHECK_WORD: no page matches, every free
- * takes the slow path (which clears the block's record, or poisons the block), and the fast path
- * pays nothing for any of them. An MM_DEBUG build starts with poisoning on, so with them all NEVER.
+ * sets every entry to FREE_CHECK_NEVER, a bit of PAGE_ZERO_BITS, which no page has: no page
+ * matches, every free takes the slow path (which clears the block's record, or poisons the
+ * block), and the fast path pays nothing for any of them. An MM_DEBUG build starts with poisoning on, so with them all NEVER.
  */
 #define FREE_CHECK_WORD ((uint64_t)UINT32_MAX << 32 | FREE_CHECK_FLAGS)
 #define FREE_CHECK_EXPECT(order) ((uint64_t)1 << 32 | (order) << PAGE_ORDER_SHIFT)
-#define FREE_CHECK_NEVER ((uint64_t)1 << ZONES_SHIFT)
-_Static_assert(!(FREE_CHECK_NEVER & FREE_CHECK_WORD), "FREE_CHECK_NEVER matches no page");
+#define FREE_CHECK_NEVER ((uint64_t)1 << 31)
+_Static_assert((FREE_CHECK_NEVER & PAGE_ZERO_BITS & FREE_CHECK_WORD) == FREE_CHECK_NEVER, "FREE_CHECK_NEVER matches no page");
+_Static_assert(FREE_CHECK_WORD == (uint64_t)(int64_t)(int32_t)FREE_CHECK_FLAGS,
+	       "FREE_CHECK_WORD is its low half sign-extended: an immediate of the test");
+_Static_assert((~0u << PAGE_PCPTYPE_SHIFT) == (PAGE_PCPTYPE_MASK | PAGE_ORDER_MASK | PAGE_ZERO_BITS),
+	       "above the list type, the flags hold only what the free check leaves 0");
 #define FREE_CHECK_BOOT(order) (MM_DEBUG ? FREE_CHECK_NEVER : FREE_CHECK_EXPECT(order)) /* mm_debug_poison's start */
 static uint64_t free_check_word[PCP_MAX_ORDER + 1] = { FREE_CHECK_BOOT(0u), FREE_CHECK_BOOT(1u), FREE_CHECK_BOOT(2u),
 						       FREE_CHECK_BOOT(3u) };
@@ -801,14 +808,21 @@ static __attribute__((noinline, cold)) void free_pages_slow(struct page *page, u
 void __free_pages(struct page *page, unsigned int order)
 {
 	uint64_t word = page_flags_and_ref(page);
-	uint32_t flags = (uint32_t)word;
 	struct per_cpu_pages *pcp;
 	unsigned long irq;
+	uint32_t flags;
 
-	if (unlikely(order > PCP_MAX_ORDER || (word & FREE_CHECK_WORD) != racy_load(free_check_word[order]))) {
+	if (unlikely(order > PCP_MAX_ORDER)) {
 		free_pages_slow(page, order);
 		return;
 	}
+	word ^= racy_load(free_check_word[order]);
+	if (unlikely(word & FREE_CHECK_WORD)) {
+		free_pages_slow(page, order);
+		return;
+	}
+	/* The flags with 0 above the list type (its order field matched): the zone and the type. */
+	flags = (uint32_t)word;
 	set_page_ref(page, 0); /* its flags keep its order and list type: see struct per_cpu_pages */
 	irq = arch_irq_save();
 	pcp = this_cpu_pcp_at((flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));
