@@ -208,7 +208,7 @@ int mm_init(const struct mm_init_params *p)
 	int err;
 
 	mm_nr_poisoned_pages = 0;
-	mm_alloc_slow_reasons = 0;
+	mm_alloc_gate.word = 0; /* every allocation slow until page_owner is known, below */
 	mm_lock_check_set_cpus(NULL, 0); /* a previous build's records are in memory about to be reused */
 	shrinker_reset(); /* those of a previous build are gone; slab_init() registers the slab's */
 	/* The destructors compound pages may carry; the first is the default. */
@@ -257,7 +257,7 @@ int mm_init(const struct mm_init_params *p)
 	t1 = now(p);
 	/* Without its records, it stays off; with them, they cover memory added later too. */
 	page_owner_init(p->page_owner ? MAX(mm_max_pfn, mm_memmap_limit_pfn) : 0);
-	mm_alloc_slow_reasons += mm_page_owner_on; /* before the first allocation: see mm/poison.h */
+	alloc_slow_reasons_add(mm_page_owner_on); /* opens the fast path unless page_owner is on: mm/poison.h */
 	mm_memory_add_boot(&ranges);
 	memblock_for_each_free(hand_off_range, NULL);
 	if (p->picture) /* while memblock still knows who reserved what */

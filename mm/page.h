@@ -20,11 +20,12 @@ typedef void compound_page_dtor(struct page *head);
 struct page {
 	/*
 	 * Bits 0..18: PG_* flags below. Bits 19..23: the zone index (mm/zone.h: the node's number
-	 * times 3 plus ZONE_DMA, ZONE_DMA32 or ZONE_NORMAL), fixed when the memmap is built. Bits 26..29: on the first page of an allocated block that is
-	 * not a compound page, the order it was allocated at, so that __free_pages() can refuse a
-	 * wrong order. Bits 30..31: the mobility type of the per-CPU list the block is on, or was
-	 * last taken from (PAGE_PCPTYPE_MASK; see struct per_cpu_pages, mm/zone.h): mm/'s own, as the
-	 * order field is.
+	 * times 3 plus ZONE_DMA, ZONE_DMA32 or ZONE_NORMAL), fixed when the memmap is built.
+	 * Bits 24..25: the mobility type of the per-CPU list the block is on, or was last taken
+	 * from (PAGE_PCPTYPE_MASK; see struct per_cpu_pages, mm/zone.h): mm/'s own, as the order
+	 * field is. Bits 26..29: on the first page of an allocated block that is not a compound
+	 * page, the order it was allocated at, so that __free_pages() can refuse a wrong order.
+	 * Bits 30..31: always 0 (PAGE_ZERO_BITS).
 	 */
 	uint32_t flags;
 
@@ -121,8 +122,10 @@ enum pageflags {
 _Static_assert(NR_PAGEFLAGS <= ZONES_SHIFT, "the flags stay below the zone index");
 #define PAGE_ORDER_SHIFT 26
 #define PAGE_ORDER_MASK (0xfu << PAGE_ORDER_SHIFT)
-#define PAGE_PCPTYPE_SHIFT 30
+#define PAGE_PCPTYPE_SHIFT 24
 #define PAGE_PCPTYPE_MASK (3u << PAGE_PCPTYPE_SHIFT)
+/* Bits 30..31: always 0, so that the free fast path's check of them is a sign-extended 32-bit mask. */
+#define PAGE_ZERO_BITS (3u << 30)
 
 /*
  * flags and _refcount are read by CPUs that do not own the page: the buddy merge looks at a

@@ -23,7 +23,7 @@
 /* Flags a block being freed must not carry, plus the allocation order field. */
 #define FREE_CHECK_FLAGS                                                                        \
 	(1u << PG_reserved | 1u << PG_buddy | 1u << PG_head | 1u << PG_tail | 1u << PG_compound | \
-	 1u << PG_hugetlb | 1u << PG_slab | 1u << PG_movable | 1u << PG_isolated | PAGE_ORDER_MASK)
+	 1u << PG_hugetlb | 1u << PG_slab | 1u << PG_movable | 1u << PG_isolated | PAGE_ORDER_MASK | PAGE_ZERO_BITS)
 
 /*
  * The gfp bits the fast path handles itself; any other sends the call to the slow path.
@@ -41,10 +41,13 @@
 static uint8_t first_zone_of[MAX_NUMNODES][__GFP_ZONEMASK + 1];
 /*
  * The fast free path reads a struct page's flags and reference count in one 64-bit load (they
- * are adjacent: the flags in the low half on a little-endian machine) and tests both with one
- * compare: FREE_CHECK_WORD's bits must equal free_check_word[order], the flags free of
- * FREE_CHECK_FLAGS but for the order field saying order, and the count 1. A table, where a shift
- * would take two instructions more.
+ * are adjacent: the flags in the low half on a little-endian machine) and tests both at once:
+ * FREE_CHECK_WORD's bits must equal free_check_word[order], the flags free of FREE_CHECK_FLAGS
+ * but for the order field saying order, and the count 1. A table, where a shift would take two
+ * instructions more. The test is an exclusive or with the entry, then a test of the result's
+ * FREE_CHECK_WORD bits, all 0: the mask is a 32-bit immediate (sign-extended: bits 31..63 set,
+ * the flags' PAGE_ZERO_BITS among them), and the result keeps the zone and the list type, with
+ * 0 above the type (the order field, matched, and PAGE_ZERO_BITS), for the push.
  *
  * The compare also proves the block aligned to its order, so the fast path makes no test of its
  * own for that (the slow path still names a misaligned block): a first page with count 1 carries
@@ -56,23 +59,29 @@ static uint8_t first_zone_of[MAX_NUMNODES][__GFP_ZONEMASK + 1];
  * writes 0; the pages inside a block keep count 0 (a get_page() on one gives it count 1 but order
  * field 0, and compound pages fail on PG_head or PG_tail).
  *
- * While page_owner keeps records or a range is isolated, set_free_check_words() sets every entry
- * to FREE_CHECK_NEVER, a bit outside FREE_CHECK_WORD: no page matches, every free takes the slow
- * path (which clears the block's record), and the fast path pays nothing for either.
+ * While page_owner keeps records, a range is isolated or poisoning is on, set_free_check_words()
+ * sets every entry to FREE_CHECK_NEVER, a bit of PAGE_ZERO_BITS, which no page has: no page
+ * matches, every free takes the slow path (which clears the block's record, or poisons the
+ * block), and the fast path pays nothing for any of them. An MM_DEBUG build starts with poisoning on, so with them all NEVER.
  */
 #define FREE_CHECK_WORD ((uint64_t)UINT32_MAX << 32 | FREE_CHECK_FLAGS)
 #define FREE_CHECK_EXPECT(order) ((uint64_t)1 << 32 | (order) << PAGE_ORDER_SHIFT)
-#define FREE_CHECK_NEVER ((uint64_t)1 << ZONES_SHIFT)
-_Static_assert(!(FREE_CHECK_NEVER & FREE_CHECK_WORD), "FREE_CHECK_NEVER matches no page");
-static uint64_t free_check_word[PCP_MAX_ORDER + 1] = { FREE_CHECK_EXPECT(0u), FREE_CHECK_EXPECT(1u),
-						       FREE_CHECK_EXPECT(2u), FREE_CHECK_EXPECT(3u) };
+#define FREE_CHECK_NEVER ((uint64_t)1 << 31)
+_Static_assert((FREE_CHECK_NEVER & PAGE_ZERO_BITS & FREE_CHECK_WORD) == FREE_CHECK_NEVER, "FREE_CHECK_NEVER matches no page");
+_Static_assert(FREE_CHECK_WORD == (uint64_t)(int64_t)(int32_t)FREE_CHECK_FLAGS,
+	       "FREE_CHECK_WORD is its low half sign-extended: an immediate of the test");
+_Static_assert((~0u << PAGE_PCPTYPE_SHIFT) == (PAGE_PCPTYPE_MASK | PAGE_ORDER_MASK | PAGE_ZERO_BITS),
+	       "above the list type, the flags hold only what the free check leaves 0");
+#define FREE_CHECK_BOOT(order) (MM_DEBUG ? FREE_CHECK_NEVER : FREE_CHECK_EXPECT(order)) /* mm_debug_poison's start */
+static uint64_t free_check_word[PCP_MAX_ORDER + 1] = { FREE_CHECK_BOOT(0u), FREE_CHECK_BOOT(1u), FREE_CHECK_BOOT(2u),
+						       FREE_CHECK_BOOT(3u) };
 _Static_assert(PCP_MAX_ORDER == 3, "free_check_word[] lists the per-CPU lists' orders");
 _Static_assert(offsetof(struct page, flags) == 0 && offsetof(struct page, _refcount) == 4 &&
 		       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 	       "page_flags_and_ref() reads the flags in the low half of the first 64 bits, the count in the high");
 
 /*
- * A word the fast paths read racily (free_check_word[], mm_alloc_slow_reasons): in the kernel a
+ * A word the fast paths read racily (free_check_word[], mm_alloc_gate): in the kernel a
  * plain load (an aligned word: never torn), which the compiler folds into the compare (an atomic or
  * volatile one costs a move more); the host harness keeps the atomic load, which its race detector
  * checks.
@@ -102,19 +111,21 @@ static int highest_zone(gfp_t gfp)
 
 /*
  * Ranges isolated now (page_alloc_isolating()): while there is one, no free takes the fast path.
- * Changed under isolating_lock, taken alone, so that the masks follow the last change.
+ * Changed, as mm_debug_poison (set_page_poisoning()), under isolating_lock, taken alone, so that
+ * the masks follow the last change.
  */
 static unsigned int nr_isolating;
 static DEFINE_MM_SPINLOCK(isolating_lock, "page_alloc isolating_lock");
 
 /*
  * The fast free path's expected words: FREE_CHECK_NEVER (every free goes to the slow path) while
- * page_owner keeps records or a range is isolated. Stored atomically: other CPUs read them without
- * a lock.
+ * page_owner keeps records, a range is isolated or poisoning is on. Stored atomically: other CPUs
+ * read them without a lock.
  */
 static void set_free_check_words(void)
 {
-	bool slow = mm_page_owner_on || __atomic_load_n(&nr_isolating, __ATOMIC_RELAXED);
+	bool slow = mm_page_owner_on || __atomic_load_n(&nr_isolating, __ATOMIC_RELAXED) ||
+		    __atomic_load_n(&mm_debug_poison, __ATOMIC_RELAXED);
 
 	for (unsigned int o = 0; o <= PCP_MAX_ORDER; o++)
 		__atomic_store_n(&free_check_word[o], slow ? FREE_CHECK_NEVER : FREE_CHECK_EXPECT((uint64_t)o),
@@ -128,6 +139,17 @@ void page_alloc_isolating(bool begin)
 	__atomic_store_n(&nr_isolating, nr_isolating + (begin ? 1u : -1u), __ATOMIC_RELAXED);
 	set_free_check_words();
 	mm_spin_unlock_irqrestore(&isolating_lock, flags);
+}
+
+bool set_page_poisoning(bool on)
+{
+	unsigned long flags = mm_spin_lock_irqsave(&isolating_lock);
+	bool was = mm_debug_poison;
+
+	__atomic_store_n(&mm_debug_poison, on, __ATOMIC_RELAXED);
+	set_free_check_words();
+	mm_spin_unlock_irqrestore(&isolating_lock, flags);
+	return was;
 }
 
 /* The first zone with memory an allocation preferring node nid with zone bits zbits may take, or NULL. */
@@ -192,9 +214,10 @@ int set_cpu_numa_node(unsigned int cpu, unsigned int nid)
 	return 0;
 }
 
+/* Free pages hold poison (checked when allocated)? A racy load: a compare with memory in the kernel. */
 static inline bool poisoned_pages_remain(void)
 {
-	return __atomic_load_n(&mm_nr_poisoned_pages, __ATOMIC_RELAXED) != 0;
+	return racy_load(mm_nr_poisoned_pages) != 0;
 }
 
 /*
@@ -475,31 +498,49 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, 
 }
 
 /*
- * The fast path: a plain block of order <= PCP_MAX_ORDER from this CPU's list for the first zone,
- * with that list locked (pcp_lock(): interrupts off). Everything else takes the slow path. The
- * caller has made sure that no free page holds poison (alloc_slow_reasons()).
+ * alloc_pages_pop() but for its slow path: the block from this CPU's list, or NULL when that list
+ * is empty (order <= PCP_MAX_ORDER, gfp within FAST_GFP).
  */
-static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t gfp, unsigned int order)
+static inline __attribute__((always_inline)) struct page *alloc_pages_take(gfp_t gfp, unsigned int order)
 {
 	struct per_cpu_pages *pcp;
 	struct page *page;
 	unsigned long flags;
 
-	if (unlikely(order > PCP_MAX_ORDER || (gfp & ~FAST_GFP)))
-		return alloc_pages_slow(gfp, order);
 	flags = arch_irq_save();
 	pcp = this_cpu_local_pcp(gfp & __GFP_ZONEMASK);
 	pcp_lists_lock(pcp);
 	page = pcp_take_hot(pcp, order, gfp_migratetype(gfp)); /* both mobility bits: an empty list */
-	if (unlikely(!page)) {
-		pcp_unlock(pcp, flags);
-		return alloc_pages_slow(gfp, order);
+	if (likely(page)) {
+		pcp_count_alloc(pcp);
+		set_page_ref(page, 1); /* its flags already say its order: see struct per_cpu_pages */
+		set_page_private(page, 0);
 	}
-	pcp_count_alloc(pcp);
-	set_page_ref(page, 1); /* its flags already say its order: see struct per_cpu_pages */
-	set_page_private(page, 0);
 	pcp_unlock(pcp, flags);
 	return page;
+}
+
+/*
+ * The fast path past its checks (order <= PCP_MAX_ORDER, gfp within FAST_GFP): a plain block from
+ * this CPU's list for the first zone, with that list locked (pcp_lock(): interrupts off); the
+ * slow path when that list is empty. The caller has made sure that no free page holds poison
+ * (alloc_slow_reasons()).
+ */
+static inline __attribute__((always_inline)) struct page *alloc_pages_pop(gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages_take(gfp, order);
+
+	if (unlikely(!page))
+		return alloc_pages_slow(gfp, order);
+	return page;
+}
+
+/* The fast path: its checks, then alloc_pages_pop(); anything else takes the slow path. */
+static inline __attribute__((always_inline)) struct page *alloc_pages_fast(gfp_t gfp, unsigned int order)
+{
+	if (unlikely(order > PCP_MAX_ORDER || (gfp & ~FAST_GFP)))
+		return alloc_pages_slow(gfp, order);
+	return alloc_pages_pop(gfp, order);
 }
 
 /* The fast path, or the slow one while free pages hold poison (each is checked when allocated). */
@@ -510,17 +551,35 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_local(gfp_
 	return alloc_pages_fast(gfp, order);
 }
 
-/* Is poison or page_owner about (mm_alloc_slow_reasons, mm/poison.h)? */
-static inline bool alloc_slow_reasons(void)
+/*
+ * alloc_pages()'s fast path serves the orders below this: PCP_MAX_ORDER + 1, or 0 while poison
+ * or page_owner is about (mm_alloc_gate, mm/poison.h). In the kernel a plain load of the low
+ * half, which the compiler folds into the compare with the order.
+ */
+static inline uint32_t alloc_fast_orders(void)
 {
-	return racy_load(mm_alloc_slow_reasons) != 0;
+#ifdef ARCH_CPU_CALLS_BY_IPI
+	return mm_alloc_gate.fast_orders;
+#else
+	return (uint32_t)racy_load(mm_alloc_gate.word);
+#endif
 }
 
-/* An allocation while poison or page_owner's records are about: the block, recorded as site's. */
-static __attribute__((noinline, cold)) struct page *alloc_pages_recorded(gfp_t gfp, unsigned int order,
-									  uintptr_t site)
+/*
+ * Is poison or page_owner about (mm_alloc_gate's slow_reasons, mm/poison.h)? Without either the
+ * whole word is PCP_MAX_ORDER + 1 (its high half 0), so one 64-bit compare with memory asks, as
+ * many instructions as the order's test before it (a 32-bit test would take a load more).
+ */
+static inline bool alloc_slow_reasons(void)
 {
-	struct page *page = alloc_pages_local(gfp, order);
+	return racy_load(mm_alloc_gate.word) != PCP_MAX_ORDER + 1u;
+}
+
+/* alloc_pages_recorded()'s slow side: the slow path's block, recorded as site's. */
+static __attribute__((noinline, cold)) struct page *alloc_pages_slow_recorded(gfp_t gfp, unsigned int order,
+									       uintptr_t site)
+{
+	struct page *page = alloc_pages_slow(gfp, order);
 
 	if (page && mm_page_owner_on)
 		page_owner_alloc(page_to_pfn(page), order, gfp, site);
@@ -528,17 +587,42 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_recorded(gfp_t g
 }
 
 /*
+ * An allocation while poison or page_owner's records are about: the block, recorded as site's.
+ * A block from the per-CPU list keeps nothing but its frame number across the record's call (the
+ * slow path, which needs more, is a tail call), so that page_owner's fast case saves one register.
+ */
+static __attribute__((noinline, cold)) struct page *alloc_pages_recorded(gfp_t gfp, unsigned int order,
+									  uintptr_t site)
+{
+	struct page *page = NULL;
+	unsigned long pfn;
+
+	if (likely(!poisoned_pages_remain() && order <= PCP_MAX_ORDER && !(gfp & ~FAST_GFP)))
+		page = alloc_pages_take(gfp, order);
+	if (unlikely(!page))
+		return alloc_pages_slow_recorded(gfp, order, site);
+	if (!mm_page_owner_on)
+		return page;
+	pfn = page_to_pfn(page);
+	page_owner_alloc(pfn, order, gfp, site);
+	return pfn_to_page(pfn);
+}
+
+/*
  * page_owner records the return address in the caller of alloc_pages(): taken here, at entry,
- * and only while it is on (or poison is about), so that the fast path makes no call that needs a
- * frame (every call stays a tail call) and pays one compare and a branch for both.
- * noinline, so that the address is always this function's return address, never that of a
- * function it was inlined into.
+ * and only on the slow side, so that the fast path makes no call that needs a frame (every call
+ * stays a tail call). Poison and page_owner send every call there through the order's test
+ * (alloc_fast_orders()): the fast path pays nothing for either. noinline, so that the address
+ * is always this function's return address, never that of a function it was inlined into.
  */
 __attribute__((noinline)) struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	if (unlikely(alloc_slow_reasons()))
-		return alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0));
-	return alloc_pages_fast(gfp, order);
+	if (unlikely(order >= alloc_fast_orders() || (gfp & ~FAST_GFP))) {
+		if (unlikely(alloc_slow_reasons()))
+			return alloc_pages_recorded(gfp, order, (uintptr_t)__builtin_return_address(0));
+		return alloc_pages_slow(gfp, order);
+	}
+	return alloc_pages_pop(gfp, order);
 }
 
 /* The node an allocation asked for nid prefers, or -1 (reported) when there is no such node. */
@@ -720,22 +804,27 @@ static __attribute__((noinline, cold)) void free_pages_slow(struct page *page, u
 /*
  * The fast path: every check of a plain block in one test, then a push on this CPU's list under
  * its lock with interrupts off. Anything else (a failed check, a compound head, an order above
- * PCP_MAX_ORDER, poisoning, page_owner's records (free_check_word), a list at its high or off,
- * a busy zone: fast_high) goes out of line.
+ * PCP_MAX_ORDER, poisoning, page_owner's records or an isolated range (free_check_word), a list
+ * at its high or off, a busy zone: fast_high) goes out of line.
  */
 void __free_pages(struct page *page, unsigned int order)
 {
 	uint64_t word = page_flags_and_ref(page);
-	uint32_t flags = (uint32_t)word;
 	struct per_cpu_pages *pcp;
 	unsigned long irq;
+	uint32_t flags;
 
-	if (unlikely(order > PCP_MAX_ORDER ||
-		     (word & FREE_CHECK_WORD) != racy_load(free_check_word[order]) ||
-		     mm_debug_poison)) { /* a plain read, as its writers': a compare with memory, one instruction */
+	if (unlikely(order > PCP_MAX_ORDER)) {
 		free_pages_slow(page, order);
 		return;
 	}
+	word ^= racy_load(free_check_word[order]);
+	if (unlikely(word & FREE_CHECK_WORD)) {
+		free_pages_slow(page, order);
+		return;
+	}
+	/* The flags with 0 above the list type (its order field matched): the zone and the type. */
+	flags = (uint32_t)word;
 	set_page_ref(page, 0); /* its flags keep its order and list type: see struct per_cpu_pages */
 	irq = arch_irq_save();
 	pcp = this_cpu_pcp_at((flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));

@@ -9,7 +9,7 @@
  * The records are a side array, one per frame from 0 to mm_max_pfn, taken from memblock by mm_init()
  * only when asked for (mm_init_params.page_owner; page_owner=on on the kernel's command line), so
  * struct page stays 32 bytes and a kernel without it pays 0 bytes and nothing on the allocation and
- * free fast paths: their tests for poison or a failed check (mm_alloc_slow_reasons, the free
+ * free fast paths: their tests of the order (mm_alloc_gate, mm/poison.h) and of the page (the free
  * check's expected word) also send every call to the slow side while it is on.
  *
  * Concurrency: a block's record is written only by the CPU that holds the block (the one that

@@ -280,7 +280,7 @@ static inline __attribute__((always_inline)) bool pcp_take_room(struct per_cpu_p
 /* The mobility type of the per-CPU list a block is on or came from (its flags' PAGE_PCPTYPE_MASK). */
 static inline unsigned int page_pcptype(const struct page *page)
 {
-	return page_flags(page) >> PAGE_PCPTYPE_SHIFT;
+	return (page_flags(page) & PAGE_PCPTYPE_MASK) >> PAGE_PCPTYPE_SHIFT;
 }
 
 /* Sets a block's order field and per-CPU list type (a block on a per-CPU list carries both). */

@@ -8,6 +8,7 @@
 
 #include "mm/arch.h"
 #include "mm/memmap.h"
+#include "mm/zone.h"
 
 #ifndef MM_DEBUG
 #define MM_DEBUG 0
@@ -18,7 +19,18 @@
 bool mm_debug_poison = MM_DEBUG;
 unsigned long mm_poison_errors;
 unsigned long mm_nr_poisoned_pages;
-unsigned long mm_alloc_slow_reasons;
+union mm_alloc_gate mm_alloc_gate;
+
+void alloc_slow_reasons_add(int delta)
+{
+	uint64_t old = __atomic_load_n(&mm_alloc_gate.word, __ATOMIC_RELAXED), new;
+
+	do {
+		uint32_t reasons = (uint32_t)(old >> 32) + (uint32_t)delta;
+
+		new = (uint64_t)reasons << 32 | (reasons ? 0u : PCP_MAX_ORDER + 1u);
+	} while (!__atomic_compare_exchange_n(&mm_alloc_gate.word, &old, new, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
 
 void poison_pages(struct page *page, unsigned long nr)
 {
@@ -28,7 +40,7 @@ void poison_pages(struct page *page, unsigned long nr)
 		memset(page_address(&page[i]), PAGE_POISON, PAGE_SIZE);
 		page_flag_set(&page[i], PG_poisoned);
 		__atomic_fetch_add(&mm_nr_poisoned_pages, 1, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&mm_alloc_slow_reasons, 1, __ATOMIC_RELAXED);
+		alloc_slow_reasons_add(1);
 	}
 }
 
@@ -69,6 +81,6 @@ void unpoison_pages(struct page *page, unsigned long nr)
 		check_page(&page[i]);
 		page_flag_clear(&page[i], PG_poisoned);
 		__atomic_fetch_sub(&mm_nr_poisoned_pages, 1, __ATOMIC_RELAXED);
-		__atomic_fetch_sub(&mm_alloc_slow_reasons, 1, __ATOMIC_RELAXED);
+		alloc_slow_reasons_add(-1);
 	}
 }

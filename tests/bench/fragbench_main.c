@@ -187,7 +187,7 @@ int main(int argc, char **argv)
 	 * that; here it would only cost the time and make the whole simulated memory resident. It
 	 * changes no allocation decision.
 	 */
-	mm_debug_poison = false;
+	set_page_poisoning(false);
 	print_header();
 	for (int w = 0; w < FRAG_NR_WORKLOADS; w++)
 		if ((only_workload < 0 || w == only_workload) && run_workload(w))

@@ -248,7 +248,7 @@ void page_alloc_bench(void)
 	static const unsigned int orders[] = { 0, 1, 3, 9, 10 };
 	bool poison = mm_debug_poison;
 
-	mm_debug_poison = false;
+	set_page_poisoning(false);
 	printk("bench: per alloc_pages + __free_pages pair, locks taken and interrupts masked as on\n"
 	       "bench: many CPUs (mm/ set up for %u here); cycles (rdtsc)%s\n", mm_pcp_nr_cpus,
 	       bench_instructions ? " and instructions" : "");
@@ -275,7 +275,7 @@ void page_alloc_bench(void)
 		report(o, "batch-1024", &many, &many_base);
 	}
 	report_memmap_init();
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 }
 
 /* In the kernel, kmain() runs it when the command line says "bench". */

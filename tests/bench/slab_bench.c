@@ -178,7 +178,7 @@ void slab_bench(void)
 	 */
 	kmem_cache_shrink_all();
 	slab_set_debug(false);
-	mm_debug_poison = false;
+	set_page_poisoning(false);
 	if (slab_debug_enabled(kmalloc_cache(64)))
 		printk("bench: the kmalloc caches stay in debug mode (set at boot): figures include it\n");
 	printk("bench: per kmalloc + kfree pair (and kmem_cache_alloc + kmem_cache_free of a cache of its\n"
@@ -216,7 +216,7 @@ void slab_bench(void)
 	}
 	kmem_cache_shrink_all();
 	slab_set_debug(debug);
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 }
 
 /* In the kernel, kmain() runs it when the command line says "bench". */

@@ -252,7 +252,7 @@ void smp_bench(void)
 	       "bench:   __free_pages pairs per second, all threads together, best of %d runs of %.2f s;\n"
 	       "bench:   single: one block at a time; batch: %d blocks allocated, then freed\n",
 	       cores[0], cores[1], RUNS, RUN_SECONDS, BATCH_BLOCKS);
-	mm_debug_poison = false; /* as in page_alloc_bench(): the allocator's cost alone */
+	set_page_poisoning(false); /* as in page_alloc_bench(): the allocator's cost alone */
 	printf("bench: order mode        1 thread   2 threads   ratio   cycles/pair (1 thread, rdtsc)\n");
 	for (size_t i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
 		scaling_row(orders[i], false);
@@ -267,5 +267,5 @@ void smp_bench(void)
 	for (size_t i = 0; i < sizeof(orders) / sizeof(orders[0]); i++)
 		printf("bench: cross-CPU frees (order %u allocated on CPU 0, freed on CPU 1 through a queue): "
 		       "%.0f blocks/s\n", orders[i], best_of_runs(cross, 2, orders[i], false, NULL));
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 }

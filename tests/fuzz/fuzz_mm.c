@@ -1334,7 +1334,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	host_console_quiet = true;
 	used = (data[0] == '#' || data[0] == 'B' || data[0] == 'e') ? read_text_map(data, size)
 								  : read_binary_map(data, size);
-	mm_debug_poison = data[0] & 0x80;
+	set_page_poisoning(data[0] & 0x80);
 	host_mm_max_ram = MAX_RAM;
 	host_mm_numa = used && (data[0] == '#' || data[0] == 'B' || data[0] == 'e') ? map_text_numa(&raw_text) : NULL;
 	if (!used || host_mm_boot(&raw, true, &map))

@@ -313,7 +313,7 @@ static void pages_freed_in_an_isolated_range_are_not_handed_out(struct ktest *t)
 	pfn = page_to_pfn(first);
 	if (KT_EXPECT(t, start_isolate_page_range(pfn, pfn + PB, &range) == 0, "the range was not isolated")) {
 		/* Poisoning sends every free to the slow path: off, so that the fast one is tried. */
-		bool poison = __atomic_exchange_n(&mm_debug_poison, false, __ATOMIC_RELAXED);
+		bool poison = set_page_poisoning(false);
 
 		for (unsigned int i = 0; i < 16; i++) {
 			struct page *page = o.blocks[--o.n];
@@ -325,7 +325,7 @@ static void pages_freed_in_an_isolated_range_are_not_handed_out(struct ktest *t)
 				inside += got[i][k] && page_to_pfn(got[i][k]) >= pfn && page_to_pfn(got[i][k]) < pfn + PB;
 			}
 		}
-		__atomic_store_n(&mm_debug_poison, poison, __ATOMIC_RELAXED);
+		set_page_poisoning(poison);
 		KT_EXPECT_EQ(t, inside, 0);
 		KT_EXPECT_EQ(t, test_pages_isolated(&range, NULL), -EBUSY); /* the owner's other pages */
 		undo_isolate_page_range(&range);

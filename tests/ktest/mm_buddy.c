@@ -141,7 +141,7 @@ static void exhaust_and_restore(struct ktest *t, unsigned int order)
 	struct mm_held held;
 	unsigned long free0;
 
-	mm_debug_poison = false; /* no need to fill every page of RAM with poison here */
+	set_page_poisoning(false); /* no need to fill every page of RAM with poison here */
 	mm_shape_take(&before);
 	free0 = before.free_pages;
 	mm_held_init(&held);
@@ -157,7 +157,7 @@ static void exhaust_and_restore(struct ktest *t, unsigned int order)
 	KT_EXPECT(t, alloc_pages(GFP_KERNEL | __GFP_NOWARN, order) == NULL, "allocation after exhaustion");
 	mm_held_free_all(&held);
 	mm_expect_shape(t, &before);
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 }
 
 static void exhaust_order_0_then_free_restores_everything(struct ktest *t)
@@ -244,7 +244,7 @@ static void normal_falls_back_to_lower_zones(struct ktest *t)
 		ktest_skip(t, "no memory above 4 GiB on this machine");
 		return;
 	}
-	mm_debug_poison = false;
+	set_page_poisoning(false);
 	mm_held_init(&normal);
 	/* GFP_KERNEL leaves ZONE_NORMAL at its min watermark, then goes below 4 GiB. */
 	while (mm_zone_free(ZONE_NORMAL) > mm_zones[ZONE_NORMAL].watermark[WMARK_MIN] &&
@@ -255,7 +255,7 @@ static void normal_falls_back_to_lower_zones(struct ktest *t)
 	if (page)
 		__free_pages(page, 0);
 	mm_held_free_all(&normal);
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 }
 
 static void gfp_zero_gives_zeroed_pages(struct ktest *t)

@@ -58,7 +58,7 @@ static void every_free_page_holds_a_pattern(struct ktest *t)
 	struct page *page;
 	unsigned long bad = 0;
 
-	mm_debug_poison = false;
+	set_page_poisoning(false);
 	mm_shape_take(&before);
 	mm_held_init(&held);
 	for (int o = MAX_ORDER; o >= 0; o--)
@@ -77,7 +77,7 @@ static void every_free_page_holds_a_pattern(struct ktest *t)
 		  "tested %lu pages of %lu free", held.pages, before.free_pages);
 	mm_held_free_all(&held);
 	mm_expect_shape(t, &before);
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 }
 
 KTEST_SUITE(mm_memtest, KTEST_CASE(every_free_page_holds_a_pattern));

@@ -217,10 +217,10 @@ static void write_after_free_is_caught_by_poison(struct ktest *t)
 	struct page *page;
 	char *mem;
 
-	mm_debug_poison = true;
+	set_page_poisoning(true);
 	page = page_freed_to_this_cpu(t);
 	if (!page) {
-		mm_debug_poison = poison;
+		set_page_poisoning(poison);
 		return;
 	}
 	mem = page_address(page);
@@ -233,7 +233,7 @@ static void write_after_free_is_caught_by_poison(struct ktest *t)
 	KT_EXPECT_EQ(t, mm_poison_errors, errors + 1);
 	KT_EXPECT(t, !page_flag_test(page, PG_poisoned), "allocated page still marked poisoned");
 	__free_pages(page, 0);
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 }
 
 /*
@@ -245,9 +245,9 @@ static void without_poison(struct ktest *t, void (*fn)(struct ktest *t))
 {
 	bool poison = mm_debug_poison;
 
-	mm_debug_poison = false;
+	set_page_poisoning(false);
 	fn(t);
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 }
 
 static void fast_path_refuses_a_double_free(struct ktest *t)

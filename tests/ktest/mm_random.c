@@ -146,10 +146,10 @@ static void random_sequences_match_the_bitmap_model(struct ktest *t)
 		ktest_skip(t, "no block large enough for the model's bitmap");
 		return;
 	}
-	mm_debug_poison = false; /* poisoning has its own test; keep this one quick under emulation */
+	set_page_poisoning(false); /* poisoning has its own test; keep this one quick under emulation */
 	for (unsigned int s = 0; s < sizeof(seeds) / sizeof(seeds[0]) && !t->failures; s++)
 		run_seed(t, seeds[s]);
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 	__free_pages(model.bitmap_page, model.bitmap_order);
 }
 

@@ -61,7 +61,7 @@ static void gfp_kernel_stops_at_min_and_gfp_atomic_takes_the_reserve(struct ktes
 	struct mm_held kernel, atomic;
 	unsigned long reserve = 0;
 
-	mm_debug_poison = false;
+	set_page_poisoning(false);
 	mm_shape_take(&before);
 	mm_held_init(&kernel);
 	mm_held_init(&atomic);
@@ -79,7 +79,7 @@ static void gfp_kernel_stops_at_min_and_gfp_atomic_takes_the_reserve(struct ktes
 	mm_held_free_all(&atomic);
 	mm_held_free_all(&kernel);
 	mm_expect_shape(t, &before);
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 }
 
 /*
@@ -99,7 +99,7 @@ static void isolated_free_frames_do_not_count_toward_the_min(struct ktest *t)
 
 	if (mm_skip_without_blocks(t, PAGEBLOCK_ORDER, 1, GFP_HIGHUSER_MOVABLE))
 		return;
-	mm_debug_poison = false;
+	set_page_poisoning(false);
 	mm_shape_take(&before);
 	block = alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_NOWARN, PAGEBLOCK_ORDER);
 	if (!KT_EXPECT(t, block != NULL, "no 2 MiB block, though one was free"))
@@ -124,7 +124,7 @@ static void isolated_free_frames_do_not_count_toward_the_min(struct ktest *t)
 	undo_isolate_page_range(&range);
 	mm_expect_shape(t, &before);
 out:
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 }
 
 static void zone_lines_show_the_watermarks(struct ktest *t)

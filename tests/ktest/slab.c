@@ -228,7 +228,7 @@ static void large_blocks_are_kept_for_reuse(struct ktest *t)
 	bool poison = mm_debug_poison;
 	unsigned long before = slab_test_free_pages(), reports = mm_slab_reports;
 
-	mm_debug_poison = false;
+	set_page_poisoning(false);
 	for (size_t size = 16384; size <= 65536; size *= 4) {
 		unsigned char *a = kmalloc(size, GFP_KERNEL), *b;
 
@@ -244,7 +244,7 @@ static void large_blocks_are_kept_for_reuse(struct ktest *t)
 		KT_EXPECT_EQ(t, mm_slab_reports, reports + 1); /* a kept block freed again */
 		reports = mm_slab_reports;
 	}
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 	slab_expect_free_pages(t, before);
 	KT_EXPECT_EQ(t, mm_slab_reports, reports);
 }

@@ -127,7 +127,7 @@ static void memory_on_another_cpus_list_is_found_before_an_allocation_fails(stru
 	struct list_head held;
 	struct page *pair[2], *got;
 
-	mm_debug_poison = false;
+	set_page_poisoning(false);
 	mm_shape_take(&before);
 	host_mm_set_cpu(0);
 	take_everything(&held);
@@ -161,7 +161,7 @@ static void memory_on_another_cpus_list_is_found_before_an_allocation_fails(stru
 	}
 	give_everything_back(&held);
 	mm_expect_shape(t, &before);
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 }
 
 /* ---- a CPU's own batches of whole pageblocks ------------------------------------------------- */
@@ -205,7 +205,7 @@ static void a_cpus_rounds_of_its_lists_high_in_pageblocks_stay_off_the_buddy_lis
 
 	if (!KT_EXPECT(t, rebuild_on_text(pageblock_rounds_map, &map) == 0, "mm_init on the 8 GiB map failed"))
 		return;
-	mm_debug_poison = false; /* 2 GiB of pageblocks per round */
+	set_page_poisoning(false); /* 2 GiB of pageblocks per round */
 	host_mm_set_cpu(0);
 	pcp = cpu_pcp(0, ZONE_NORMAL);
 	KT_EXPECT(t, pageblock_round(pages, PCP_HIGH_BLOCKS) && pcp->high[PCP_PAGEBLOCK_SLOT] == PCP_HIGH_BLOCKS &&
@@ -229,7 +229,7 @@ static void a_cpus_rounds_of_its_lists_high_in_pageblocks_stay_off_the_buddy_lis
 	KT_EXPECT(t, mm_zones[ZONE_NORMAL].buddy_free_pages == before,
 		  "the third round's frees left the buddy lists %lu free pages, %lu before its allocations",
 		  mm_zones[ZONE_NORMAL].buddy_free_pages, before);
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 	drain_pcp_lists();
 	KT_EXPECT(t, mm_check_free_lists(&map) == NULL, "%s", mm_check_free_lists(&map));
 	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
@@ -257,7 +257,7 @@ static unsigned long free_on_cpu1_what_cpu0_allocated(struct ktest *t, struct fw
 
 	if (!KT_EXPECT(t, rebuild_on_text(pageblock_rounds_map, map) == 0, "mm_init on the 8 GiB map failed"))
 		return 0;
-	mm_debug_poison = false;
+	set_page_poisoning(false);
 	host_mm_set_cpu(0);
 	for (n = 0; n < CROSS_BLOCKS && (pages[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PAGEBLOCK_ORDER)); n++)
 		pfns[n] = page_to_pfn(pages[n]);
@@ -272,7 +272,7 @@ static unsigned long free_on_cpu1_what_cpu0_allocated(struct ktest *t, struct fw
 
 static void back_to_default_map(struct ktest *t, struct fw_map *map, bool poison)
 {
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 	host_mm_set_cpu(0);
 	drain_pcp_lists();
 	KT_EXPECT(t, mm_check_free_lists(map) == NULL, "%s", mm_check_free_lists(map));
@@ -499,7 +499,7 @@ static void a_busy_zone_gives_a_sparse_pageblocks_page_to_the_buddy_lists(struct
 	unsigned long pb, pfn;
 	struct zone *zone = &mm_zones[mm_top_zone];
 
-	mm_debug_poison = false;
+	set_page_poisoning(false);
 	mm_shape_take(&before);
 	host_mm_set_cpu(0);
 	take_everything(&held);
@@ -513,7 +513,7 @@ static void a_busy_zone_gives_a_sparse_pageblocks_page_to_the_buddy_lists(struct
 		  pcp_count(pcp_of(0, pfn_to_page(pfn)), 0), pcp_of(0, pfn_to_page(pfn))->high[0]);
 	give_everything_back(&held);
 	mm_expect_shape(t, &before);
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 }
 
 /*
@@ -530,7 +530,7 @@ static void a_full_pageblocks_page_is_handed_out_before_a_sparse_ones(struct kte
 	struct zone *zone = &mm_zones[mm_top_zone];
 	struct page *got;
 
-	mm_debug_poison = false;
+	set_page_poisoning(false);
 	mm_shape_take(&before);
 	host_mm_set_cpu(0);
 	take_everything(&held);
@@ -548,7 +548,7 @@ static void a_full_pageblocks_page_is_handed_out_before_a_sparse_ones(struct kte
 	give_everything_back(&held);
 	mm_expect_shape(t, &before);
 	set_pcp_lists(was);
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 }
 
 /*
@@ -564,7 +564,7 @@ static void a_small_allocation_splits_a_full_pageblocks_block_before_using_a_spa
 	struct zone *zone = &mm_zones[mm_top_zone];
 	struct page *got;
 
-	mm_debug_poison = false;
+	set_page_poisoning(false);
 	mm_shape_take(&before);
 	host_mm_set_cpu(0);
 	take_everything(&held);
@@ -582,7 +582,7 @@ static void a_small_allocation_splits_a_full_pageblocks_block_before_using_a_spa
 	give_everything_back(&held);
 	mm_expect_shape(t, &before);
 	set_pcp_lists(was);
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 }
 
 /* ---- two CPUs drop the last two references at once --------------------------------------- */

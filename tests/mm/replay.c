@@ -189,7 +189,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s [--memmap-threads=N] [-q | -x | --picture] MAP...\n", argv[0]);
 		return 2;
 	}
-	mm_debug_poison = false;
+	set_page_poisoning(false);
 	for (int i = first; i < argc; i++)
 		(refuse ? expect_refusal(argv[i]) : replay(argv[i], quiet)) ? passed++ : failed++;
 	printf("%d passed, %d failed\n", passed, failed);

@@ -282,7 +282,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "model: mm_init failed on the default map\n");
 		return 1;
 	}
-	mm_debug_poison = opt.poison;
+	set_page_poisoning(opt.poison);
 	model_init(&map);
 	hugetlb_model_init();
 	model.expected_reports = mm_bad_page_reports;

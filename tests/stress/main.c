@@ -125,7 +125,7 @@ int main(int argc, char **argv)
 		printf("stress: mm_init failed on the default map\n0 passed, 1 failed\n");
 		return 1;
 	}
-	mm_debug_poison = opt.poison;
+	set_page_poisoning(opt.poison);
 	printf("stress: %u threads on %u CPUs, %lu operations each, seed %#llx%s%s\n", opt.threads, opt.cpus,
 	       opt.ops, opt.seed, opt.poison ? ", page poisoning" : "", opt.page_owner ? ", page_owner" : "");
 	t = host_seconds();

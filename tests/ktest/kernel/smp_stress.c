@@ -68,12 +68,12 @@ static void every_cpu_allocates_and_frees_at_once(struct ktest *t)
 	cfg.ops = total_ops(nr_workers) / nr_workers;
 	timer_calls = 0;
 	KT_ASSERT(t, stress_prepare(&cfg) == 0, "stress_prepare refused %u workers", nr_workers);
-	mm_debug_poison = false;
+	set_page_poisoning(false);
 	timer_set_hook(timer_hook);
 	on_each_cpu(worker_on_this_cpu, NULL);
 	timer_unhook_and_wait(nr_workers);
 	stress_irq_release();
-	mm_debug_poison = poison;
+	set_page_poisoning(poison);
 	drain_pcp_lists();
 	KT_EXPECT(t, stress_finish(&totals) == 0, "%lu failures (the lines above say which)", totals.failures);
 	KT_EXPECT_EQ(t, totals.ops, nr_workers * cfg.ops);
