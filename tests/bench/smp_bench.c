@@ -195,6 +195,49 @@ static void *consumer_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * The third gauge: how long a cache line takes to go to the other core and back. Cross-CPU frees
+ * move every block's struct page lines between the cores, so their rate follows this time, which
+ * the host decides (two cores sharing a last-level cache or not; a virtual machine's cores may move),
+ * not the allocator.
+ */
+#define PING_ROUNDS 200000
+static struct {
+	unsigned long turn __attribute__((aligned(64)));
+} ping;
+
+static void *pong_thread(void *arg)
+{
+	pin(((struct job *)arg)->cpu);
+	for (unsigned long i = 0; i < PING_ROUNDS; i++) {
+		while (__atomic_load_n(&ping.turn, __ATOMIC_ACQUIRE) != 2 * i + 1)
+			__builtin_ia32_pause();
+		__atomic_store_n(&ping.turn, 2 * i + 2, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+/* The round trip in nanoseconds: the calling thread, pinned to core 0, plays the other side. */
+static double line_round_trip_ns(void)
+{
+	struct job other = { .cpu = 1 };
+	pthread_t tid;
+	double t;
+
+	ping.turn = 0;
+	pin(0);
+	pthread_create(&tid, NULL, pong_thread, &other);
+	t = host_seconds();
+	for (unsigned long i = 0; i < PING_ROUNDS; i++) {
+		__atomic_store_n(&ping.turn, 2 * i + 1, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&ping.turn, __ATOMIC_ACQUIRE) != 2 * i + 2)
+			__builtin_ia32_pause();
+	}
+	t = host_seconds() - t;
+	pthread_join(tid, NULL);
+	return t / PING_ROUNDS * 1e9;
+}
+
 /* Runs fn on n threads for RUN_SECONDS; returns pairs per second, all threads together. */
 static double timed_run(void *(*fn[])(void *), unsigned int n, unsigned int order, bool batch, struct job *jobs)
 {
@@ -295,6 +338,8 @@ void smp_bench(void)
 		       "bench:   additions an iteration): %.2f; below the empty loop's when the two cores share\n"
 		       "bench:   them (hardware threads of one core)\n", one > 0 ? two / one : 0);
 	}
+	printf("bench: a cache line's round trip between the two cores (the host's, for the cross-CPU\n"
+	       "bench:   rows below): %.0f ns\n", line_round_trip_ns());
 	for (size_t i = 0; i < sizeof(orders) / sizeof(orders[0]); i++)
 		printf("bench: cross-CPU frees (order %u allocated on CPU 0, freed on CPU 1 through a queue): "
 		       "%.0f blocks/s\n", orders[i], best_of_runs(cross, 2, orders[i], false, NULL));
