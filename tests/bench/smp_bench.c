@@ -5,8 +5,9 @@
  * per second at orders 0 and 9, one block at a time and in batches (BATCH_BLOCKS allocated, then
  * all freed), with one thread and with two (and the ratio: 2 means perfect scaling), the TSC
  * cycles of a pair on one thread, and blocks allocated on one CPU and freed on the other, handed
- * over through a queue, at orders 0 and 9. An empty loop on the same threads gives
- * the host's own ratio, which the allocator's cannot beat. Figures only; nothing is asserted.
+ * over through a queue, at orders 0 and 9. Three gauges of the host come from the same threads:
+ * an empty loop's ratio and a busy loop's (which the allocator's cannot beat), and a cache line's
+ * round trip between the cores (which the cross-CPU rows follow). Figures only; nothing is asserted.
  * Poisoning is off while it runs.
  */
 #define _GNU_SOURCE
