@@ -238,6 +238,31 @@ static inline __attribute__((always_inline)) void cpu_data_unlock(mm_spinlock_t 
 static inline bool cpu_data_locked(const mm_spinlock_t *lock) { return lock_held(lock); }
 #endif
 
+/*
+ * Counters in the data one CPU keeps for itself, written by that CPU with the data's lock held
+ * (cpu_data_lock()) and read racily (atomic loads) elsewhere: cpu_own_add() adds delta;
+ * cpu_own_take() takes one from a count of room left and says whether there was room. Where only
+ * its CPU touches the data (ARCH_CPU_CALLS_BY_IPI) plain arithmetic: one instruction on the
+ * counter in memory (for the take, a decrement and a branch on its sign); elsewhere atomic
+ * stores, which the race detector checks.
+ */
+#ifdef ARCH_CPU_CALLS_BY_IPI
+#define cpu_own_add(counter, delta) ((void)(*(counter) += (delta)))
+static inline __attribute__((always_inline)) bool cpu_own_take(int *room)
+{
+	return --*room >= 0;
+}
+#else
+#define cpu_own_add(counter, delta) __atomic_store_n((counter), *(counter) + (delta), __ATOMIC_RELAXED)
+static inline __attribute__((always_inline)) bool cpu_own_take(int *room)
+{
+	int left = *room - 1;
+
+	__atomic_store_n(room, left, __ATOMIC_RELAXED);
+	return left >= 0;
+}
+#endif
+
 /**
  * mm_spin_lock_irqsave() - Take an mm/ lock with interrupts off.
  * @lock: the lock.

@@ -121,21 +121,10 @@ static inline struct per_cpu_pages *this_cpu_local_pcp(unsigned int zbits)
 	return (struct per_cpu_pages *)((char *)first + offset);
 }
 
-/*
- * Adds delta to a counter of pcp that only its CPU writes, pcp locked, while other CPUs read it
- * racily (atomic loads): where only its CPU touches pcp (ARCH_CPU_CALLS_BY_IPI) a plain add, one
- * instruction on the counter in memory; elsewhere an atomic store, which the race detector checks.
- */
-#ifdef ARCH_CPU_CALLS_BY_IPI
-#define pcp_own_add(counter, delta) ((void)(*(counter) += (delta)))
-#else
-#define pcp_own_add(counter, delta) __atomic_store_n((counter), *(counter) + (delta), __ATOMIC_RELAXED)
-#endif
-
 /* Counts an allocation the fast path served from pcp's lists (pcp locked): a hit, for mm/node.h. */
 static inline void pcp_count_alloc(struct per_cpu_pages *pcp)
 {
-	pcp_own_add(&pcp->alloc_hits, 1u);
+	cpu_own_add(&pcp->alloc_hits, 1u);
 }
 
 /* Do the per-CPU lists hold blocks of order: 0..PCP_MAX_ORDER, and PAGEBLOCK_ORDER? */
@@ -257,7 +246,7 @@ static inline void pcp_set_fast_high(struct per_cpu_pages *pcp, unsigned int slo
 /* Adds delta to the blocks on pcp's lists of slot, pcp locked: one add to room. */
 static inline void pcp_add_count(struct per_cpu_pages *pcp, unsigned int slot, int delta)
 {
-	pcp_own_add(&pcp->room[slot], -delta);
+	cpu_own_add(&pcp->room[slot], -delta);
 }
 
 /*
@@ -267,14 +256,7 @@ static inline void pcp_add_count(struct per_cpu_pages *pcp, unsigned int slot, i
  */
 static inline __attribute__((always_inline)) bool pcp_take_room(struct per_cpu_pages *pcp, unsigned int slot)
 {
-#ifdef ARCH_CPU_CALLS_BY_IPI
-	return --pcp->room[slot] >= 0;
-#else
-	int room = pcp->room[slot] - 1;
-
-	__atomic_store_n(&pcp->room[slot], room, __ATOMIC_RELAXED);
-	return room >= 0;
-#endif
+	return cpu_own_take(&pcp->room[slot]);
 }
 
 /* The mobility type of the per-CPU list a block is on or came from (its flags' PAGE_PCPTYPE_MASK). */

@@ -585,7 +585,7 @@ __attribute__((noinline)) void mm_slab_free_slow(struct kmem_cache *cache, struc
 	unsigned int count;
 
 	assert_slot_locked(slot);
-	slot_own_add(&slot->room, 1); /* the room the fast path took */
+	cpu_own_add(&slot->room, 1); /* the room the fast path took */
 	if (!cache->cpu_limit) {
 		slot_unlock(slot);
 		debug_free(cache, slab_obj_head(obj), obj, caller);

@@ -193,18 +193,6 @@ static inline void *slab_list_end(void)
 }
 
 /*
- * Adds delta to a counter of a slot that only its CPU writes, the slot locked, while other CPUs
- * read it racily (atomic loads): where only its CPU touches the slot (ARCH_CPU_CALLS_BY_IPI) a
- * plain add, one instruction on the counter in memory; elsewhere an atomic store, which the race
- * detector checks.
- */
-#ifdef ARCH_CPU_CALLS_BY_IPI
-#define slot_own_add(counter, delta) ((void)(*(counter) += (delta)))
-#else
-#define slot_own_add(counter, delta) __atomic_store_n((counter), *(counter) + (delta), __ATOMIC_RELAXED)
-#endif
-
-/*
  * The objects on slot's list of c: exact for the slot's holder, an approximate figure elsewhere
  * (atomic load; 0 rather than below).
  */
@@ -228,14 +216,7 @@ static inline void slot_set_count(const struct kmem_cache *c, struct slab_cpu *s
  */
 static inline __attribute__((always_inline)) bool slot_take_room(struct slab_cpu *slot)
 {
-#ifdef ARCH_CPU_CALLS_BY_IPI
-	return --slot->room >= 0;
-#else
-	int room = slot->room - 1;
-
-	__atomic_store_n(&slot->room, room, __ATOMIC_RELAXED);
-	return room >= 0;
-#endif
+	return cpu_own_take(&slot->room);
 }
 
 /*
@@ -331,7 +312,7 @@ static inline __attribute__((always_inline)) void *slab_alloc_fast(struct kmem_c
 		return mm_slab_alloc_slow(c, gfp, slot, obj, irq, __builtin_return_address(0));
 	slot->freelist = (void *)(mixed ^ (uintptr_t)obj);
 	*obj = NULL; /* never decodes: a second trip through the list is caught */
-	slot_own_add(&slot->room, 1);
+	cpu_own_add(&slot->room, 1);
 	slot_unlock(slot);
 	arch_irq_restore(irq);
 	if (unlikely(gfp & __GFP_ZERO))
