@@ -69,6 +69,30 @@ static void add_usable(const struct fw_map_entry *e, unsigned int *nunused)
  * largest usable range goes in first so that there is room for it to grow into however
  * fragmented the rest is. RAM the lists cannot record stays unused and is counted.
  */
+/*
+ * Reserves the frame the direct map puts at virtual address 0 when the firmware map says it is
+ * usable (an identity-mapped kernel, mm_direct_map_offset 0, with RAM at physical 0): a block
+ * there would have page_address() NULL, and an object in it would be NULL to kmalloc()'s callers
+ * and to kfree(). Before the first memblock allocation, which could take it. -ENOMEM when
+ * memblock has no room to record it.
+ */
+static int reserve_null_frame(const struct fw_map *map)
+{
+	phys_addr_t null = virt_to_phys(NULL);
+
+	for (unsigned int i = 0; i < map->nr; i++) {
+		const struct fw_map_entry *e = &map->entry[i];
+
+		/* Does [null, null + PAGE_SIZE) meet the entry? Differences, which cannot overflow. */
+		if (e->type != FW_USABLE || (null - e->base >= e->size && e->base - null >= PAGE_SIZE))
+			continue;
+		printk("mm: frame %#llx is at virtual address 0 in the direct map: kept out (its address would be NULL)\n",
+		       (unsigned long long)PFN_DOWN(null));
+		return memblock_reserve(null, PAGE_SIZE, "the frame at virtual address 0");
+	}
+	return 0;
+}
+
 static int memblock_from_map(const struct mm_init_params *p)
 {
 	const struct fw_map *map = p->map;
@@ -82,6 +106,8 @@ static int memblock_from_map(const struct mm_init_params *p)
 	for (unsigned int i = 0; i < p->nreleasable; i++)
 		if (memblock_reserve(p->releasable[i].base, p->releasable[i].size, p->releasable[i].what))
 			return -ENOMEM;
+	if (reserve_null_frame(map))
+		return -ENOMEM;
 	memblock_allow_resize();
 	mm_unused_ram_bytes = 0;
 	first = largest_usable(map, mm_memblock.current_limit);

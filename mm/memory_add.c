@@ -153,16 +153,28 @@ static void free_zone_range(unsigned long pfn, unsigned long end)
  * Frames [pfn, end) become free blocks, zone by zone; then the watermarks follow the managed
  * pages, and a zone that had none is where allocations may start.
  */
-static void free_range(unsigned long pfn, unsigned long end)
+static unsigned long free_range(unsigned long pfn, unsigned long end)
 {
+	unsigned long null_pfn = PFN_DOWN(virt_to_phys(NULL)), n = end - pfn;
+
 	while (pfn < end) {
 		unsigned long stop = MIN(end, pfn_zone_end(pfn));
 
-		free_zone_range(pfn, stop);
+		/* The frame at virtual address 0 stays reserved, as mm_init() keeps it (mm/init.c). */
+		if (pfn <= null_pfn && null_pfn < stop) {
+			printk("mm: frame %#lx is at virtual address 0 in the direct map: kept out (its address would be NULL)\n",
+			       null_pfn);
+			free_zone_range(pfn, null_pfn);
+			free_zone_range(null_pfn + 1, stop);
+			n--;
+		} else {
+			free_zone_range(pfn, stop);
+		}
 		pfn = stop;
 	}
 	setup_zone_watermarks();
 	page_alloc_init_zones();
+	return n;
 }
 
 /* ---- giving back what was reserved at boot --------------------------------------------------- */
@@ -221,8 +233,7 @@ unsigned long mm_free_reserved_range(phys_addr_t start, phys_addr_t end, const c
 	unsigned long flags = mm_spin_lock_irqsave(&memory_add_lock), n = 0;
 
 	if (!check_reserved_range(start, end, why)) {
-		n = PFN_DOWN(end) - PFN_DOWN(start);
-		free_range(PFN_DOWN(start), PFN_DOWN(end));
+		n = free_range(PFN_DOWN(start), PFN_DOWN(end));
 	}
 	mm_spin_unlock_irqrestore(&memory_add_lock, flags);
 	return n;

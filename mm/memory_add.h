@@ -79,7 +79,9 @@ bool mm_offline_ram(unsigned int i, phys_addr_t *start, phys_addr_t *end);
  * managed pages, the watermarks, show_mem/meminfo and the memory picture count them. The caller
  * must not touch the range afterwards.
  *
- * Return: the frames given back; 0 when the range is refused (reported, nothing changed).
+ * Return: the frames given back (all but the one the direct map puts at virtual address 0, if
+ * the range holds it: that one stays reserved, reported); 0 when the range is refused (reported,
+ * nothing changed).
  */
 unsigned long mm_free_reserved_range(phys_addr_t start, phys_addr_t end, const char *why);
 

@@ -202,6 +202,8 @@ int arch_map_memmap(uintptr_t virt, phys_addr_t phys, size_t size)
 	return p == MAP_FAILED ? -ENOMEM : 0;
 }
 
+int host_phys_fd(void) { return phys_fd; }
+
 void host_mm_release(void)
 {
 	if (phys_mem)

@@ -102,6 +102,12 @@ int host_mm_boot_text(const char *text, bool quiet, struct fw_map *map);
 /* The default map of the host test binary: QEMU pc 128 MiB plus 512 MiB above 4 GiB. */
 void host_default_map(struct fw_map *map);
 
+/*
+ * The file behind the simulated physical memory (offset: physical address), for a test that maps
+ * some of it at a virtual address of its own.
+ */
+int host_phys_fd(void);
+
 /* Gives map storage on the host's heap for cap entries (what it had before is freed). */
 void host_fw_map_init(struct fw_map *map, unsigned int cap);
 
