@@ -66,9 +66,10 @@ static inline void *arch_this_cpu_pcp(void)
  * The fast paths' interrupt masking in 4 instructions, not pushfq; popq; cli and a test of the
  * flags, a branch and sti (6): cmpl $0 on the mirror (kernel/spinlock.h), jne to the saving way,
  * cli; then sti. The mirror is not written in between: it is still 0 with interrupts off there,
- * so nothing in that window may mask interrupts or allocate; what might (mm/'s slow
+ * so nothing in that window may allocate (a nested fast path would sti); what might (mm/'s slow
  * continuations) is called after arch_irq_off_keep(), which makes it what local_irq_save() would
- * have left (mirror set) and returns what it would have returned (IF set).
+ * have left (mirror set) and returns what it would have returned (IF set). A local_irq_save()
+ * and local_irq_restore() in the window leave interrupts off and the mirror set: safe.
  */
 #define ARCH_HAS_IRQ_OFF_IF_ON 1
 

@@ -178,14 +178,16 @@ void arch_run_on_cpus(void (*fn)(unsigned int cpu, void *arg), void *arg);
  *                                       changes nothing and returns false (they may be on or off)
  *     void arch_irq_on(void)            interrupts back on, after a true arch_irq_off_if_on()
  *     unsigned long arch_irq_off_keep(void)   after a true arch_irq_off_if_on(), before anything
- *                                       that may mask interrupts or allocate (mm/'s slow paths):
- *                                       leaves the state arch_irq_save() would have left there and
- *                                       returns what it would have returned, for arch_irq_restore()
+ *                                       that may allocate or turn interrupts back on (mm/'s slow
+ *                                       paths): leaves the state arch_irq_save() would have left
+ *                                       there and returns what it would have returned, for
+ *                                       arch_irq_restore()
  *                                       arch_irq_off_if_on() says true only when interrupts were on
  *                                       (never in a handler that runs with them off), and
- *                                       arch_irqs_disabled() says true until arch_irq_on(). In between
- *                                       mm/ only touches the CPU's own list, or calls
- *                                       arch_irq_off_keep() first
+ *                                       arch_irqs_disabled() says true until arch_irq_on(). In between,
+ *                                       before arch_irq_off_keep(), mm/ allocates nothing and calls
+ *                                       arch_irq_restore() only after its own arch_irq_save() (MM_DEBUG's
+ *                                       lock check): such a pair must leave interrupts off
  *   arch_race_window(where)             optional macro: mm/ names with it a point between two
  *                                       steps where another CPU's step makes a race mm/ must
  *                                       survive (where: a string saying which). A test harness

@@ -277,9 +277,10 @@ static inline __attribute__((always_inline)) bool cpu_own_take(int *room)
  * the code is the saving way as before. With it, fast_irq_off() is arch_irq_off_if_on(), false
  * when interrupts are not known to be on (then the out-of-line way saves them), and
  * fast_irq_restore() is arch_irq_on(). In that window the environment's state is not what
- * arch_irq_save() leaves: nothing there may mask interrupts or allocate, except after
- * fast_irq_keep(), which makes it so and returns the flags arch_irq_restore() then needs. The
- * struct is folded away: every function here is inlined with known_on a constant.
+ * arch_irq_save() leaves: nothing there may allocate (a fast path there would find interrupts
+ * "on" and turn them on) or end with arch_irq_restore(), except after fast_irq_keep(), which
+ * makes it so and returns the flags arch_irq_restore() then needs. The struct is folded away:
+ * every function here is inlined with known_on a constant.
  */
 struct fast_irq {
 	unsigned long flags; /* arch_irq_save()'s, when !known_on */
