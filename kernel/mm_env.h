@@ -62,6 +62,33 @@ static inline void *arch_this_cpu_pcp(void)
 	return *(void *const __seg_gs *)offsetof(struct cpu_local, mm_pcp);
 }
 
+/*
+ * The fast paths' interrupt masking in 4 instructions, not pushfq; popq; cli and a test of the
+ * flags, a branch and sti (6): cmpl $0 on the mirror (kernel/spinlock.h), jne to the saving way,
+ * cli; then sti. The mirror is not written in between: it is still 0 with interrupts off there,
+ * so nothing in that window may allocate (a nested fast path would sti); what might (mm/'s slow
+ * continuations) is called after arch_irq_off_keep(), which makes it what local_irq_save() would
+ * have left (mirror set) and returns what it would have returned (IF set). A local_irq_save()
+ * and local_irq_restore() in the window leave interrupts off and the mirror set: safe.
+ */
+#define ARCH_HAS_IRQ_OFF_IF_ON 1
+
+static inline bool arch_irq_off_if_on(void)
+{
+	if (!irq_mirror_clear())
+		return false;
+	__asm__ volatile("cli" ::: "memory");
+	return true;
+}
+
+static inline void arch_irq_on(void) { __asm__ volatile("sti" ::: "memory"); }
+
+static inline unsigned long arch_irq_off_keep(void)
+{
+	irq_mirror_set(1);
+	return X86_EFLAGS_IF;
+}
+
 static inline unsigned long arch_irq_save(void) { return local_irq_save(); }
 static inline bool arch_irqs_disabled(void) { return irqs_disabled(); }
 static inline void arch_irq_restore(unsigned long flags) { local_irq_restore(flags); }

@@ -7,6 +7,7 @@
 #include "kernel/backtrace.h"
 #include "kernel/console.h"
 #include "kernel/smp.h"
+#include "kernel/spinlock.h"
 #include "kernel/x86.h"
 #include "lib/printk.h"
 
@@ -35,7 +36,7 @@ __attribute__((noreturn)) static void vpanic(uintptr_t fp, const char *fmt, va_l
 {
 	char msg[256];
 
-	__asm__ volatile("cli");
+	local_irq_disable(); /* the mirror too: what panic runs may mask them and allocate */
 	smp_stop_others();
 	console_panic();
 	vsnprintf(msg, sizeof(msg), fmt, ap);

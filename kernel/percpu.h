@@ -27,6 +27,13 @@ struct cpu_local {
 	uint64_t ticks;         /* timer interrupts taken (kernel/timer.c); only this CPU writes it */
 	unsigned long tlb_received; /* TLB shootdowns flushed here (kernel/tlb.c); only this CPU writes it */
 	void *mm_pcp;           /* mm/'s per-CPU page lists of this CPU (arch_this_cpu_pcp(), kernel/mm_env.h) */
+	/*
+	 * Interrupts' mirror: 0 only while they are on (IF set). Nonzero does not say they are off:
+	 * it only sends mm/'s fast paths the saving way (arch_irq_off_if_on(), kernel/mm_env.h).
+	 * kernel/spinlock.h's masking keeps it, kernel/traps.c sets it for every handler, and
+	 * percpu_install() sets it: a CPU starts with interrupts off.
+	 */
+	unsigned int irq_off;
 };
 
 /* The boot CPU's area (CPU 0). */

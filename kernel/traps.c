@@ -172,20 +172,17 @@ static bool vmalloc_marker_fault(const struct trap_frame *f, uint64_t cr2)
 		       "cannot wait for it (mm/vmalloc.h)\n", (void *)cr2);
 		return false;
 	}
-	local_irq_enable();
+	local_irq_enable(); /* the mirror 0 too; trap_handler() puts it back as the interrupted code had it */
 	retry = vmalloc_fault(cr2);
 	local_irq_disable();
 	return retry;
 }
 
-void trap_handler(struct trap_frame *f)
+/* An exception: a vmalloc page on the move, a fault a self-test expects, or the end of the run. */
+static void exception(struct trap_frame *f)
 {
 	uint64_t cr2;
 
-	if (f->vector >= NR_EXCEPTIONS) {
-		interrupt(f);
-		return;
-	}
 	cr2 = read_cr2();
 	if (vmalloc_marker_fault(f, cr2))
 		return;
@@ -203,4 +200,23 @@ void trap_handler(struct trap_frame *f)
 	}
 	report(f, cr2, "");
 	panic_without_backtrace("unexpected CPU exception %llu", (unsigned long long)f->vector);
+}
+
+/*
+ * Every vector comes through an interrupt gate, which turned interrupts off: the mirror
+ * (irq_mirror(), kernel/spinlock.h) says so while the handler runs, and is put back as it was on
+ * the way out, where iretq gives the interrupted code its own flag back. That code may have been
+ * between an mm/ fast path's test of the mirror and its cli (the mirror 0 then): the handler's
+ * own allocations see it set and take the saving way.
+ */
+void trap_handler(struct trap_frame *f)
+{
+	unsigned int mirror = irq_mirror();
+
+	irq_mirror_set(1);
+	if (f->vector >= NR_EXCEPTIONS)
+		interrupt(f);
+	else
+		exception(f);
+	irq_mirror_set(mirror);
 }

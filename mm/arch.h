@@ -167,6 +167,27 @@ void arch_run_on_cpus(void (*fn)(unsigned int cpu, void *arg), void *arg);
  *                                       calls it for every CPU below mm_init_params.nr_cpus, on the
  *                                       boot CPU, before the others run and before any allocation
  *     void *arch_this_cpu_pcp(void)     returns what was kept for the calling CPU (interrupts off)
+ *   ARCH_HAS_IRQ_OFF_IF_ON              optional macro: defined when the environment can tell that
+ *                                       interrupts are on more cheaply than arch_irq_save() saves them
+ *                                       (the kernel: a per-CPU mirror of the flag, 0 only while they
+ *                                       are on, which one compare reads). The fast paths of the
+ *                                       per-CPU lists and slab slots then mask them with the three
+ *                                       below, and take the saving way when the first says false
+ *                                       (fast_irq_off(), mm/lock_check.h). Then
+ *     bool arch_irq_off_if_on(void)     interrupts known on: turns them off and returns true; else
+ *                                       changes nothing and returns false (they may be on or off)
+ *     void arch_irq_on(void)            interrupts back on, after a true arch_irq_off_if_on()
+ *     unsigned long arch_irq_off_keep(void)   after a true arch_irq_off_if_on(), before anything
+ *                                       that may allocate or turn interrupts back on (mm/'s slow
+ *                                       paths): leaves the state arch_irq_save() would have left
+ *                                       there and returns what it would have returned, for
+ *                                       arch_irq_restore()
+ *                                       arch_irq_off_if_on() says true only when interrupts were on
+ *                                       (never in a handler that runs with them off), and
+ *                                       arch_irqs_disabled() says true until arch_irq_on(). In between,
+ *                                       before arch_irq_off_keep(), mm/ allocates nothing and calls
+ *                                       arch_irq_restore() only after its own arch_irq_save() (MM_DEBUG's
+ *                                       lock check): such a pair must leave interrupts off
  *   arch_race_window(where)             optional macro: mm/ names with it a point between two
  *                                       steps where another CPU's step makes a race mm/ must
  *                                       survive (where: a string saying which). A test harness

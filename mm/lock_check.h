@@ -263,6 +263,67 @@ static inline __attribute__((always_inline)) bool cpu_own_take(int *room)
 }
 #endif
 
+/*
+ * Interrupts off on a fast path, around one of this CPU's own lists (pages, slab objects):
+ *
+ *	struct fast_irq irq;
+ *
+ *	if (!fast_irq_off(&irq))
+ *		return the same path out of line, with arch_irq_save() (fast_irq_saved());
+ *	... the list; a slow continuation that ends with arch_irq_restore() gets fast_irq_keep(irq) ...
+ *	fast_irq_restore(irq);
+ *
+ * Without ARCH_HAS_IRQ_OFF_IF_ON (mm/arch.h) fast_irq_off() is arch_irq_save() and always true:
+ * the code is the saving way as before. With it, fast_irq_off() is arch_irq_off_if_on(), false
+ * when interrupts are not known to be on (then the out-of-line way saves them), and
+ * fast_irq_restore() is arch_irq_on(). In that window the environment's state is not what
+ * arch_irq_save() leaves: nothing there may allocate (a fast path there would find interrupts
+ * "on" and turn them on) or end with arch_irq_restore(), except after fast_irq_keep(), which
+ * makes it so and returns the flags arch_irq_restore() then needs. The struct is folded away:
+ * every function here is inlined with known_on a constant.
+ */
+struct fast_irq {
+	unsigned long flags; /* arch_irq_save()'s, when !known_on */
+	bool known_on;       /* arch_irq_off_if_on() turned them off: arch_irq_on() turns them on */
+};
+
+/* The saving way: interrupts off, what they were kept. */
+static inline __attribute__((always_inline)) struct fast_irq fast_irq_saved(void)
+{
+	return (struct fast_irq){ .flags = arch_irq_save(), .known_on = false };
+}
+
+static inline __attribute__((always_inline)) bool fast_irq_off(struct fast_irq *irq)
+{
+#ifdef ARCH_HAS_IRQ_OFF_IF_ON
+	*irq = (struct fast_irq){ .flags = 0, .known_on = true };
+	return arch_irq_off_if_on();
+#else
+	*irq = fast_irq_saved();
+	return true;
+#endif
+}
+
+static inline __attribute__((always_inline)) void fast_irq_restore(struct fast_irq irq)
+{
+#ifdef ARCH_HAS_IRQ_OFF_IF_ON
+	if (irq.known_on) {
+		arch_irq_on();
+		return;
+	}
+#endif
+	arch_irq_restore(irq.flags);
+}
+
+static inline __attribute__((always_inline)) unsigned long fast_irq_keep(struct fast_irq irq)
+{
+#ifdef ARCH_HAS_IRQ_OFF_IF_ON
+	if (irq.known_on)
+		return arch_irq_off_keep();
+#endif
+	return irq.flags;
+}
+
 /**
  * mm_spin_lock_irqsave() - Take an mm/ lock with interrupts off.
  * @lock: the lock.

@@ -499,15 +499,15 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, 
 
 /*
  * alloc_pages_pop() but for its slow path: the block from this CPU's list, or NULL when that list
- * is empty (order <= PCP_MAX_ORDER, gfp within FAST_GFP).
+ * is empty (order <= PCP_MAX_ORDER, gfp within FAST_GFP). Interrupts are off (irq: how,
+ * fast_irq_off(), mm/lock_check.h) and back as they were on return.
  */
-static inline __attribute__((always_inline)) struct page *alloc_pages_take(gfp_t gfp, unsigned int order)
+static inline __attribute__((always_inline)) struct page *alloc_pages_take(gfp_t gfp, unsigned int order,
+									      struct fast_irq irq)
 {
 	struct per_cpu_pages *pcp;
 	struct page *page;
-	unsigned long flags;
 
-	flags = arch_irq_save();
 	pcp = this_cpu_local_pcp(gfp & __GFP_ZONEMASK);
 	pcp_lists_lock(pcp);
 	page = pcp_take_hot(pcp, order, gfp_migratetype(gfp)); /* both mobility bits: an empty list */
@@ -516,7 +516,21 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_take(gfp_t
 		set_page_ref(page, 1); /* its flags already say its order: see struct per_cpu_pages */
 		set_page_private(page, 0);
 	}
-	pcp_unlock(pcp, flags);
+	pcp_lists_unlock(pcp);
+	fast_irq_restore(irq);
+	return page;
+}
+
+/*
+ * alloc_pages_pop() when interrupts are not known to be on (fast_irq_off(), mm/lock_check.h): a
+ * call the fast path makes last, so that it stays a leaf function.
+ */
+static __attribute__((noinline)) struct page *alloc_pages_pop_saving(gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages_take(gfp, order, fast_irq_saved());
+
+	if (unlikely(!page))
+		return alloc_pages_slow(gfp, order);
 	return page;
 }
 
@@ -528,8 +542,12 @@ static inline __attribute__((always_inline)) struct page *alloc_pages_take(gfp_t
  */
 static inline __attribute__((always_inline)) struct page *alloc_pages_pop(gfp_t gfp, unsigned int order)
 {
-	struct page *page = alloc_pages_take(gfp, order);
+	struct fast_irq irq;
+	struct page *page;
 
+	if (unlikely(!fast_irq_off(&irq)))
+		return alloc_pages_pop_saving(gfp, order);
+	page = alloc_pages_take(gfp, order, irq);
 	if (unlikely(!page))
 		return alloc_pages_slow(gfp, order);
 	return page;
@@ -598,7 +616,7 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_recorded(gfp_t g
 	unsigned long pfn;
 
 	if (likely(!poisoned_pages_remain() && order <= PCP_MAX_ORDER && !(gfp & ~FAST_GFP)))
-		page = alloc_pages_take(gfp, order);
+		page = alloc_pages_take(gfp, order, fast_irq_saved()); /* cold: the saving way */
 	if (unlikely(!page))
 		return alloc_pages_slow_recorded(gfp, order, site);
 	if (!mm_page_owner_on)
@@ -802,6 +820,33 @@ static __attribute__((noinline, cold)) void free_pages_slow(struct page *page, u
 }
 
 /*
+ * __free_pages()'s push of a checked block (flags: its flags word, struct per_cpu_pages) on this
+ * CPU's list, with interrupts off (irq: fast_irq_off(), mm/lock_check.h).
+ */
+static inline __attribute__((always_inline)) void free_pages_push(struct page *page, unsigned int order,
+								   uint32_t flags, struct fast_irq irq)
+{
+	struct per_cpu_pages *pcp;
+
+	pcp = this_cpu_pcp_at((flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));
+	pcp_lists_lock(pcp);
+	if (unlikely(!pcp_take_room(pcp, order))) {
+		/* a tail call: nothing saved for it */
+		mm_pcp_give_slow_unlock(page, order, pcp, fast_irq_keep(irq));
+		return;
+	}
+	pcp_push_counted(pcp, page, order, flags >> PAGE_PCPTYPE_SHIFT);
+	pcp_lists_unlock(pcp);
+	fast_irq_restore(irq);
+}
+
+/* free_pages_push() when interrupts are not known to be on. */
+static __attribute__((noinline)) void free_pages_push_saving(struct page *page, unsigned int order, uint32_t flags)
+{
+	free_pages_push(page, order, flags, fast_irq_saved());
+}
+
+/*
  * The fast path: every check of a plain block in one test, then a push on this CPU's list under
  * its lock with interrupts off. Anything else (a failed check, a compound head, an order above
  * PCP_MAX_ORDER, poisoning, page_owner's records or an isolated range (free_check_word), a list
@@ -810,8 +855,7 @@ static __attribute__((noinline, cold)) void free_pages_slow(struct page *page, u
 void __free_pages(struct page *page, unsigned int order)
 {
 	uint64_t word = page_flags_and_ref(page);
-	struct per_cpu_pages *pcp;
-	unsigned long irq;
+	struct fast_irq irq;
 	uint32_t flags;
 
 	if (unlikely(order > PCP_MAX_ORDER)) {
@@ -826,15 +870,11 @@ void __free_pages(struct page *page, unsigned int order)
 	/* The flags with 0 above the list type (its order field matched): the zone and the type. */
 	flags = (uint32_t)word;
 	set_page_ref(page, 0); /* its flags keep its order and list type: see struct per_cpu_pages */
-	irq = arch_irq_save();
-	pcp = this_cpu_pcp_at((flags >> (ZONES_SHIFT - PCP_SHIFT)) & (ZONES_MASK << PCP_SHIFT));
-	pcp_lists_lock(pcp);
-	if (unlikely(!pcp_take_room(pcp, order))) {
-		mm_pcp_give_slow_unlock(page, order, pcp, irq); /* a tail call: nothing saved for it */
+	if (unlikely(!fast_irq_off(&irq))) {
+		free_pages_push_saving(page, order, flags);
 		return;
 	}
-	pcp_push_counted(pcp, page, order, flags >> PAGE_PCPTYPE_SHIFT);
-	pcp_unlock(pcp, irq);
+	free_pages_push(page, order, flags, irq);
 }
 
 /* ---- isolated pageblocks ----------------------------------------------------------------- */

@@ -610,6 +610,16 @@ __attribute__((noinline)) void mm_slab_free_slow(struct kmem_cache *cache, struc
 		report_broken_list(cache, broken_at, caller);
 }
 
+__attribute__((noinline)) void *mm_slab_alloc_saving(struct kmem_cache *cache, gfp_t gfp, const void *caller)
+{
+	return slab_alloc_off(cache, gfp, fast_irq_saved(), caller);
+}
+
+__attribute__((noinline)) void mm_slab_free_saving(struct kmem_cache *cache, void *obj, const void *caller)
+{
+	slab_free_off(cache, obj, fast_irq_saved(), caller);
+}
+
 /* ---- the interface ------------------------------------------------------------------------ */
 
 void *kmem_cache_alloc(struct kmem_cache *cache, gfp_t gfp)

@@ -294,12 +294,23 @@ void mm_slab_free_slow(struct kmem_cache *c, struct slab_cpu *slot, void *obj, u
 		       const void *caller);
 
 /*
- * An object of c: the first of this CPU's list. Inlined into the interface: the reports name its
- * caller (__builtin_return_address(0) where it is inlined).
+ * The fast paths below when interrupts are not known to be on (fast_irq_off(), mm/lock_check.h):
+ * the same, out of line, with arch_irq_save(); caller is the fast path's caller, for the reports.
  */
-static inline __attribute__((always_inline)) void *slab_alloc_fast(struct kmem_cache *c, gfp_t gfp)
+void *mm_slab_alloc_saving(struct kmem_cache *c, gfp_t gfp, const void *caller);
+void mm_slab_free_saving(struct kmem_cache *c, void *obj, const void *caller);
+
+/*
+ * The reports' caller in the two below: the one the saving way was given, or (NULL, the fast
+ * path) the interface's caller, read only where a slow path needs it, so that the fast path
+ * does not pay for it.
+ */
+#define SLAB_CALLER(caller) ((caller) ? (caller) : __builtin_return_address(0))
+
+/* slab_alloc_fast() with interrupts off (irq: fast_irq_off()). */
+static inline __attribute__((always_inline)) void *slab_alloc_off(struct kmem_cache *c, gfp_t gfp,
+								   struct fast_irq irq, const void *caller)
 {
-	unsigned long irq = arch_irq_save();
 	struct slab_cpu *slot = slab_cpu_slot(c);
 	uintptr_t mixed;
 	void **obj;
@@ -309,15 +320,52 @@ static inline __attribute__((always_inline)) void *slab_alloc_fast(struct kmem_c
 	mixed = slab_link_mixed(c, obj);
 	/* !slab_link_intact(), which the compiler tests less well; an empty list's end never decodes */
 	if (unlikely(mixed & c->link_check))
-		return mm_slab_alloc_slow(c, gfp, slot, obj, irq, __builtin_return_address(0));
+		return mm_slab_alloc_slow(c, gfp, slot, obj, fast_irq_keep(irq), SLAB_CALLER(caller));
 	slot->freelist = (void *)(mixed ^ (uintptr_t)obj);
 	*obj = NULL; /* never decodes: a second trip through the list is caught */
 	cpu_own_add(&slot->room, 1);
 	slot_unlock(slot);
-	arch_irq_restore(irq);
+	fast_irq_restore(irq);
 	if (unlikely(gfp & __GFP_ZERO))
 		return memset(obj, 0, c->size);
 	return obj;
+}
+
+/*
+ * An object of c: the first of this CPU's list. Inlined into the interface: the reports name its
+ * caller (__builtin_return_address(0) where it is inlined).
+ */
+static inline __attribute__((always_inline)) void *slab_alloc_fast(struct kmem_cache *c, gfp_t gfp)
+{
+	struct fast_irq irq;
+
+	if (unlikely(!fast_irq_off(&irq)))
+		return mm_slab_alloc_saving(c, gfp, __builtin_return_address(0));
+	return slab_alloc_off(c, gfp, irq, NULL);
+}
+
+/* slab_free_fast() with interrupts off (irq: fast_irq_off()). */
+static inline __attribute__((always_inline)) void slab_free_off(struct kmem_cache *c, void *obj,
+								 struct fast_irq irq, const void *caller)
+{
+	struct slab_cpu *slot = slab_cpu_slot(c);
+	void *head;
+
+	slot_lock(slot);
+	head = slot->freelist;
+	/* Two tests, not one ||: the compiler then keeps the decrement and its branch together. */
+	if (unlikely(!slot_take_room(slot))) {
+		mm_slab_free_slow(c, slot, obj, fast_irq_keep(irq), SLAB_CALLER(caller));
+		return;
+	}
+	if (unlikely(obj == head)) {
+		mm_slab_free_slow(c, slot, obj, fast_irq_keep(irq), SLAB_CALLER(caller));
+		return;
+	}
+	*(uintptr_t *)obj = slab_link_encode(c, obj, head);
+	slot->freelist = obj;
+	slot_unlock(slot);
+	fast_irq_restore(irq);
 }
 
 /*
@@ -327,25 +375,13 @@ static inline __attribute__((always_inline)) void *slab_alloc_fast(struct kmem_c
  */
 static inline __attribute__((always_inline)) void slab_free_fast(struct kmem_cache *c, void *obj)
 {
-	unsigned long irq = arch_irq_save();
-	struct slab_cpu *slot = slab_cpu_slot(c);
-	void *head;
+	struct fast_irq irq;
 
-	slot_lock(slot);
-	head = slot->freelist;
-	/* Two tests, not one ||: the compiler then keeps the decrement and its branch together. */
-	if (unlikely(!slot_take_room(slot))) {
-		mm_slab_free_slow(c, slot, obj, irq, __builtin_return_address(0));
+	if (unlikely(!fast_irq_off(&irq))) {
+		mm_slab_free_saving(c, obj, __builtin_return_address(0));
 		return;
 	}
-	if (unlikely(obj == head)) {
-		mm_slab_free_slow(c, slot, obj, irq, __builtin_return_address(0));
-		return;
-	}
-	*(uintptr_t *)obj = slab_link_encode(c, obj, head);
-	slot->freelist = obj;
-	slot_unlock(slot);
-	arch_irq_restore(irq);
+	slab_free_off(c, obj, irq, NULL);
 }
 
 #endif

@@ -46,6 +46,7 @@ bool host_mm_picture;
 __thread unsigned int host_mm_cpu;
 __thread unsigned long host_mm_irqs_off;
 __thread unsigned int host_mm_irq_depth;
+__thread unsigned int host_mm_irq_mirror;
 unsigned int host_mm_nr_cpus = HOST_MM_CPUS;
 bool host_mm_page_owner;
 void (*host_mm_race_window)(const char *where);
@@ -62,12 +63,18 @@ void host_mm_set_cpu(unsigned int cpu)
  */
 void arch_run_on_cpus(void (*fn)(unsigned int cpu, void *arg), void *arg)
 {
-	unsigned long was = host_mm_irqs_off;
+	unsigned long was = arch_irq_save();
 
-	host_mm_irqs_off = 1;
 	for (unsigned int cpu = 0; cpu < host_mm_nr_cpus; cpu++)
 		fn(cpu, arg);
-	host_mm_irqs_off = was;
+	arch_irq_restore(was);
+}
+
+void host_mm_irq_mirror_broken(void)
+{
+	fprintf(stderr, "tests/mm/mm_env.h: \"interrupts\" off with their mirror 0 on CPU %u: whatever turned "
+		"them off did not set it (arch_irq_save() does)\n", host_mm_cpu);
+	abort();
 }
 
 #ifdef ARCH_HAS_CPU_DATA_LOCK

@@ -30,6 +30,17 @@ extern __thread unsigned int host_mm_cpu;
 extern __thread unsigned long host_mm_irqs_off;
 extern __thread unsigned int host_mm_irq_depth;
 
+/*
+ * The kernel's mirror of its interrupt flag (mm/arch.h's ARCH_HAS_IRQ_OFF_IF_ON), played the
+ * same way: 0 only while host_mm_irqs_off is 0. arch_irq_save() sets it, arch_irq_restore()
+ * clears it when "interrupts" come back on; the fast paths' arch_irq_off_if_on() reads it and
+ * does not write it. Setting host_mm_irqs_off without it breaks that rule: the next fast path
+ * reports it (host_mm_irq_mirror_broken()) and stops, instead of turning "interrupts" back on
+ * where they must stay off.
+ */
+extern __thread unsigned int host_mm_irq_mirror;
+void host_mm_irq_mirror_broken(void) __attribute__((noreturn, cold));
+
 /* The waiting half of arch_spin_lock(), out of line: the allocator's fast path saves no registers for it. */
 static __attribute__((noinline, cold, unused)) void host_spin_wait(arch_spinlock_t *lock)
 {
@@ -54,10 +65,37 @@ static inline unsigned long arch_irq_save(void)
 	unsigned long was = host_mm_irqs_off;
 
 	host_mm_irqs_off = 1;
+	host_mm_irq_mirror = 1;
 	return was;
 }
 
-static inline void arch_irq_restore(unsigned long flags) { host_mm_irqs_off = flags; }
+static inline void arch_irq_restore(unsigned long flags)
+{
+	host_mm_irqs_off = flags;
+	if (!flags)
+		host_mm_irq_mirror = 0;
+}
+
+#define ARCH_HAS_IRQ_OFF_IF_ON 1
+
+static inline _Bool arch_irq_off_if_on(void)
+{
+	if (host_mm_irq_mirror)
+		return 0;
+	if (__builtin_expect(host_mm_irqs_off != 0, 0))
+		host_mm_irq_mirror_broken();
+	host_mm_irqs_off = 1;
+	return 1;
+}
+
+static inline void arch_irq_on(void) { host_mm_irqs_off = 0; }
+
+static inline unsigned long arch_irq_off_keep(void)
+{
+	host_mm_irq_mirror = 1;
+	return 0; /* what arch_irq_save() returns with "interrupts" on */
+}
+
 static inline _Bool arch_irqs_disabled(void) { return host_mm_irqs_off; }
 static inline _Bool arch_in_interrupt(void) { return host_mm_irq_depth != 0; }
 static inline unsigned int arch_cpu_id(void) { return host_mm_cpu; }

@@ -17,6 +17,7 @@
 #include "mm/page_alloc.h"
 #include "mm/pageblock.h"
 #include "mm/poison.h"
+#include "mm/slab.h"
 #include "tests/ktest/mm_helpers.h"
 #include "tests/mm/host_mm.h"
 #include "tests/mm/mm_check.h"
@@ -719,6 +720,72 @@ static void freed_blocks_come_back_most_recently_freed_first(struct ktest *t)
 	drain_pcp_lists();
 }
 
+/* Are "interrupts" off, with their mirror set (tests/mm/mm_env.h)? */
+static bool irqs_off_mirrored(void)
+{
+	return arch_irqs_disabled() && host_mm_irq_mirror;
+}
+
+/*
+ * The fast paths mask "interrupts" by their mirror (mm/arch.h's ARCH_HAS_IRQ_OFF_IF_ON): on
+ * (mirror 0), they turn them off and back on; already off (an interrupt handler, a caller's
+ * arch_irq_save()), the saving way leaves them off, and still takes from and gives to this CPU's
+ * list and slot: a block or object freed comes back first.
+ */
+static void the_fast_paths_leave_interrupts_off_when_they_were_off(struct ktest *t)
+{
+	bool poison = set_page_poisoning(false); /* poison sends frees the slow way */
+	unsigned long irq;
+
+	host_mm_set_cpu(0);
+	KT_ASSERT(t, !arch_irqs_disabled() && !host_mm_irq_mirror, "the test starts with \"interrupts\" on");
+	if (mm_alloc_gate.fast_orders != PCP_MAX_ORDER + 1)
+		printk("    # alloc_pages() takes its slow side (%u poisoned pages or page_owner): only the frees "
+		       "and kmalloc test the fast paths\n", mm_alloc_gate.slow_reasons);
+	for (unsigned int order = 0; order <= PCP_MAX_ORDER; order++) {
+		struct page *page, *again;
+
+		page = alloc_pages(GFP_KERNEL, order); /* the fast way: on, then back on */
+		KT_ASSERT(t, page != NULL, "alloc_pages(%u) failed", order);
+		KT_EXPECT(t, !arch_irqs_disabled() && !host_mm_irq_mirror,
+			  "alloc_pages(%u) with interrupts on left them off (or the mirror set)", order);
+		irq = arch_irq_save();
+		__free_pages(page, order);
+		KT_EXPECT(t, irqs_off_mirrored(), "__free_pages(order %u) with interrupts off turned them on", order);
+		again = alloc_pages(GFP_KERNEL, order);
+		KT_EXPECT(t, irqs_off_mirrored(), "alloc_pages(%u) with interrupts off turned them on", order);
+		if (!mm_pcp_free_bypasses(page))
+			KT_EXPECT(t, again == page, "order %u with interrupts off: the block freed is not the next one "
+				  "taken (pfn %#lx, want %#lx)", order, again ? page_to_pfn(again) : 0, page_to_pfn(page));
+		if (again)
+			__free_pages(again, order);
+		KT_EXPECT(t, irqs_off_mirrored(), "__free_pages(order %u) with interrupts off turned them on", order);
+		arch_irq_restore(irq);
+		KT_EXPECT(t, !arch_irqs_disabled() && !host_mm_irq_mirror, "arch_irq_restore() left them off");
+	}
+	for (size_t size = 8; size <= 4096; size *= 8) {
+		void *obj, *again;
+
+		irq = arch_irq_save();
+		obj = kmalloc(size, GFP_KERNEL);
+		KT_EXPECT(t, irqs_off_mirrored(), "kmalloc(%zu) with interrupts off turned them on", size);
+		KT_ASSERT(t, obj != NULL, "kmalloc(%zu) failed", size);
+		kfree(obj);
+		KT_EXPECT(t, irqs_off_mirrored(), "kfree() of %zu bytes with interrupts off turned them on", size);
+		again = kmalloc(size, GFP_KERNEL);
+		KT_EXPECT(t, again == obj, "kmalloc(%zu) with interrupts off: the object freed is not the next one", size);
+		kfree(again);
+		arch_irq_restore(irq);
+		obj = kmalloc(size, GFP_KERNEL);
+		KT_EXPECT(t, !arch_irqs_disabled() && !host_mm_irq_mirror,
+			  "kmalloc(%zu) with interrupts on left them off (or the mirror set)", size);
+		kfree(obj);
+		KT_EXPECT(t, !arch_irqs_disabled() && !host_mm_irq_mirror,
+			  "kfree() of %zu bytes with interrupts on left them off (or the mirror set)", size);
+	}
+	set_page_poisoning(poison);
+}
+
 KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(a_block_freed_on_another_cpu_goes_to_that_cpus_list),
 	    KTEST_CASE(a_pageblock_freed_on_another_cpu_goes_to_that_cpus_list),
@@ -734,4 +801,5 @@ KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(a_small_allocation_splits_a_full_pageblocks_block_before_using_a_sparse_one),
 	    KTEST_CASE(last_two_references_dropped_at_once_free_the_page_once),
 	    KTEST_CASE(a_drain_on_cpu_0_gives_back_a_block_freed_on_cpu_1),
-	    KTEST_CASE(freed_blocks_come_back_most_recently_freed_first));
+	    KTEST_CASE(freed_blocks_come_back_most_recently_freed_first),
+	    KTEST_CASE(the_fast_paths_leave_interrupts_off_when_they_were_off));
