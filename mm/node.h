@@ -157,8 +157,8 @@ static inline unsigned int num_online_nodes(void) { return mm_nr_node_ids; }
 const char *node_stat_name(unsigned int item);
 
 /*
- * mm/'s own: what the slow paths count, as events each CPU keeps on its own lists of the zone
- * concerned (struct per_cpu_pages, mm/zone.h), so that no two CPUs write one counter (an atomic
+ * mm/'s own: what the slow paths count, as events each CPU keeps for itself for the zone
+ * concerned (cpu_node_events(), mm/pcp.h), so that no two CPUs write one counter (an atomic
  * add on a shared line cost 2 MiB allocations on two CPUs two thirds of their speed): a hit or
  * miss, local or other, on the zone that served it; a foreign on the zone the allocation
  * preferred; an interleave hit on the zone that served it. The counters of enum node_stat_item

@@ -25,7 +25,7 @@ static unsigned long fast_hits(unsigned int cpu, unsigned int nid)
 	unsigned long n = 0;
 
 	for (unsigned int t = 0; t < MAX_NR_ZONES; t++)
-		n += __atomic_load_n(&cpu_pcp(cpu, nid * MAX_NR_ZONES + t)->alloc_hits, __ATOMIC_RELAXED);
+		n += pcp_alloc_hits(cpu_pcp(cpu, nid * MAX_NR_ZONES + t));
 	return n;
 }
 
@@ -53,7 +53,7 @@ static unsigned long node_event(unsigned int nid, unsigned int ev)
 
 	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
 		for (unsigned int t = 0; t < MAX_NR_ZONES; t++)
-			n += __atomic_load_n(&cpu_pcp(cpu, nid * MAX_NR_ZONES + t)->node_events[ev], __ATOMIC_RELAXED);
+			n += __atomic_load_n(&cpu_node_events(cpu, nid * MAX_NR_ZONES + t)[ev], __ATOMIC_RELAXED);
 	return n;
 }
 

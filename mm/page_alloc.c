@@ -31,12 +31,14 @@
  * below it known clear, the fast path reads the mobility type without masking it.
  */
 #define FAST_GFP (__GFP_ZONEMASK | __GFP_NOWARN | __GFP_HIGH | __GFP_MOBILITY)
+_Static_assert(FAST_GFP < PCP_NR_GFPS, "struct pcp_cpu's gfp_lists[] has an entry for every gfp the fast path serves");
 
 /*
  * Where an allocation preferring node n starts, by gfp's zone bits: the zone index of the first
  * zone with memory in n's fallback order (zones of each node highest allowed first). A table
- * (set by page_alloc_init_zones()); each CPU's first per_cpu_pages holds its node's row as
- * offsets of the zones' lists (this_cpu_local_pcp(), mm/pcp.h), so that the fast path pays one load.
+ * (set by page_alloc_init_zones()); each CPU's struct pcp_cpu holds its node's row, with the
+ * mobility types, as offsets of the zones' type lists (this_cpu_gfp_lists(), mm/pcp.h), so that
+ * the fast path pays one load.
  */
 static uint8_t first_zone_of[MAX_NUMNODES][__GFP_ZONEMASK + 1];
 /*
@@ -165,15 +167,22 @@ static struct zone *first_zone_with_memory(unsigned int nid, gfp_t zbits)
 	return NULL;
 }
 
-/* Sets cpu's local_offset[] from its node's row of first_zone_of[]. */
-static void set_cpu_local_offsets(unsigned int cpu)
+/*
+ * Sets cpu's gfp_lists[] (struct pcp_cpu, mm/pcp.h) from its node's row of first_zone_of[] and
+ * each gfp's mobility type; a gfp of both mobility bits gets the lists of no zone.
+ */
+static void set_cpu_gfp_lists(unsigned int cpu)
 {
-	struct per_cpu_pages *first = cpu_pcp(cpu, 0);
+	struct pcp_cpu *area = &mm_pcp_area[cpu];
 
-	for (gfp_t g = 0; g <= __GFP_ZONEMASK; g++)
-		__atomic_store_n(&first->local_offset[g],
-				 (uint16_t)((char *)cpu_pcp(cpu, first_zone_of[cpu_to_node(cpu)][g]) - (char *)first),
-				 __ATOMIC_RELAXED);
+	for (gfp_t g = 0; g < PCP_NR_GFPS; g++) {
+		unsigned int mt = gfp_migratetype(g);
+		struct per_cpu_pages *pcp = mt < MIGRATE_PCPTYPES ? cpu_pcp(cpu, first_zone_of[cpu_to_node(cpu)][g & __GFP_ZONEMASK])
+								   : cpu_pcp(cpu, PCP_NO_ZONE);
+		struct pcp_type_lists *tl = &pcp->types[mt < MIGRATE_PCPTYPES ? mt : 0];
+
+		__atomic_store_n(&area->gfp_lists[g], (uint16_t)((char *)tl - (char *)area), __ATOMIC_RELAXED);
+	}
 }
 
 /* The highest zone type with managed pages in any node (ZONE_DMA when none has any). */
@@ -199,7 +208,7 @@ void page_alloc_init_zones(void)
 			first_zone_of[nid][g] = (uint8_t)(zone ? zone - mm_zones : MIN(highest_zone(g), (int)mm_top_zone));
 		}
 	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
-		set_cpu_local_offsets(cpu);
+		set_cpu_gfp_lists(cpu);
 }
 
 int set_cpu_numa_node(unsigned int cpu, unsigned int nid)
@@ -210,7 +219,7 @@ int set_cpu_numa_node(unsigned int cpu, unsigned int nid)
 		return -EINVAL;
 	}
 	__atomic_store_n(&mm_cpu_node[cpu], (uint8_t)nid, __ATOMIC_RELAXED);
-	set_cpu_local_offsets(cpu);
+	set_cpu_gfp_lists(cpu);
 	return 0;
 }
 
@@ -281,14 +290,39 @@ static inline __attribute__((always_inline)) struct page *buddy_take_checked(str
 }
 
 /*
- * A block of order from zone: for orders the per-CPU lists hold (whole pageblocks included),
- * this CPU's list (refilled from the buddy lists when empty), else the buddy lists; NULL when
- * zone has none gfp may take.
+ * take_from_zone() for an order the per-CPU lists hold: this CPU's list (refilled from the buddy
+ * lists when empty; the plain buddy allocator while the lists are off). Out of line, so that the
+ * larger orders' path keeps the few registers it needs.
  */
-static struct page *take_from_zone(struct zone *zone, unsigned int order, gfp_t gfp)
+static __attribute__((noinline)) struct page *take_from_pcp(struct zone *zone, unsigned int order, gfp_t gfp)
 {
 	unsigned int slot = pcp_order_slot(order);
 	struct per_cpu_pages *pcp;
+	struct page *page;
+	unsigned long flags;
+
+	flags = arch_irq_save(); /* first: the CPU number holds only while interrupts are off */
+	pcp = cpu_pcp(arch_cpu_id(), (unsigned long)(zone - mm_zones));
+	pcp_lists_lock(pcp);
+	page = pcp_take(pcp, slot, gfp_migratetype(gfp)); /* counted in room: no fold needed */
+	if (!page && pcp->high[slot]) {
+		pcp_fold(pcp, slot); /* the alloc fast path's counts, before the refill counts the list */
+		page = mm_pcp_refill(pcp, zone, order, gfp_migratetype(gfp), gfp);
+	} else if (!page) { /* the lists are off (high 0): the plain buddy allocator */
+		arch_spin_lock(&zone->lock);
+		page = buddy_take_checked(zone, order, gfp);
+		arch_spin_unlock(&zone->lock);
+	}
+	pcp_unlock(pcp, flags);
+	return page;
+}
+
+/*
+ * A block of order from zone: for orders the per-CPU lists hold (whole pageblocks included),
+ * this CPU's list (take_from_pcp()), else the buddy lists; NULL when zone has none gfp may take.
+ */
+static struct page *take_from_zone(struct zone *zone, unsigned int order, gfp_t gfp)
+{
 	struct page *page;
 	unsigned long flags;
 
@@ -298,19 +332,7 @@ static struct page *take_from_zone(struct zone *zone, unsigned int order, gfp_t 
 		zone_unlock(zone, flags);
 		return page;
 	}
-	flags = arch_irq_save(); /* first: the CPU number holds only while interrupts are off */
-	pcp = cpu_pcp(arch_cpu_id(), (unsigned long)(zone - mm_zones));
-	pcp_lists_lock(pcp);
-	page = pcp_take(pcp, slot, gfp_migratetype(gfp));
-	if (!page && pcp->high[slot]) {
-		page = mm_pcp_refill(pcp, zone, order, gfp_migratetype(gfp), gfp);
-	} else if (!page) { /* the lists are off (high 0): the plain buddy allocator */
-		arch_spin_lock(&zone->lock);
-		page = buddy_take_checked(zone, order, gfp);
-		arch_spin_unlock(&zone->lock);
-	}
-	pcp_unlock(pcp, flags);
-	return page;
+	return take_from_pcp(zone, order, gfp);
 }
 
 /*
@@ -428,7 +450,7 @@ static struct page *take_after_shrinking(unsigned int nid, gfp_t gfp, unsigned i
  */
 static void count_node_event(const struct zone *zone, unsigned int ev)
 {
-	uint32_t *n = &cpu_pcp(arch_cpu_id(), (unsigned int)(zone - mm_zones))->node_events[ev];
+	uint32_t *n = &cpu_node_events(arch_cpu_id(), (unsigned int)(zone - mm_zones))[ev];
 
 	__atomic_store_n(n, __atomic_load_n(n, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
 }
@@ -505,14 +527,15 @@ static __attribute__((noinline, cold)) struct page *alloc_pages_slow(gfp_t gfp, 
 static inline __attribute__((always_inline)) struct page *alloc_pages_take(gfp_t gfp, unsigned int order,
 									      struct fast_irq irq)
 {
+	struct pcp_type_lists *tl;
 	struct per_cpu_pages *pcp;
 	struct page *page;
 
-	pcp = this_cpu_local_pcp(gfp & __GFP_ZONEMASK);
+	tl = this_cpu_gfp_lists(gfp); /* gfp's zone and type in one load; both mobility bits: empty lists */
+	pcp = pcp_of_type_lists(tl);
 	pcp_lists_lock(pcp);
-	page = pcp_take_hot(pcp, order, gfp_migratetype(gfp)); /* both mobility bits: an empty list */
+	page = pcp_take_hot_fast(pcp, tl, order); /* counted in tl's taken[order] alone */
 	if (likely(page)) {
-		pcp_count_alloc(pcp);
 		set_page_ref(page, 1); /* its flags already say its order: see struct per_cpu_pages */
 		set_page_private(page, 0);
 	}

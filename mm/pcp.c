@@ -12,16 +12,18 @@
 #include "mm/watermark.h"
 
 bool mm_pcp_lists_on = true;
-struct per_cpu_pages *mm_pcp_area;
+struct pcp_cpu *mm_pcp_area;
+struct pcp_node_events *mm_pcp_node_events;
 unsigned int mm_pcp_nr_cpus;
 
 int mm_pcp_init(unsigned int nr_cpus)
 {
-	size_t bytes;
+	size_t lists, bytes;
 	phys_addr_t phys;
 
 	mm_pcp_nr_cpus = nr_cpus ? nr_cpus : 1;
-	bytes = (size_t)mm_pcp_nr_cpus * MAX_NR_ZONE_IDS * sizeof(struct per_cpu_pages);
+	lists = (size_t)mm_pcp_nr_cpus * sizeof(struct pcp_cpu);
+	bytes = lists + (size_t)mm_pcp_nr_cpus * sizeof(struct pcp_node_events);
 	phys = memblock_alloc_named(ALIGN_UP(bytes, PAGE_SIZE), PAGE_SIZE, UINT64_MAX, "per-CPU lists");
 	if (!phys) {
 		printk("mm: no memory for the per-CPU page lists of %u CPUs (%zu bytes)\n", mm_pcp_nr_cpus, bytes);
@@ -29,8 +31,9 @@ int mm_pcp_init(unsigned int nr_cpus)
 	}
 	mm_pcp_area = phys_to_virt(phys);
 	memset(mm_pcp_area, 0, bytes); /* all-zero locks are unlocked */
+	mm_pcp_node_events = (struct pcp_node_events *)((char *)mm_pcp_area + lists);
 	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++)
-		for (unsigned int z = 0; z < MAX_NR_ZONE_IDS; z++) {
+		for (unsigned int z = 0; z <= PCP_NO_ZONE; z++) { /* the lists of no zone too: locked, checked */
 			struct per_cpu_pages *pcp = cpu_pcp(cpu, z);
 
 			pcp->cpu = cpu;
@@ -90,7 +93,7 @@ static unsigned int pcp_high_now(const struct per_cpu_pages *pcp, const struct z
 	unsigned long blocks;
 
 	if (slot == PCP_PAGEBLOCK_SLOT)
-		blocks = pcp_spare_frames(zone, (unsigned long)pcp_count_locked(pcp, slot) << PAGEBLOCK_ORDER) >> PAGEBLOCK_ORDER;
+		blocks = pcp_spare_frames(zone, (unsigned long)pcp_count_folded(pcp, slot) << PAGEBLOCK_ORDER) >> PAGEBLOCK_ORDER;
 	else
 		blocks = (pcp_spare_frames(zone, 0) >> (PCP_SPARE_SHARE_SHIFT + slot)) / mm_pcp_nr_cpus;
 	return (unsigned int)MAX(PCP_MIN_HIGH_BLOCKS, MIN(PCP_HIGH_BLOCKS, blocks));
@@ -123,7 +126,7 @@ static void pcp_set_high(struct per_cpu_pages *pcp, unsigned int slot, unsigned 
 /* The zone pcp's lists are for. */
 static struct zone *pcp_zone(const struct per_cpu_pages *pcp)
 {
-	return &mm_zones[(unsigned int)(pcp - mm_pcp_area) % MAX_NR_ZONE_IDS];
+	return &mm_zones[pcp_zone_index(pcp)];
 }
 
 /*
@@ -144,6 +147,22 @@ void mm_pcp_set_limits(void)
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
 				pcp_set_high(cpu_pcp(cpu, z), slot, mm_pcp_lists_on ? pcp_high_now(cpu_pcp(cpu, z), &mm_zones[z], slot) : 0,
 					     zone_busy(&mm_zones[z]));
+}
+
+/* pcp_fold()'s work, out of line: taken[slot] of some type is not 0. Returns true. */
+bool mm_pcp_fold_taken(struct per_cpu_pages *pcp, unsigned int slot)
+{
+	uint32_t taken = 0;
+
+	for (unsigned int t = 0; t < MIGRATE_PCPTYPES; t++) {
+		uint32_t n = pcp->types[t].taken[slot];
+
+		__atomic_store_n(&pcp->types[t].taken[slot], 0, __ATOMIC_RELAXED);
+		cpu_own_add(&pcp->types[t].alloc_hits, n);
+		taken += n;
+	}
+	cpu_own_add(&pcp->room[slot], (int)taken);
+	return true;
 }
 
 unsigned long mm_pcp_free_pages(const struct per_cpu_pages *pcp)
@@ -168,7 +187,7 @@ static void set_block_order(struct page *page, unsigned int order)
  */
 static void pcp_cool(struct per_cpu_pages *pcp, unsigned int slot, unsigned int mt)
 {
-	struct list_head *cold = &pcp->lists[slot][mt], *first = pcp->hot[slot][mt], *last = cold;
+	struct list_head *cold = &pcp->lists[slot][mt], *first = pcp->types[mt].hot[slot], *last = cold;
 
 	if (!first)
 		return;
@@ -177,7 +196,7 @@ static void pcp_cool(struct per_cpu_pages *pcp, unsigned int slot, unsigned int 
 	last->next = cold->next;
 	cold->next->prev = last;
 	cold->next = first;
-	pcp->hot[slot][mt] = NULL;
+	pcp->types[mt].hot[slot] = NULL;
 }
 
 /*
@@ -251,7 +270,7 @@ static unsigned int next_flush_list(struct per_cpu_pages *pcp, unsigned int slot
 			return t;
 		}
 	}
-	MM_BUG_ON(true, NULL, "per-CPU lists of slot %u: count %u but every list empty", slot, pcp_count_locked(pcp, slot));
+	MM_BUG_ON(true, NULL, "per-CPU lists of slot %u: count %u but every list empty", slot, pcp_count_folded(pcp, slot));
 	return 0;
 }
 
@@ -306,7 +325,7 @@ static struct page *take_handoff_locked(struct per_cpu_pages *pcp, struct zone *
 	struct list_head *head = &zone->pcp_handoff[mt], *first = head->next, *last = head->prev;
 	unsigned int n = zone->pcp_handoff_count[mt], slot = PCP_PAGEBLOCK_SLOT;
 
-	if (!n || pcp_count_locked(pcp, slot) + n - 1 > pcp->high[slot])
+	if (!n || pcp_count_folded(pcp, slot) + n - 1 > pcp->high[slot])
 		return NULL;
 	list_init(head);
 	zone->pcp_handoff_count[mt] = 0;
@@ -338,7 +357,7 @@ static void pcp_hand_off(struct per_cpu_pages *pcp, unsigned int n)
 		list_init(&chain[t]);
 		pcp_cool(pcp, slot, t);
 	}
-	for (; n && pcp_count_locked(pcp, slot); n--) {
+	for (; n && pcp_count_folded(pcp, slot); n--) {
 		struct page *coldest = lru_to_page(pcp->lists[slot][next_flush_list(pcp, slot, &last)].prev);
 
 		list_del(&coldest->lru);
@@ -376,11 +395,11 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 
 	MM_BUG_ON(!pcp_lists_locked(pcp), NULL, "CPU %u's lists not locked", pcp->cpu);
 	MM_BUG_ON(!pcp_holds_order(order), NULL, "refilling a per-CPU list of order %u", order);
-	pcp_retune(pcp, slot);
-	if (pcp_count_locked(pcp, slot) > pcp->high[slot])
-		pcp_flush(pcp, slot, pcp_count_locked(pcp, slot) - pcp->high[slot]);
+	pcp_retune(pcp, slot); /* the caller folded the slot (pcp_count_folded() checks) */
+	if (pcp_count_folded(pcp, slot) > pcp->high[slot])
+		pcp_flush(pcp, slot, pcp_count_folded(pcp, slot) - pcp->high[slot]);
 	if (zone_busy(zone))
-		pcp_flush(pcp, PCP_PAGEBLOCK_SLOT, pcp_count_locked(pcp, PCP_PAGEBLOCK_SLOT)); /* see mm_pcp_give_slow_unlock() */
+		pcp_flush(pcp, PCP_PAGEBLOCK_SLOT, pcp_count_folded(pcp, PCP_PAGEBLOCK_SLOT)); /* see mm_pcp_give_slow_unlock() */
 	flags = zone_lock(zone);
 	if (zone_busy(zone))
 		handoff_to_buddy_locked(zone); /* the hand-off lists' pageblocks too */
@@ -395,7 +414,7 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 	 * (take_pair_frame()). A block from another type's pageblock (a fallback) ends the batch:
 	 * the allocations after it should find their own type's blocks first.
 	 */
-	for (unsigned int n = 0; n < pcp->batch[slot] && (!page || pcp_count_locked(pcp, slot) < pcp->high[slot]) &&
+	for (unsigned int n = 0; n < pcp->batch[slot] && (!page || pcp_count_folded(pcp, slot) < pcp->high[slot]) &&
 				 zone_watermark_ok(zone, order, gfp);
 	     n++) {
 		struct page *block = mm_buddy_take(zone, order, mt), *pair;
@@ -405,7 +424,7 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 			break;
 		bt = get_pageblock_migratetype(block);
 		pcp_refill_add(pcp, slot, &page, block, bt);
-		if (!order && pcp_count_locked(pcp, slot) < pcp->high[slot] && (pair = take_pair_frame(zone, block, gfp))) {
+		if (!order && pcp_count_folded(pcp, slot) < pcp->high[slot] && (pair = take_pair_frame(zone, block, gfp))) {
 			pcp_refill_add(pcp, slot, &page, pair, bt);
 			n++;
 		}
@@ -423,12 +442,12 @@ static void pcp_flush(struct per_cpu_pages *pcp, unsigned int slot, unsigned int
 	unsigned long flags;
 
 	MM_BUG_ON(!pcp_lists_locked(pcp), NULL, "CPU %u's lists not locked", pcp->cpu);
-	if (!n || !pcp_count_locked(pcp, slot))
+	if (!n || !pcp_count_folded(pcp, slot))
 		return; /* no zone lock for nothing */
 	for (unsigned int t = 0; t < MIGRATE_PCPTYPES; t++)
 		pcp_cool(pcp, slot, t);
 	flags = zone_lock(zone);
-	for (; n && pcp_count_locked(pcp, slot); n--)
+	for (; n && pcp_count_folded(pcp, slot); n--)
 		pcp_give_coldest_locked(pcp, slot, next_flush_list(pcp, slot, &last));
 	zone_unlock(zone, flags);
 }
@@ -441,7 +460,7 @@ static unsigned int pcp_over_high(const struct per_cpu_pages *pcp, unsigned int 
 {
 	unsigned int keep = pcp->high[slot] + 1u - pcp->batch[slot];
 
-	return pcp_count_locked(pcp, slot) > keep ? pcp_count_locked(pcp, slot) - keep : 0;
+	return pcp_count_folded(pcp, slot) > keep ? pcp_count_folded(pcp, slot) - keep : 0;
 }
 
 /*
@@ -469,6 +488,16 @@ void mm_pcp_give_slow_unlock(struct page *page, unsigned int order, struct per_c
 	unsigned int slot = pcp_order_slot(order);
 
 	MM_BUG_ON(!pcp_lists_locked(pcp), page, "CPU %u's lists not locked", pcp->cpu);
+	/*
+	 * The fast path's allocations since the last fold made room the free fast path did not see
+	 * (struct pcp_type_lists): with it, the room pcp_take_room() took is there, and the block
+	 * goes on the list as the fast path would have put it.
+	 */
+	if (pcp_fold(pcp, slot) && pcp->room[slot] >= 0) {
+		pcp_push_counted(pcp, page, slot, page_pcptype(page));
+		pcp_unlock(pcp, irq);
+		return;
+	}
 	pcp_add_count(pcp, slot, -1); /* the room pcp_take_room() took */
 	pcp_retune(pcp, slot);
 	/* pcp_retune() just set high (0: lists off) and fast_high (0: busy) from the zone. */
@@ -476,8 +505,8 @@ void mm_pcp_give_slow_unlock(struct page *page, unsigned int order, struct per_c
 		set_block_order(page, 0);
 		buddy_give_locked(page, order);
 		/* high may just have dropped (the zone became busy): what is over it goes back too */
-		if (pcp_count_locked(pcp, slot) > pcp->high[slot])
-			pcp_flush(pcp, slot, pcp_count_locked(pcp, slot) - pcp->high[slot]);
+		if (pcp_count_folded(pcp, slot) > pcp->high[slot])
+			pcp_flush(pcp, slot, pcp_count_folded(pcp, slot) - pcp->high[slot]);
 	} else {
 		pcp_push(pcp, page, slot, page_pcptype(page));
 		if (slot == PCP_PAGEBLOCK_SLOT)
@@ -496,13 +525,14 @@ void mm_pcp_give_slow_unlock(struct page *page, unsigned int order, struct per_c
 static unsigned long drain_pcp(struct per_cpu_pages *pcp, int on)
 {
 	unsigned long flags = pcp_lock(pcp), blocks = 0;
-	unsigned int z = (unsigned int)(pcp - mm_pcp_area) % MAX_NR_ZONE_IDS;
+	unsigned int z = pcp_zone_index(pcp);
 
 	for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++) {
+		pcp_fold(pcp, slot);
 		if (on >= 0)
 			pcp_set_high(pcp, slot, on ? pcp_high_now(pcp, &mm_zones[z], slot) : 0, zone_busy(&mm_zones[z]));
-		blocks += pcp_count_locked(pcp, slot);
-		pcp_flush(pcp, slot, pcp_count_locked(pcp, slot));
+		blocks += pcp_count_folded(pcp, slot);
+		pcp_flush(pcp, slot, pcp_count_folded(pcp, slot));
 	}
 	pcp_unlock(pcp, flags);
 	return blocks;

@@ -57,18 +57,66 @@ bool set_pcp_lists(bool on);
  */
 extern bool mm_pcp_lists_on;
 
+/* The gfps the alloc fast path looks up (struct pcp_cpu): those of FAST_GFP (mm/page_alloc.c) are below. */
+#define PCP_NR_GFPS 256
+/* The index in struct pcp_cpu's pcp[] of the lists of no zone, always empty. */
+#define PCP_NO_ZONE MAX_NR_ZONE_IDS
+
 /*
- * Every CPU's lists: mm_pcp_nr_cpus * MAX_NR_ZONE_IDS of them, CPU-major, one per zone index of
- * every node mm/ supports (from memblock, mm_init()): the stride is a constant, so that the fast
- * paths find a zone's lists with no more arithmetic than with one node.
+ * One CPU's lists, every zone's, and the table its alloc fast path finds the lists of an
+ * allocation in. A CPU's area starts with pcp[0], its first per_cpu_pages, where the
+ * environment's pointer to them points (arch_set_cpu_pcp(), mm/arch.h).
+ * gfp_lists[gfp], for every gfp the fast path serves (below PCP_NR_GFPS), is the offset from
+ * pcp[0] of the struct pcp_type_lists of gfp's mobility type in the lists of the first zone gfp
+ * tries in the CPU's node's fallback order (the highest zone its zone bits allow in the CPU's
+ * node, or in the nearest node that has memory there): one load finds both zone and type, the
+ * same cost with one node as with many, and no branch. A gfp of both mobility bits (no type)
+ * finds pcp[PCP_NO_ZONE].types[0], whose lists stay empty: the fast path takes the slow path,
+ * which refuses it. Set by page_alloc_init_zones() and set_cpu_numa_node(), read racily.
  */
-extern struct per_cpu_pages *mm_pcp_area;
+struct pcp_cpu {
+	struct per_cpu_pages pcp[MAX_NR_ZONE_IDS + 1];
+	uint16_t gfp_lists[PCP_NR_GFPS];
+};
+_Static_assert(offsetof(struct pcp_cpu, gfp_lists) + sizeof(struct pcp_type_lists) <= 65536,
+	       "gfp_lists[] holds the offset of every zone's lists");
+
+/*
+ * Every CPU's lists: mm_pcp_nr_cpus struct pcp_cpu, one per CPU, each with the lists of every zone
+ * index of every node mm/ supports (from memblock, mm_init()): the stride is a constant, so that
+ * the fast paths find a zone's lists with no more arithmetic than with one node.
+ */
+extern struct pcp_cpu *mm_pcp_area;
 extern unsigned int mm_pcp_nr_cpus;
+
+/*
+ * The slow paths' NUMA events (mm/node.h) on each zone from each CPU, [cpu][zone index][event]:
+ * each written by its CPU alone, so that no counter's line moves between CPUs (a CPU's row is
+ * whole cache lines); read racily. 32 bits: each wraps after 2^32 slow-path allocations.
+ */
+struct pcp_node_events {
+	uint32_t ev[MAX_NR_ZONE_IDS][NR_NODE_EVENTS];
+} __attribute__((aligned(CACHE_LINE_BYTES)));
+extern struct pcp_node_events *mm_pcp_node_events;
 
 /* CPU cpu's lists for zone z. */
 static inline struct per_cpu_pages *cpu_pcp(unsigned long cpu, unsigned long z)
 {
-	return &mm_pcp_area[cpu * MAX_NR_ZONE_IDS + z];
+	return &mm_pcp_area[cpu].pcp[z];
+}
+
+/* CPU cpu's slow-path NUMA event counters (mm/node.h) of zone z. */
+static inline uint32_t *cpu_node_events(unsigned long cpu, unsigned long z)
+{
+	return mm_pcp_node_events[cpu].ev[z];
+}
+
+/* The zone index of the lists pcp (of any CPU); PCP_NO_ZONE for the lists of no zone. */
+static inline unsigned int pcp_zone_index(const struct per_cpu_pages *pcp)
+{
+	unsigned long bytes = (unsigned long)((const char *)pcp - (const char *)mm_pcp_area);
+
+	return (unsigned int)(bytes % sizeof(struct pcp_cpu) / sizeof(struct per_cpu_pages));
 }
 
 /*
@@ -78,7 +126,7 @@ static inline struct per_cpu_pages *cpu_pcp(unsigned long cpu, unsigned long z)
 static inline struct per_cpu_pages *cpu_pcp_at(unsigned int cpu, unsigned int offset)
 {
 	/* 32-bit arithmetic: x86 then needs no extension of the CPU number to 64 bits. */
-	unsigned int bytes = cpu * (unsigned int)(MAX_NR_ZONE_IDS * sizeof(struct per_cpu_pages)) + offset;
+	unsigned int bytes = cpu * (unsigned int)sizeof(struct pcp_cpu) + offset;
 
 	return (struct per_cpu_pages *)((char *)mm_pcp_area + bytes);
 }
@@ -98,33 +146,31 @@ static inline struct per_cpu_pages *this_cpu_pcp_at(unsigned int offset)
 }
 
 /*
- * The calling CPU's lists (interrupts off) for the first zone an allocation with gfp zone bits
- * zbits (gfp & __GFP_ZONEMASK) tries in the CPU's node's fallback order: their offset from the
- * CPU's first per_cpu_pages is in that one (local_offset[], set by page_alloc_init_zones() and
- * set_cpu_numa_node()). The same cost with one node as with many (as a table of zones for all
- * CPUs cost), and no branch.
+ * The calling CPU's lists (interrupts off) of the zone and mobility type an allocation with gfp
+ * (below PCP_NR_GFPS) takes from first: struct pcp_cpu's gfp_lists[gfp], one load.
  */
-static inline struct per_cpu_pages *this_cpu_local_pcp(unsigned int zbits)
+static inline __attribute__((always_inline)) struct pcp_type_lists *this_cpu_gfp_lists(unsigned int gfp)
 {
-	struct per_cpu_pages *first = this_cpu_pcp_at(0);
+	struct pcp_cpu *area = (struct pcp_cpu *)this_cpu_pcp_at(0);
 #ifdef ARCH_CPU_CALLS_BY_IPI
 	/*
-	 * In the kernel a volatile load: one aligned load as the atomic one is, but one the compiler
-	 * folds into the address arithmetic around it (the atomic one costs an add more). The host
+	 * In the kernel a plain load (an aligned 16-bit word: never torn; set_cpu_numa_node() changes
+	 * it while the CPU runs), which the compiler folds into one load with the table's place as
+	 * displacement (a volatile one costs a lea more, as page_alloc.c's racy_load() says). The host
 	 * harness keeps the atomic load, which its race detector checks.
 	 */
-	unsigned long offset = *(const volatile uint16_t *)&first->local_offset[zbits];
+	unsigned long offset = area->gfp_lists[gfp];
 #else
-	unsigned long offset = __atomic_load_n(&first->local_offset[zbits], __ATOMIC_RELAXED);
+	unsigned long offset = __atomic_load_n(&area->gfp_lists[gfp], __ATOMIC_RELAXED);
 #endif
 
-	return (struct per_cpu_pages *)((char *)first + offset);
+	return (struct pcp_type_lists *)((char *)area + offset);
 }
 
-/* Counts an allocation the fast path served from pcp's lists (pcp locked): a hit, for mm/node.h. */
-static inline void pcp_count_alloc(struct per_cpu_pages *pcp)
+/* The per_cpu_pages a type's lists tl are part of (its size is its alignment: a mask). */
+static inline struct per_cpu_pages *pcp_of_type_lists(struct pcp_type_lists *tl)
 {
-	cpu_own_add(&pcp->alloc_hits, 1u);
+	return (struct per_cpu_pages *)((uintptr_t)tl & ~(uintptr_t)(sizeof(struct per_cpu_pages) - 1));
 }
 
 /* Do the per-CPU lists hold blocks of order: 0..PCP_MAX_ORDER, and PAGEBLOCK_ORDER? */
@@ -178,7 +224,7 @@ unsigned long mm_pcp_free_pages(const struct per_cpu_pages *pcp);
 unsigned long mm_pcp_handoff_pages(const struct zone *zone);
 
 /*
- * pcp's lock held: takes up to batch blocks of order (one pcp_holds_order() says yes to) for
+ * pcp's lock held, the slot of order folded (pcp_fold()): takes up to batch blocks of order (one pcp_holds_order() says yes to) for
  * mobility type mt from zone's buddy lists (mm_buddy_take(), one hold of the zone lock) while the
  * zone stays at or above the watermark gfp may go down to, and hands out one of them, the others
  * on pcp's lists of order, each on its pageblock's type's (a fallback block ends the batch); NULL
@@ -208,34 +254,96 @@ void mm_pcp_give_slow_unlock(struct page *page, unsigned int order, struct per_c
 bool mm_pcp_free_bypasses(const struct page *page);
 
 /*
- * The blocks on pcp's lists of slot (struct per_cpu_pages's room). Read atomically: other CPUs
- * read it without the lock, as an approximate figure (0 when a change of fast_high comes between
- * the two loads and the difference is negative).
+ * The blocks the alloc fast path took from pcp's lists of slot since the last fold (struct
+ * pcp_type_lists's taken), read atomically (a racy reader's figure).
+ */
+static inline unsigned int pcp_taken(const struct per_cpu_pages *pcp, unsigned int slot)
+{
+	unsigned int n = 0;
+
+	for (unsigned int t = 0; slot <= PCP_MAX_ORDER && t < MIGRATE_PCPTYPES; t++)
+		n += __atomic_load_n(&pcp->types[t].taken[slot], __ATOMIC_RELAXED);
+	return n;
+}
+
+/*
+ * The blocks on pcp's lists of slot: fast_high - room - taken (struct per_cpu_pages's room). Read
+ * atomically: other CPUs read it without the lock, as an approximate figure (0 when a change of
+ * fast_high or a fold comes between the loads and the difference is negative).
  */
 static inline unsigned int pcp_count(const struct per_cpu_pages *pcp, unsigned int slot)
 {
 	int n = (int)__atomic_load_n(&pcp->fast_high[slot], __ATOMIC_RELAXED) -
-		__atomic_load_n(&pcp->room[slot], __ATOMIC_RELAXED);
+		__atomic_load_n(&pcp->room[slot], __ATOMIC_RELAXED) - (int)pcp_taken(pcp, slot);
 
 	return n > 0 ? (unsigned int)n : 0;
 }
 
-/* pcp locked: the blocks on pcp's lists of slot, for the lock's holder (plain loads: it writes them). */
+/* pcp locked: the blocks on pcp's lists of slot, for the lock's holder (it writes them all). */
 static inline unsigned int pcp_count_locked(const struct per_cpu_pages *pcp, unsigned int slot)
 {
+	return (unsigned int)((int)pcp->fast_high[slot] - pcp->room[slot] - (int)pcp_taken(pcp, slot));
+}
+
+/*
+ * pcp locked on its own CPU, slot folded (pcp_fold(): every slow path of the slot folds first,
+ * and nothing counts in taken until the lock goes): pcp_count_locked() with no taken to add,
+ * which MM_DEBUG checks. The slow paths' count: it costs them no load of the types' lines.
+ */
+static inline unsigned int pcp_count_folded(const struct per_cpu_pages *pcp, unsigned int slot)
+{
+	MM_BUG_ON(pcp_taken(pcp, slot), NULL, "CPU %u's lists of slot %u counted with %u allocations not folded",
+		  pcp->cpu, slot, pcp_taken(pcp, slot));
 	return (unsigned int)((int)pcp->fast_high[slot] - pcp->room[slot]);
 }
 
-/* pcp locked: sets the number of blocks on pcp's lists of slot (atomic: other CPUs read it). */
+/* pcp locked, slot folded (pcp_count_folded()): sets the number of blocks on its lists of slot (atomic: other CPUs read it). */
 static inline void pcp_set_count(struct per_cpu_pages *pcp, unsigned int slot, unsigned int n)
 {
+	MM_BUG_ON(pcp_taken(pcp, slot), NULL, "CPU %u's lists of slot %u set with allocations not folded", pcp->cpu,
+		  slot);
 	__atomic_store_n(&pcp->room[slot], (int)pcp->fast_high[slot] - (int)n, __ATOMIC_RELAXED);
 }
 
-/* pcp locked: sets the free fast path's limit of slot (struct per_cpu_pages), its count kept. */
+/* pcp_fold()'s work when there is some, out of line (mm/pcp.c). */
+bool mm_pcp_fold_taken(struct per_cpu_pages *pcp, unsigned int slot);
+
+/*
+ * pcp locked, on its own CPU (the alloc fast path writes taken[] without the lock where only the
+ * CPU touches its lists): moves the alloc fast path's counts of slot into room and the types'
+ * alloc_hits (struct pcp_type_lists), its count kept; returns whether there were any. The slow
+ * paths of the slot call it before they push, refill, flush, drain or set fast_high, so that
+ * taken stays small (struct pcp_type_lists says how small), the free fast path finds the room the
+ * allocations made, and their counts need no taken (pcp_count_folded()).
+ */
+static inline bool pcp_fold(struct per_cpu_pages *pcp, unsigned int slot)
+{
+	MM_BUG_ON(!pcp_lists_locked(pcp), NULL, "CPU %u's lists not locked", pcp->cpu);
+	_Static_assert(MIGRATE_PCPTYPES == 3, "pcp_fold() tests the three types' taken");
+	if (slot > PCP_MAX_ORDER) /* whole pageblocks: only the slow paths take them, and count them in room */
+		return false;
+	/* The common case in a slow path: nothing to fold, three loads and one test. */
+	if (!(pcp->types[0].taken[slot] | pcp->types[1].taken[slot] | pcp->types[2].taken[slot]))
+		return false;
+	return mm_pcp_fold_taken(pcp, slot);
+}
+
+/* Allocations the fast path served from pcp's lists: hits (mm/node.h), read racily. */
+static inline unsigned long pcp_alloc_hits(const struct per_cpu_pages *pcp)
+{
+	unsigned long n = 0;
+
+	for (unsigned int t = 0; t < MIGRATE_PCPTYPES; t++)
+		n += __atomic_load_n(&pcp->types[t].alloc_hits, __ATOMIC_RELAXED);
+	for (unsigned int slot = 0; slot <= PCP_MAX_ORDER; slot++)
+		n += pcp_taken(pcp, slot);
+	return n;
+}
+
+/* pcp locked, slot folded: sets the free fast path's limit of slot (struct per_cpu_pages), its count kept. */
 static inline void pcp_set_fast_high(struct per_cpu_pages *pcp, unsigned int slot, unsigned int fast_high)
 {
-	unsigned int n = pcp_count_locked(pcp, slot);
+	unsigned int n = pcp_count_folded(pcp, slot);
 
 	if (fast_high == pcp->fast_high[slot]) /* the common case: the slow paths set it on every call */
 		return;
@@ -274,14 +382,15 @@ static inline void set_block_order_type(struct page *page, unsigned int order, u
 
 /*
  * pcp's lock held: the most recently freed block of slot (mm/zone.h: the order, or
- * PCP_PAGEBLOCK_SLOT) on the hot part of the list of mobility type mt (count 0), or NULL when
- * that part is empty (always for mt MIGRATE_PCPTYPES). The fast path's pop.
+ * PCP_PAGEBLOCK_SLOT) on the hot part of pcp's type lists tl (count 0), taken off it but not
+ * counted yet, or NULL when that part is empty (always for the lists of no zone, struct pcp_cpu).
  */
-static inline __attribute__((always_inline)) struct page *pcp_take_hot(struct per_cpu_pages *pcp, unsigned int slot,
-									unsigned int mt)
+static inline __attribute__((always_inline)) struct page *pcp_pop_hot(struct per_cpu_pages *pcp,
+								       struct pcp_type_lists *tl, unsigned int slot)
 {
-	struct list_head *first = pcp->hot[slot][mt];
+	struct list_head *first = tl->hot[slot];
 	unsigned int order __attribute__((unused)) = pcp_slot_order(slot); /* for the checks */
+	unsigned int mt __attribute__((unused)) = (unsigned int)(tl - pcp->types);
 
 	if (!first)
 		return NULL;
@@ -291,9 +400,37 @@ static inline __attribute__((always_inline)) struct page *pcp_take_hot(struct pe
 		  lru_to_page(first), "a pcp block of order %u marked PG_buddy or with another order", order);
 	MM_BUG_ON(page_pcptype(lru_to_page(first)) != mt, lru_to_page(first), "a block on list %u marked type %u", mt,
 		  page_pcptype(lru_to_page(first)));
-	pcp->hot[slot][mt] = first->next;
-	pcp_add_count(pcp, slot, -1);
+	tl->hot[slot] = first->next;
 	return lru_to_page(first);
+}
+
+/*
+ * The alloc fast path's pop: pcp_pop_hot() from tl (this CPU's, this_cpu_gfp_lists()) of order
+ * (0..PCP_MAX_ORDER), counted by one add to tl's taken[order] (struct pcp_type_lists), folded
+ * later by the slow paths (pcp_fold()).
+ */
+static inline __attribute__((always_inline)) struct page *pcp_take_hot_fast(struct per_cpu_pages *pcp,
+									     struct pcp_type_lists *tl,
+									     unsigned int order)
+{
+	struct page *page = pcp_pop_hot(pcp, tl, order);
+
+	if (page)
+		cpu_own_add(&tl->taken[order], 1u);
+	return page;
+}
+
+/*
+ * pcp's lock held: the most recently freed block of slot on the hot part of the list of mobility
+ * type mt (below MIGRATE_PCPTYPES), counted, or NULL when that part is empty. The slow paths'.
+ */
+static inline struct page *pcp_take_hot(struct per_cpu_pages *pcp, unsigned int slot, unsigned int mt)
+{
+	struct page *page = pcp_pop_hot(pcp, &pcp->types[mt], slot);
+
+	if (page)
+		pcp_add_count(pcp, slot, -1);
+	return page;
 }
 
 /*
@@ -308,17 +445,17 @@ static inline void pcp_warm(struct per_cpu_pages *pcp, unsigned int slot, unsign
 	if (list_empty(cold))
 		return;
 	cold->prev->next = NULL;
-	pcp->hot[slot][mt] = cold->next;
+	pcp->types[mt].hot[slot] = cold->next;
 	list_init(cold);
 }
 
 /*
- * pcp's lock held: the most recently freed block of slot on the list of mobility type mt, hot
- * part or cold, or NULL when there is none (always for mt MIGRATE_PCPTYPES). The slow paths'.
+ * pcp's lock held: the most recently freed block of slot on the list of mobility type mt (below
+ * MIGRATE_PCPTYPES), hot part or cold, or NULL when there is none. The slow paths'.
  */
 static inline struct page *pcp_take(struct per_cpu_pages *pcp, unsigned int slot, unsigned int mt)
 {
-	if (mt < MIGRATE_PCPTYPES && !pcp->hot[slot][mt])
+	if (!pcp->types[mt].hot[slot])
 		pcp_warm(pcp, slot, mt);
 	return pcp_take_hot(pcp, slot, mt);
 }
@@ -340,8 +477,8 @@ static inline __attribute__((always_inline)) void pcp_push_counted(struct per_cp
 	MM_BUG_ON(!pcp_lists_locked(pcp), page, "CPU %u's lists not locked", pcp->cpu);
 	MM_BUG_ON(mt >= MIGRATE_PCPTYPES || page_pcptype(page) != mt, page, "a block of type %u pushed on list %u",
 		  page_pcptype(page), mt);
-	page->lru.next = pcp->hot[slot][mt];
-	pcp->hot[slot][mt] = &page->lru;
+	page->lru.next = pcp->types[mt].hot[slot];
+	pcp->types[mt].hot[slot] = &page->lru;
 }
 
 /* pcp_push_counted(), the block counted here. */
@@ -360,7 +497,7 @@ static inline struct list_head *pcp_list_next(const struct per_cpu_pages *pcp, u
 					      const struct list_head *l)
 {
 	const struct list_head *cold = &pcp->lists[slot][mt];
-	struct list_head *next = l ? l->next : pcp->hot[slot][mt];
+	struct list_head *next = l ? l->next : pcp->types[mt].hot[slot];
 
 	if (!next) /* past the hot part */
 		next = cold->next;

@@ -117,54 +117,68 @@ struct free_area {
 #define CACHE_LINE_BYTES 64
 
 /*
+ * One mobility type's part of one CPU's lists for one zone (struct per_cpu_pages): the hot parts
+ * of its lists, one per slot, and the fast path's count of the blocks it took from them since the
+ * last fold. Sixty-four bytes, so that the free fast path finds hot[slot] of its type with one
+ * scaled index (type * 8 + slot pointers) as it did with hot[slot][type]; the alloc fast path
+ * finds the whole structure from its gfp (struct pcp_cpu, mm/pcp.h) and reaches hot[slot] and
+ * taken[slot] from it by the slot alone.
+ * taken[slot] (slots 0..PCP_MAX_ORDER: the fast path's) is the alloc fast path's one counter:
+ * the list's count is fast_high - room - the types' taken (pcp_count(), mm/pcp.h), and the slow
+ * paths fold it (pcp_fold(): room += taken, alloc_hits += taken, taken = 0) before they push,
+ * refill, flush, drain or set fast_high. It cannot overflow: between two folds the fast path pops
+ * at most the blocks on the list at the first plus those the free fast path pushed since, and the
+ * free fast path pushes only into the room left at the fold plus the room the slow paths' own pops
+ * gave back (the blocks they took): so taken[slot] stays at most the larger of fast_high and the
+ * count at the fold, about PCP_HIGH_BLOCKS at most: far below 2^32. Written by its CPU alone, read
+ * racily.
+ */
+struct pcp_type_lists {
+	struct list_head *hot[PCP_NR_SLOTS];      /* the hot part: most recently freed first */
+	uint32_t taken[PCP_MAX_ORDER + 1];        /* blocks the alloc fast path took since the last fold */
+	/*
+	 * Allocations the fast path served from these lists, folded from taken: all hits
+	 * (mm/node.h), from the first zone of their CPU's node's fallback order. 32 bits, as the
+	 * node events.
+	 */
+	uint32_t alloc_hits;
+	uint32_t unused;
+};
+_Static_assert(sizeof(struct pcp_type_lists) == 64, "a type's lists are 64 bytes: the free fast path's scaled index");
+
+/*
  * One CPU's lists for one zone, one per slot (order, or whole pageblocks) and type (mm/pcp.h says
  * what protects them). Aligned to cache lines: two CPUs' lists never share one. Aligned to its
- * size, a power of two (PCP_SHIFT).
- * Each list, most recently freed block first, is in two parts: hot[slot][type], a stack linked
+ * size, a power of two (PCP_SHIFT): the alloc fast path finds it from one of its types[] by
+ * masking the address.
+ * Each list, most recently freed block first, is in two parts: types[type].hot[slot], a stack linked
  * through each block's lru.next and ended by NULL (lru.prev unused), which the fast paths push on
  * and pop (three and four instructions: no neighbour to update); then lists[slot][type], the cold
  * part, a doubly linked list: refills add at its tail, flushes give back from its tail (the
  * coldest blocks first). The slow paths move one part into the other: an allocation that finds
  * the hot part empty makes the cold part hot (pcp_warm(), one step), a flush first puts the hot
  * part before the cold (pcp_cool(), a walk over the blocks freed since the last flush).
- * hot[slot][MIGRATE_PCPTYPES] stays NULL: the fast path's empty list for a gfp of both mobility
- * bits.
+ * A gfp of both mobility bits finds the types[0] of a per_cpu_pages of no zone, always empty
+ * (struct pcp_cpu, mm/pcp.h): the fast path's empty list.
  * The counts and limits are arrays of their own (not a structure per slot) so that the fast path
- * reaches room[order] and hot[order][type] by scaled indexes, with no multiply;
+ * reaches room[order] and hot[order] by scaled indexes, with no multiply;
  * batch and high, which only the slow paths read, come last.
  */
 struct per_cpu_pages {
 	mm_spinlock_t lock; /* taken only without ARCH_CPU_CALLS_BY_IPI (mm/pcp.h): else interrupts off is enough */
 	unsigned int cpu;                          /* the CPU these are (checked by MM_BUG_ON) */
 	/*
-	 * fast_high[slot] minus the blocks on hot[slot][*] and lists[slot][*] (pcp_count(), mm/pcp.h):
-	 * the free fast path pushes while it is above 0, taking one (a decrement and a branch); below 0
-	 * while a busy zone's lists hold blocks. Written by its CPU alone, read racily.
+	 * fast_high[slot] minus the blocks on the lists of slot, minus the types' taken[slot]
+	 * (pcp_count(), mm/pcp.h): the free fast path pushes while it is above 0, taking one (a
+	 * decrement and a branch); below 0 while a busy zone's lists hold blocks. Written by its CPU
+	 * alone, read racily.
 	 */
 	int room[PCP_NR_SLOTS];
 	uint16_t fast_high[PCP_NR_SLOTS];          /* the free fast path pushes below this: high, or 0 (busy) */
-	struct list_head *hot[PCP_NR_SLOTS][MIGRATE_TYPES];      /* the hot part: most recently freed first */
+	struct pcp_type_lists types[MIGRATE_PCPTYPES];         /* the hot parts and the fast path's counts */
 	struct list_head lists[PCP_NR_SLOTS][MIGRATE_PCPTYPES]; /* the cold part: most recently freed first */
 	uint16_t batch[PCP_NR_SLOTS];              /* blocks moved at once to or from the buddy lists */
 	uint16_t high[PCP_NR_SLOTS];               /* at this many, batch blocks go back; 0: lists off */
-	/*
-	 * Allocations the fast path served from these lists: all hits (mm/node.h), from the first
-	 * zone of their CPU's node's fallback order. Written by its CPU alone, read racily.
-	 */
-	uint32_t alloc_hits; /* 32 bits, as node_events[] */
-	/*
-	 * The slow paths' NUMA events on this zone from this CPU (mm/node.h): written by this CPU
-	 * alone, so that no counter's line moves between CPUs; read racily. 32 bits, to keep the
-	 * structure in its eight lines: each wraps after 2^32 slow-path allocations.
-	 */
-	uint32_t node_events[NR_NODE_EVENTS];
-	/*
-	 * In a CPU's first per_cpu_pages (zone index 0) only: the offset, from this one, of the
-	 * CPU's lists of the first zone an allocation with gfp zone bits i tries (this_cpu_local_pcp(),
-	 * mm/pcp.h): the highest zone they allow in the CPU's node, or in the nearest node that has
-	 * memory there.
-	 */
-	uint16_t local_offset[4];
 } __attribute__((aligned(8 * CACHE_LINE_BYTES)));
 
 /**
@@ -181,7 +195,6 @@ static inline unsigned int pcp_slot_order(unsigned int slot)
 /* A power of two, so that the fast path finds a zone's lists with a shift. */
 #define PCP_SHIFT 9
 _Static_assert(sizeof(struct per_cpu_pages) == 1u << PCP_SHIFT, "struct per_cpu_pages is eight cache lines");
-_Static_assert((MAX_NUMNODES * MAX_NR_ZONES) << PCP_SHIFT <= 65536, "local_offset[] holds the offset of every zone's lists");
 
 /* Zone watermarks, in free pages of the zone's buddy lists (mm/watermark.h). */
 enum zone_watermark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };

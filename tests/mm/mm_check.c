@@ -227,14 +227,18 @@ static const char *check_pcp_type_list(const struct fw_map *map, unsigned int cp
 				       struct frame_set *bm, unsigned long *count)
 {
 	const struct per_cpu_pages *pcp = cpu_pcp(cpu, (unsigned int)z);
-	const struct list_head *cold = &pcp->lists[o][mt];
+	const struct list_head *cold;
 	int order = (int)pcp_slot_order((unsigned int)o);
-	bool in_cold = !pcp->hot[o][mt];
+	bool in_cold;
 
-	if (mt == MIGRATE_PCPTYPES)
-		return pcp->hot[o][mt] ? FAIL("zone %s CPU %u pcp list %d: the empty list of type %u holds a block",
-					       mm_zones[z].name, cpu, o, mt)
-				       : NULL;
+	if (mt == MIGRATE_PCPTYPES) { /* a gfp of both mobility bits finds the lists of no zone (mm/pcp.h) */
+		for (unsigned int t = 0; t < MIGRATE_PCPTYPES; t++)
+			if (cpu_pcp(cpu, PCP_NO_ZONE)->types[t].hot[o])
+				return FAIL("CPU %u pcp list %d: the lists of no zone hold a block", cpu, o);
+		return NULL;
+	}
+	cold = &pcp->lists[o][mt];
+	in_cold = !pcp->types[mt].hot[o];
 	for (const struct list_head *l = pcp_list_next(pcp, (unsigned int)o, mt, NULL); l;
 	     l = pcp_list_next(pcp, (unsigned int)o, mt, l)) {
 		const struct page *page = lru_to_page(l);

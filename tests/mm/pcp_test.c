@@ -16,6 +16,7 @@
 #include "mm/pcp.h"
 #include "mm/page_alloc.h"
 #include "mm/pageblock.h"
+#include "mm/node_stat.h"
 #include "mm/poison.h"
 #include "mm/slab.h"
 #include "tests/ktest/mm_helpers.h"
@@ -786,6 +787,188 @@ static void the_fast_paths_leave_interrupts_off_when_they_were_off(struct ktest 
 	set_page_poisoning(poison);
 }
 
+/* The zone bits and mobility bits of the gfps the alloc fast path serves (with __GFP_NOWARN, __GFP_HIGH). */
+static const gfp_t fast_zone_bits[] = { 0, __GFP_DMA32, __GFP_DMA, __GFP_DMA | __GFP_DMA32 };
+static const gfp_t fast_type_bits[] = { 0, __GFP_MOVABLE, __GFP_RECLAIMABLE };
+
+/* The type lists cpu's table (struct pcp_cpu's gfp_lists[]) gives gfp. */
+static struct pcp_type_lists *table_lists(unsigned int cpu, gfp_t gfp)
+{
+	return (struct pcp_type_lists *)((char *)&mm_pcp_area[cpu] +
+					 __atomic_load_n(&mm_pcp_area[cpu].gfp_lists[gfp], __ATOMIC_RELAXED));
+}
+
+/*
+ * Every gfp the fast path serves finds in CPU 0's table its own type's lists (both mobility bits:
+ * the lists of no zone, empty) of the zone its allocations come from.
+ */
+static void each_gfps_table_entry_is_its_zones_lists_of_its_type(struct ktest *t)
+{
+	host_mm_set_cpu(0);
+	for (gfp_t g = 0; g < PCP_NR_GFPS; g++) {
+		struct pcp_type_lists *tl = table_lists(0, g);
+		struct per_cpu_pages *pcp = pcp_of_type_lists(tl);
+		unsigned int mt = gfp_migratetype(g);
+		struct page *page;
+
+		if (g & ~(__GFP_ZONEMASK | __GFP_NOWARN | __GFP_HIGH | __GFP_MOBILITY))
+			continue;
+		if (mt >= MIGRATE_PCPTYPES) {
+			KT_EXPECT(t, tl == &cpu_pcp(0, PCP_NO_ZONE)->types[0],
+				  "gfp %#x (both mobility bits): lists of zone index %u, not the lists of no zone", g,
+				  pcp_zone_index(pcp));
+			continue;
+		}
+		KT_EXPECT(t, pcp->cpu == 0 && tl == &pcp->types[mt], "gfp %#x: CPU %u's lists of type %u, not CPU 0's of type %u",
+			  g, pcp->cpu, (unsigned int)(tl - pcp->types), mt);
+		page = alloc_pages(g, 0);
+		KT_ASSERT(t, page != NULL, "alloc_pages(%#x, 0) failed", g);
+		KT_EXPECT(t, page_zonenum(page) == pcp_zone_index(pcp),
+			  "gfp %#x: its block is from zone index %u, its table entry the lists of zone index %u", g,
+			  page_zonenum(page), pcp_zone_index(pcp));
+		__free_pages(page, 0);
+	}
+	drain_pcp_lists();
+}
+
+/* The blocks on pcp's lists of slot, walked (hot parts and cold). */
+static unsigned long blocks_listed(const struct per_cpu_pages *pcp, unsigned int slot)
+{
+	unsigned long n = 0;
+
+	for (unsigned int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+		for (const struct list_head *l = pcp_list_next(pcp, slot, mt, NULL); l; l = pcp_list_next(pcp, slot, mt, l))
+			n++;
+	return n;
+}
+
+/* What counts_stay_exact_across_the_fast_paths_folds() expects of the counters. */
+struct expected_counts {
+	unsigned long free;   /* nr_free_pages() */
+	unsigned long hits;   /* node 0's numa_hit */
+	unsigned int order;
+	gfp_t gfp;
+};
+
+/* Are the counts of CPU 0's lists of gfp's zone, meminfo's free pages and numa_hit what e says? */
+static bool counts_exact(struct ktest *t, const struct expected_counts *e, const char *when)
+{
+	const struct per_cpu_pages *pcp = pcp_of_type_lists(table_lists(0, e->gfp));
+	unsigned long listed = blocks_listed(pcp, e->order), hits = node_numa_stat(0, NUMA_HIT);
+	struct node_meminfo mi;
+
+	node_meminfo(0, &mi);
+	return KT_EXPECT(t, pcp_count(pcp, e->order) == listed,
+			 "gfp %#x order %u %s: %lu blocks on the lists, their count says %u", e->gfp, e->order, when,
+			 listed, pcp_count(pcp, e->order)) &&
+	       KT_EXPECT(t, nr_free_pages() == e->free && mi.free == e->free,
+			 "gfp %#x order %u %s: %lu free pages (meminfo %lu), want %lu", e->gfp, e->order, when,
+			 nr_free_pages(), mi.free, e->free) &&
+	       KT_EXPECT(t, hits == e->hits, "gfp %#x order %u %s: numa_hit %lu, want %lu", e->gfp, e->order, when, hits,
+			 e->hits);
+}
+
+#define FOLD_BURST 97
+
+/*
+ * For every zone and type the fast path serves and orders 0, 1 and 3: bursts of allocations of
+ * every length up to FOLD_BURST, each freed, then more alloc/free pairs than any list's high
+ * (PCP_HIGH_BLOCKS): the alloc fast path counts in taken, which the refills and the free slow
+ * path fold into room. The lists' count matches their blocks, meminfo's free pages and numa_hit
+ * (the fast path's hits are folded taken plus taken) match the allocations, after every burst,
+ * before and after its frees.
+ */
+static void counts_stay_exact_across_the_fast_paths_folds(struct ktest *t)
+{
+	static const unsigned int orders[] = { 0, 1, 3 };
+	struct page *held[FOLD_BURST];
+	bool poison = set_page_poisoning(false);
+	unsigned long unfolded_seen = 0;
+	struct fw_map map;
+
+	/* A fresh allocator: no page holds poison, so that the fast path serves (alloc_pages()). */
+	KT_ASSERT(t, rebuild_default(&map) == 0, "mm_init on the default map failed");
+	KT_ASSERT(t, !mm_nr_poisoned_pages, "%lu pages hold poison", mm_nr_poisoned_pages);
+	host_mm_set_cpu(0);
+	for (unsigned int z = 0; z < ARRAY_SIZE(fast_zone_bits); z++)
+		for (unsigned int ty = 0; ty < ARRAY_SIZE(fast_type_bits); ty++)
+			for (unsigned int o = 0; o < ARRAY_SIZE(orders); o++) {
+				struct expected_counts e = { .order = orders[o], .gfp = fast_zone_bits[z] | fast_type_bits[ty] };
+
+				drain_pcp_lists();
+				e.free = nr_free_pages();
+				e.hits = node_numa_stat(0, NUMA_HIT);
+				for (unsigned int n = 1; n <= FOLD_BURST; n++) {
+					for (unsigned int i = 0; i < n; i++) {
+						held[i] = alloc_pages(e.gfp, e.order);
+						KT_ASSERT(t, held[i] != NULL, "alloc_pages(%#x, %u) failed", e.gfp, e.order);
+						e.free -= 1UL << e.order;
+						e.hits++;
+					}
+					unfolded_seen += pcp_taken(pcp_of_type_lists(table_lists(0, e.gfp)), e.order);
+					if (!counts_exact(t, &e, "after a burst"))
+						goto out;
+					for (unsigned int i = 0; i < n; i++) {
+						__free_pages(held[n & 1 ? n - 1 - i : i], e.order); /* either order */
+						e.free += 1UL << e.order;
+					}
+					if (!counts_exact(t, &e, "after its frees"))
+						goto out;
+				}
+				for (unsigned int i = 0; i < 3 * PCP_HIGH_BLOCKS; i++) {
+					struct page *page = alloc_pages(e.gfp, e.order);
+
+					KT_ASSERT(t, page != NULL, "alloc_pages(%#x, %u) failed", e.gfp, e.order);
+					__free_pages(page, e.order);
+					e.hits++;
+				}
+				if (!counts_exact(t, &e, "after the pairs"))
+					goto out;
+			}
+	KT_EXPECT(t, unfolded_seen > 0, "the alloc fast path never counted: the test did not reach it");
+out:
+	back_to_default_map(t, &map, poison);
+}
+
+/*
+ * A gfp of both mobility bits is no type: with blocks on every list of CPU 0, the fast path
+ * finds the lists of no zone empty and the slow path refuses it; nothing is counted.
+ */
+static void a_gfp_of_both_mobility_bits_takes_the_slow_path_and_is_refused(struct ktest *t)
+{
+	const struct per_cpu_pages *none = cpu_pcp(0, PCP_NO_ZONE);
+	struct page *page[ARRAY_SIZE(fast_zone_bits)][ARRAY_SIZE(fast_type_bits)];
+	bool poison = set_page_poisoning(false);
+	unsigned long free, hits;
+	struct fw_map map;
+
+	KT_ASSERT(t, rebuild_default(&map) == 0, "mm_init on the default map failed"); /* the fast path serves */
+	host_mm_set_cpu(0);
+	for (unsigned int z = 0; z < ARRAY_SIZE(fast_zone_bits); z++)
+		for (unsigned int ty = 0; ty < ARRAY_SIZE(fast_type_bits); ty++)
+			page[z][ty] = alloc_pages(fast_zone_bits[z] | fast_type_bits[ty], 0);
+	for (unsigned int z = 0; z < ARRAY_SIZE(fast_zone_bits); z++)
+		for (unsigned int ty = 0; ty < ARRAY_SIZE(fast_type_bits); ty++)
+			if (page[z][ty])
+				__free_pages(page[z][ty], 0);
+	free = nr_free_pages();
+	hits = node_numa_stat(0, NUMA_HIT);
+	for (unsigned int z = 0; z < ARRAY_SIZE(fast_zone_bits); z++) {
+		gfp_t gfp = fast_zone_bits[z] | __GFP_MOVABLE | __GFP_RECLAIMABLE | __GFP_NOWARN;
+		struct page *got = alloc_pages(gfp, 0);
+
+		KT_EXPECT(t, got == NULL, "alloc_pages(%#x, 0) gave pfn %#lx", gfp, got ? page_to_pfn(got) : 0);
+		if (got)
+			__free_pages(got, 0);
+	}
+	KT_EXPECT(t, nr_free_pages() == free && node_numa_stat(0, NUMA_HIT) == hits,
+		  "free pages %lu (were %lu), numa_hit %lu (was %lu)", nr_free_pages(), free, node_numa_stat(0, NUMA_HIT), hits);
+	for (unsigned int slot = 0; slot <= PCP_MAX_ORDER; slot++)
+		KT_EXPECT(t, !none->types[0].hot[slot] && !pcp_taken(none, slot) && !pcp_count(none, slot),
+			  "the lists of no zone, slot %u: a block or a count", slot);
+	back_to_default_map(t, &map, poison);
+}
+
 KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(a_block_freed_on_another_cpu_goes_to_that_cpus_list),
 	    KTEST_CASE(a_pageblock_freed_on_another_cpu_goes_to_that_cpus_list),
@@ -802,4 +985,7 @@ KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(last_two_references_dropped_at_once_free_the_page_once),
 	    KTEST_CASE(a_drain_on_cpu_0_gives_back_a_block_freed_on_cpu_1),
 	    KTEST_CASE(freed_blocks_come_back_most_recently_freed_first),
-	    KTEST_CASE(the_fast_paths_leave_interrupts_off_when_they_were_off));
+	    KTEST_CASE(the_fast_paths_leave_interrupts_off_when_they_were_off),
+	    KTEST_CASE(each_gfps_table_entry_is_its_zones_lists_of_its_type),
+	    KTEST_CASE(counts_stay_exact_across_the_fast_paths_folds),
+	    KTEST_CASE(a_gfp_of_both_mobility_bits_takes_the_slow_path_and_is_refused));
