@@ -171,9 +171,11 @@ void arch_run_on_cpus(void (*fn)(unsigned int cpu, void *arg), void *arg);
  *                                       interrupts are on more cheaply than arch_irq_save() saves them
  *                                       (the kernel: a per-CPU mirror of the flag, 0 only while they
  *                                       are on, which one compare reads). The fast paths of the
- *                                       per-CPU lists and slab slots then mask them with the three
- *                                       below, and take the saving way when the first says false
- *                                       (fast_irq_off(), mm/lock_check.h). Then
+ *                                       per-CPU lists and slab slots (and the page allocator's slow
+ *                                       paths around a CPU's lists: whole pageblocks, the lists off)
+ *                                       then mask them with the three below, and take the saving
+ *                                       way when the first says false (fast_irq_off(),
+ *                                       mm/lock_check.h). Then
  *     bool arch_irq_off_if_on(void)     interrupts known on: turns them off and returns true; else
  *                                       changes nothing and returns false (they may be on or off)
  *     void arch_irq_on(void)            interrupts back on, after a true arch_irq_off_if_on()

@@ -290,48 +290,93 @@ static inline __attribute__((always_inline)) struct page *buddy_take_checked(str
 }
 
 /*
+ * take_from_pcp()'s continuation when this CPU's list of pcp has no block of order for gfp: a
+ * refill from zone's buddy lists. pcp locked with interrupts off (flags: how to restore them,
+ * arch_irq_save()'s); unlocks it.
+ */
+static __attribute__((noinline)) struct page *take_from_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone,
+								   unsigned int order, gfp_t gfp, unsigned long flags)
+{
+	struct page *page;
+
+	pcp_fold(pcp, pcp_order_slot(order)); /* the alloc fast path's counts, before the refill counts the list */
+	page = mm_pcp_refill(pcp, zone, order, gfp_migratetype(gfp), gfp);
+	pcp_unlock(pcp, flags);
+	return page;
+}
+
+/* take_from_pcp_refill() while the lists are off (high 0): the plain buddy allocator. */
+static __attribute__((noinline)) struct page *take_from_pcp_off(struct per_cpu_pages *pcp, struct zone *zone,
+								unsigned int order, gfp_t gfp, unsigned long flags)
+{
+	struct page *page;
+
+	arch_spin_lock(&zone->lock);
+	page = buddy_take_checked(zone, order, gfp);
+	arch_spin_unlock(&zone->lock);
+	pcp_unlock(pcp, flags);
+	return page;
+}
+
+/*
+ * take_from_pcp() with interrupts off (irq: how, fast_irq_off(), mm/lock_check.h): a block from
+ * the list is handed out with nothing else done in the window; the refill, which takes the zone
+ * lock, comes after fast_irq_keep().
+ */
+static inline __attribute__((always_inline)) struct page *take_from_pcp_irq(struct zone *zone, unsigned int order,
+									     gfp_t gfp, struct fast_irq irq)
+{
+	/* Interrupts off first: the CPU holds only while they are. */
+	struct per_cpu_pages *pcp = this_cpu_pcp_at(zone->pcp_offset);
+	struct page *page;
+
+	pcp_lists_lock(pcp);
+	page = pcp_take(pcp, pcp_order_slot(order), gfp_migratetype(gfp)); /* counted in room: no fold needed */
+	if (unlikely(!page)) { /* tail calls */
+		if (!pcp->high[pcp_order_slot(order)])
+			return take_from_pcp_off(pcp, zone, order, gfp, fast_irq_keep(irq));
+		return take_from_pcp_refill(pcp, zone, order, gfp, fast_irq_keep(irq));
+	}
+	pcp_lists_unlock(pcp);
+	fast_irq_restore(irq);
+	return page;
+}
+
+/*
  * take_from_zone() for an order the per-CPU lists hold: this CPU's list (refilled from the buddy
  * lists when empty; the plain buddy allocator while the lists are off). Out of line, so that the
- * larger orders' path keeps the few registers it needs.
+ * larger orders' path keeps the few registers it needs. Interrupts go off the fast paths' way
+ * when they are known on, else they are saved.
  */
 static __attribute__((noinline)) struct page *take_from_pcp(struct zone *zone, unsigned int order, gfp_t gfp)
 {
-	unsigned int slot = pcp_order_slot(order);
-	struct per_cpu_pages *pcp;
-	struct page *page;
-	unsigned long flags;
+	struct fast_irq irq;
 
-	flags = arch_irq_save(); /* first: the CPU number holds only while interrupts are off */
-	pcp = cpu_pcp(arch_cpu_id(), (unsigned long)(zone - mm_zones));
-	pcp_lists_lock(pcp);
-	page = pcp_take(pcp, slot, gfp_migratetype(gfp)); /* counted in room: no fold needed */
-	if (!page && pcp->high[slot]) {
-		pcp_fold(pcp, slot); /* the alloc fast path's counts, before the refill counts the list */
-		page = mm_pcp_refill(pcp, zone, order, gfp_migratetype(gfp), gfp);
-	} else if (!page) { /* the lists are off (high 0): the plain buddy allocator */
-		arch_spin_lock(&zone->lock);
-		page = buddy_take_checked(zone, order, gfp);
-		arch_spin_unlock(&zone->lock);
-	}
-	pcp_unlock(pcp, flags);
+	if (unlikely(!fast_irq_off(&irq)))
+		return take_from_pcp_irq(zone, order, gfp, fast_irq_saved());
+	return take_from_pcp_irq(zone, order, gfp, irq);
+}
+
+/* take_from_zone() for an order the per-CPU lists do not hold: the buddy lists. */
+static inline struct page *take_from_buddy(struct zone *zone, unsigned int order, gfp_t gfp)
+{
+	unsigned long flags = zone_lock(zone);
+	struct page *page = buddy_take_checked(zone, order, gfp);
+
+	zone_unlock(zone, flags);
 	return page;
 }
 
 /*
  * A block of order from zone: for orders the per-CPU lists hold (whole pageblocks included),
  * this CPU's list (take_from_pcp()), else the buddy lists; NULL when zone has none gfp may take.
+ * Inline: its callers call the one they need, with no frame of its own in between.
  */
-static struct page *take_from_zone(struct zone *zone, unsigned int order, gfp_t gfp)
+static inline __attribute__((always_inline)) struct page *take_from_zone(struct zone *zone, unsigned int order,
+									  gfp_t gfp)
 {
-	struct page *page;
-	unsigned long flags;
-
-	if (!pcp_holds_order(order)) {
-		flags = zone_lock(zone);
-		page = buddy_take_checked(zone, order, gfp);
-		zone_unlock(zone, flags);
-		return page;
-	}
+	if (!pcp_holds_order(order))
+		return take_from_buddy(zone, order, gfp);
 	return take_from_pcp(zone, order, gfp);
 }
 
@@ -786,6 +831,37 @@ static void give_to_buddy(struct page *page, unsigned int order)
 }
 
 /*
+ * free_block() for an order the per-CPU lists hold, interrupts off (irq: how, fast_irq_off(),
+ * mm/lock_check.h): the push on this CPU's list, or the buddy lists (after fast_irq_keep(): they
+ * take the zone lock).
+ */
+static inline __attribute__((always_inline)) void free_block_push(struct page *page, unsigned int order,
+								   struct fast_irq irq)
+{
+	unsigned int slot = pcp_order_slot(order), mt;
+	struct per_cpu_pages *pcp = this_cpu_pcp_at(page_zone(page)->pcp_offset);
+
+	pcp_lists_lock(pcp);
+	mt = get_pageblock_migratetype(page);
+	if (mt >= MIGRATE_PCPTYPES) {
+		unsigned long flags = fast_irq_keep(irq);
+
+		give_to_buddy(page, order);
+		pcp_unlock(pcp, flags);
+		return;
+	}
+	/* A compound head's order field is 0: a block on a per-CPU list carries its order and type. */
+	set_block_order_type(page, order, mt);
+	if (unlikely(!pcp_take_room(pcp, slot))) {
+		mm_pcp_give_slow_unlock(page, order, pcp, fast_irq_keep(irq)); /* a tail call */
+		return;
+	}
+	pcp_push_counted(pcp, page, slot, mt);
+	pcp_lists_unlock(pcp);
+	fast_irq_restore(irq);
+}
+
+/*
  * Gives back a block every check has passed (and whose compound metadata, if any, is cleared).
  * Orders the per-CPU lists hold (whole pageblocks included) go on this CPU's list for the block's
  * zone and its pageblock's type, whichever CPU allocated it; other orders, and blocks of isolated
@@ -796,9 +872,7 @@ static void give_to_buddy(struct page *page, unsigned int order)
  */
 static void free_block(struct page *page, unsigned int order)
 {
-	unsigned int slot = pcp_order_slot(order), mt;
-	struct per_cpu_pages *pcp;
-	unsigned long irq;
+	struct fast_irq irq;
 
 	set_page_ref(page, 0);
 	if (unlikely(mm_page_owner_on))
@@ -809,23 +883,12 @@ static void free_block(struct page *page, unsigned int order)
 		give_to_buddy(page, order);
 		return;
 	}
-	irq = arch_irq_save();
-	pcp = cpu_pcp(arch_cpu_id(), page_zonenum(page));
-	pcp_lists_lock(pcp);
-	mt = get_pageblock_migratetype(page);
-	if (mt >= MIGRATE_PCPTYPES) {
-		give_to_buddy(page, order);
-		pcp_unlock(pcp, irq);
+	/* As take_from_pcp(): the fast paths' masking when interrupts are known on, else saved. */
+	if (unlikely(!fast_irq_off(&irq))) {
+		free_block_push(page, order, fast_irq_saved());
 		return;
 	}
-	/* A compound head's order field is 0: a block on a per-CPU list carries its order and type. */
-	set_block_order_type(page, order, mt);
-	if (pcp_take_room(pcp, slot)) {
-		pcp_push_counted(pcp, page, slot, mt);
-		pcp_unlock(pcp, irq);
-	} else {
-		mm_pcp_give_slow_unlock(page, order, pcp, irq);
-	}
+	free_block_push(page, order, irq);
 }
 
 /* Everything __free_pages() does not do inline: misuse, compound heads, large orders, poison. */

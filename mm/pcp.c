@@ -37,6 +37,7 @@ int mm_pcp_init(unsigned int nr_cpus)
 			struct per_cpu_pages *pcp = cpu_pcp(cpu, z);
 
 			pcp->cpu = cpu;
+			pcp->zone = (uint16_t)z;
 			lock_set_class(&pcp->lock, "per_cpu_pages->lock");
 			cpu_data_lock_init(&pcp->lock, cpu);
 			for (unsigned int slot = 0; slot < PCP_NR_SLOTS; slot++)
@@ -502,8 +503,14 @@ void mm_pcp_give_slow_unlock(struct page *page, unsigned int order, struct per_c
 	pcp_retune(pcp, slot);
 	/* pcp_retune() just set high (0: lists off) and fast_high (0: busy) from the zone. */
 	if (pcp_free_goes_to_buddy(pcp_zone(pcp), page, slot, pcp->high[slot], !pcp->fast_high[slot])) {
+		struct zone *zone = pcp_zone(pcp);
+
+		MM_BUG_ON(page_zone(page) != zone, page, "a block of zone %s freed to lists of zone %s", page_zone(page)->name,
+			  zone->name);
 		set_block_order(page, 0);
-		buddy_give_locked(page, order);
+		arch_spin_lock(&zone->lock); /* interrupts are off: no second save (buddy_give_locked()) */
+		mm_buddy_give(page, order);
+		arch_spin_unlock(&zone->lock);
 		/* high may just have dropped (the zone became busy): what is over it goes back too */
 		if (pcp_count_folded(pcp, slot) > pcp->high[slot])
 			pcp_flush(pcp, slot, pcp_count_folded(pcp, slot) - pcp->high[slot]);

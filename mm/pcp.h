@@ -111,12 +111,14 @@ static inline uint32_t *cpu_node_events(unsigned long cpu, unsigned long z)
 	return mm_pcp_node_events[cpu].ev[z];
 }
 
-/* The zone index of the lists pcp (of any CPU); PCP_NO_ZONE for the lists of no zone. */
+/*
+ * The zone index of the lists pcp (of any CPU); PCP_NO_ZONE for the lists of no zone. Kept in
+ * them (set by mm_pcp_init()): the stride of a CPU's lists is no power of two, and finding it
+ * from pcp's place would cost the slow paths a divide.
+ */
 static inline unsigned int pcp_zone_index(const struct per_cpu_pages *pcp)
 {
-	unsigned long bytes = (unsigned long)((const char *)pcp - (const char *)mm_pcp_area);
-
-	return (unsigned int)(bytes % sizeof(struct pcp_cpu) / sizeof(struct per_cpu_pages));
+	return pcp->zone;
 }
 
 /*

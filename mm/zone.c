@@ -23,7 +23,8 @@ void zones_reset(void)
 	for (int z = 0; z < MAX_NR_ZONE_IDS; z++) {
 		struct zone *zone = &mm_zones[z];
 
-		*zone = (struct zone){ .name = zone_name(z % MAX_NR_ZONES) }; /* all-zero: the lock is unlocked */
+		/* all-zero: the lock is unlocked */
+		*zone = (struct zone){ .name = zone_name(z % MAX_NR_ZONES), .pcp_offset = (uint16_t)(z << PCP_SHIFT) };
 		lock_set_class(&zone->lock, "zone->lock");
 		for (int o = 0; o < NR_ORDERS; o++)
 			for (int t = 0; t < MIGRATE_TYPES; t++)

@@ -175,6 +175,7 @@ struct per_cpu_pages {
 	 */
 	int room[PCP_NR_SLOTS];
 	uint16_t fast_high[PCP_NR_SLOTS];          /* the free fast path pushes below this: high, or 0 (busy) */
+	uint16_t zone;                             /* the zone index of the lists (pcp_zone_index(), mm/pcp.h) */
 	struct pcp_type_lists types[MIGRATE_PCPTYPES];         /* the hot parts and the fast path's counts */
 	struct list_head lists[PCP_NR_SLOTS][MIGRATE_PCPTYPES]; /* the cold part: most recently freed first */
 	uint16_t batch[PCP_NR_SLOTS];              /* blocks moved at once to or from the buddy lists */
@@ -244,9 +245,16 @@ struct zone {
 	struct list_head pcp_handoff[MIGRATE_PCPTYPES];
 	unsigned long pcp_handoff_pages;               /* frames on them all, read without the lock */
 	uint16_t pcp_handoff_count[MIGRATE_PCPTYPES]; /* blocks on each: two batches at most */
+	/*
+	 * The offset of this zone's lists in each CPU's (its index << PCP_SHIFT, this_cpu_pcp_at(),
+	 * mm/pcp.h): the slow paths find their CPU's lists from the zone with one load, no divide
+	 * of the zone's place in mm_zones[]. Set by zones_reset(); in the struct's padding.
+	 */
+	uint16_t pcp_offset;
 };
 
 extern struct zone mm_zones[MAX_NR_ZONE_IDS];
+_Static_assert(((MAX_NR_ZONE_IDS - 1) << PCP_SHIFT) <= UINT16_MAX, "struct zone's pcp_offset holds every zone's");
 
 /**
  * zone_to_nid() - The node a zone belongs to.

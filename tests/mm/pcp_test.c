@@ -831,6 +831,28 @@ static void each_gfps_table_entry_is_its_zones_lists_of_its_type(struct ktest *t
 	drain_pcp_lists();
 }
 
+/*
+ * The slow paths find a CPU's lists of a zone from the zone (its pcp_offset) and the zone from
+ * the lists (pcp_zone_index()), with no arithmetic on their places: both say what the places say.
+ */
+static void each_cpus_lists_and_their_zone_find_each_other(struct ktest *t)
+{
+	for (unsigned int cpu = 0; cpu < mm_pcp_nr_cpus; cpu++) {
+		host_mm_set_cpu(cpu);
+		for (unsigned int z = 0; z <= PCP_NO_ZONE; z++) {
+			struct per_cpu_pages *pcp = cpu_pcp(cpu, z);
+
+			KT_EXPECT(t, pcp_zone_index(pcp) == z, "CPU %u's lists of zone index %u say zone index %u", cpu, z,
+				  pcp_zone_index(pcp));
+			if (z < PCP_NO_ZONE)
+				KT_EXPECT(t, this_cpu_pcp_at(mm_zones[z].pcp_offset) == pcp,
+					  "on CPU %u, zone index %u's pcp_offset %u finds other lists than its own", cpu, z,
+					  mm_zones[z].pcp_offset);
+		}
+	}
+	host_mm_set_cpu(0);
+}
+
 /* The blocks on pcp's lists of slot, walked (hot parts and cold). */
 static unsigned long blocks_listed(const struct per_cpu_pages *pcp, unsigned int slot)
 {
@@ -987,5 +1009,6 @@ KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(freed_blocks_come_back_most_recently_freed_first),
 	    KTEST_CASE(the_fast_paths_leave_interrupts_off_when_they_were_off),
 	    KTEST_CASE(each_gfps_table_entry_is_its_zones_lists_of_its_type),
+	    KTEST_CASE(each_cpus_lists_and_their_zone_find_each_other),
 	    KTEST_CASE(counts_stay_exact_across_the_fast_paths_folds),
 	    KTEST_CASE(a_gfp_of_both_mobility_bits_takes_the_slow_path_and_is_refused));

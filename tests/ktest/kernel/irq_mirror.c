@@ -77,6 +77,28 @@ static bool round_keeps_flag(const char **what)
 }
 
 /*
+ * round_keeps_flag() for the slow paths that mask interrupts the fast paths' way too (the per-CPU
+ * lists of whole pageblocks, take_from_pcp() and free_block() in mm/page_alloc.c) and for one they
+ * do not serve (PAGEBLOCK_ORDER + 1): a block of each, twice, so that one comes from the list.
+ */
+static bool slow_round_keeps_flag(const char **what)
+{
+	static const unsigned int orders[] = { 0, PCP_MAX_ORDER, PAGEBLOCK_ORDER, PAGEBLOCK_ORDER, PAGEBLOCK_ORDER + 1 };
+	bool off = irqs_disabled(), kept = true;
+
+	*what = "";
+	for (unsigned int i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
+		struct page *page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, orders[i]);
+
+		kept &= call_kept_flag(off, "alloc_pages() of a slow path", what);
+		if (page)
+			__free_pages(page, orders[i]);
+		kept &= call_kept_flag(off, "__free_pages() of a slow path", what);
+	}
+	return kept;
+}
+
+/*
  * Poisoned free pages (left by the suites before, with poisoning on) send every alloc_pages() to
  * its slow side until they are allocated (mm_alloc_gate, mm/poison.h). With poisoning off, takes
  * single pages until none is left, at most max, then frees them unpoisoned: true when
@@ -150,6 +172,35 @@ static void the_fast_paths_leave_interrupts_off_when_they_were_off(struct ktest 
 	set_page_poisoning(poison);
 }
 
+/*
+ * The slow paths keep the flag too, with the per-CPU lists on (whole pageblocks from a list, a
+ * refill) and off (the plain buddy allocator, every free given back), interrupts on and off.
+ */
+static void the_slow_paths_leave_interrupts_off_when_they_were_off(struct ktest *t)
+{
+	bool poison = set_page_poisoning(false), lists = set_pcp_lists(true);
+	const char *what = "";
+	unsigned long irq;
+	bool kept;
+
+	KT_ASSERT(t, !irqs_disabled(), "the self-tests run with interrupts on");
+	for (int on = 1; on >= 0; on--) {
+		set_pcp_lists(on);
+		kept = slow_round_keeps_flag(&what);
+		KT_EXPECT(t, kept, "lists %s: %s with interrupts on left them off, or the mirror set", on ? "on" : "off",
+			  what);
+		irq = local_irq_save();
+		kept = slow_round_keeps_flag(&what);
+		local_irq_restore(irq);
+		KT_EXPECT(t, kept, "lists %s: %s with interrupts off (local_irq_save()) turned them on", on ? "on" : "off",
+			  what);
+		KT_EXPECT(t, !irqs_disabled() && irq_mirror() == 0, "lists %s, after the rounds: IF %d, mirror %u",
+			  on ? "on" : "off", !irqs_disabled(), irq_mirror());
+	}
+	set_pcp_lists(lists);
+	set_page_poisoning(poison);
+}
+
 static unsigned int hook_rounds[NR_CPUS_MAX];
 static bool hook_mirror_set[NR_CPUS_MAX], hook_kept[NR_CPUS_MAX];
 static const char *hook_what[NR_CPUS_MAX];
@@ -216,4 +267,5 @@ static void an_interrupt_handler_sees_the_mirror_set_and_allocates_with_interrup
 KTEST_SUITE(irq_mirror,
 	    KTEST_CASE(the_masking_calls_keep_the_mirror),
 	    KTEST_CASE(the_fast_paths_leave_interrupts_off_when_they_were_off),
+	    KTEST_CASE(the_slow_paths_leave_interrupts_off_when_they_were_off),
 	    KTEST_CASE(an_interrupt_handler_sees_the_mirror_set_and_allocates_with_interrupts_off));
