@@ -107,10 +107,10 @@ static void picture_lines_describe_the_small_map(struct ktest *t)
 		"mm: map 0x1800000 0x2000000 usable\n"
 		"mm: reserved 0x0 0x100000 first 1 MiB\n"
 		"mm: reserved 0x200000 0x600000 kernel image (simulated)\n"
-		"mm: reserved 0x1fb8000 0x1ff1000 memmap\n" /* 56 pages for 28 MiB, 1 for the chunk map */
-		"mm: reserved 0x1ff1000 0x1ff2000 pageblock types\n"
-		"mm: reserved 0x1ff2000 0x1ff3000 slab per-CPU slots\n"
-		"mm: reserved 0x1ff3000 0x1fff000 per-CPU lists\n" /* 4 CPUs, a zone index of every node each */
+		"mm: reserved 0x1fb6000 0x1fef000 memmap\n" /* 56 pages for 28 MiB, 1 for the chunk map */
+		"mm: reserved 0x1fef000 0x1ff0000 pageblock types\n"
+		"mm: reserved 0x1ff0000 0x1ff1000 slab per-CPU slots\n"
+		"mm: reserved 0x1ff1000 0x1fff000 per-CPU lists\n" /* 4 CPUs: a zone index of every node each, the table */
 		"mm: reserved 0x1fff000 0x2000000 firmware memory map\n"
 		"mm: zone 0x0 0x1000000 DMA\n"
 		"mm: free 0x100000 0x200000 order 8\n"
@@ -125,7 +125,8 @@ static void picture_lines_describe_the_small_map(struct ktest *t)
 		"mm: free 0x1f00000 0x1f80000 order 7\n"
 		"mm: free 0x1f80000 0x1fa0000 order 5\n"
 		"mm: free 0x1fa0000 0x1fb0000 order 4\n"
-		"mm: free 0x1fb0000 0x1fb8000 order 3\n"
+		"mm: free 0x1fb0000 0x1fb4000 order 2\n"
+		"mm: free 0x1fb4000 0x1fb6000 order 1\n"
 		"mm: pageblock 0x1000000 0x2000000 Movable\n"
 		"mm: picture end\n";
 	const char *begin, *end;
