@@ -275,8 +275,8 @@ static struct page *pcp_refill_pageblock(struct per_cpu_pages *pcp, struct zone 
 	unsigned int slot = pcp_order_slot(order), blocks = PAGEBLOCK_NR_PAGES >> order;
 	struct page *block, *page = NULL;
 
-	if (pcp_count_folded(pcp, slot) + blocks > pcp->high[slot] / 2u || !zone_watermark_ok(zone, PAGEBLOCK_ORDER, gfp) ||
-	    !(block = mm_buddy_take(zone, PAGEBLOCK_ORDER, mt)))
+	if (pcp_count_folded(pcp, slot) + blocks > pcp->high[slot] / 2u ||
+	    !zone_watermark_ok(zone, PAGEBLOCK_ORDER, gfp) || !(block = mm_buddy_take(zone, PAGEBLOCK_ORDER, mt)))
 		return NULL;
 	mt = get_pageblock_migratetype(block); /* a fallback's pageblock is claimed whole */
 	for (unsigned int i = 0; i < blocks; i++) /* in address order, as a batch's */
