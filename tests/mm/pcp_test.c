@@ -4,7 +4,8 @@
  * freed on another CPU goes to that CPU's list (a 2 MiB block too); memory stranded on another
  * CPU's list is found before an allocation fails, merged when a larger block is asked for; and
  * when two CPUs drop the last two references to a page at once, exactly one of them frees it; a
- * drain on one CPU gives back what another CPU's lists hold. On an 8 GiB map: a CPU's bursts of
+ * drain on one CPU gives back what another CPU's lists hold; two CPUs' refills in an idle zone
+ * take different pageblocks. On an 8 GiB map: a CPU's bursts of
  * 2 MiB blocks as long as its list's high stay on its list, and the batches of whole pageblocks a
  * freeing CPU gives back reach another CPU's refill unmerged (or the buddy lists on a drain).
  */
@@ -452,6 +453,54 @@ static void an_order0_refill_takes_both_frames_of_a_pair(struct ktest *t)
 		  "free on its own in the buddy lists", split, pcp_count(pcp, 0));
 	__free_pages(page, 0);
 	__free_pages(lone, 0);
+	drain_pcp_lists();
+}
+
+/* Does a frame on cpu's order-0 lists for page's zone, or page itself, lie in pageblock pb? */
+static bool cpu_holds_frame_in(unsigned int cpu, const struct page *page, unsigned long pb)
+{
+	const struct per_cpu_pages *pcp = pcp_of(cpu, page);
+
+	if (page_to_pfn(page) >> PAGEBLOCK_ORDER == pb)
+		return true;
+	for (unsigned int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+		for (struct list_head *e = pcp_list_next(pcp, 0, mt, NULL); e; e = pcp_list_next(pcp, 0, mt, e))
+			if (page_to_pfn(lru_to_page(e)) >> PAGEBLOCK_ORDER == pb)
+				return true;
+	return false;
+}
+
+/*
+ * Two CPUs' order-0 refills in an idle zone take their frames from different pageblocks: no frame
+ * on CPU 1's order-0 lists shares a pageblock (16 KiB of struct pages) with one on CPU 0's. Refills
+ * of the smallest free blocks gave the two lists alternate runs of 32 frames of one pageblock, and
+ * two threads' batches ran at 1.3-1.6 times one thread's rate (pcp_refill_pageblock(), mm/pcp.c).
+ */
+static void two_cpus_order0_refills_in_an_idle_zone_take_different_pageblocks(struct ktest *t)
+{
+	struct page *page[2];
+	const struct per_cpu_pages *pcp;
+	unsigned int shared = 0, listed = 0;
+
+	drain_pcp_lists();
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		host_mm_set_cpu(cpu);
+		page[cpu] = alloc_pages(GFP_KERNEL, 0);
+		KT_ASSERT(t, page[cpu], "alloc_pages(0) on CPU %u failed", cpu);
+	}
+	host_mm_set_cpu(0);
+	pcp = pcp_of(1, page[1]);
+	for (unsigned int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+		for (struct list_head *e = pcp_list_next(pcp, 0, mt, NULL); e; e = pcp_list_next(pcp, 0, mt, e), listed++)
+			shared += cpu_holds_frame_in(0, page[0], page_to_pfn(lru_to_page(e)) >> PAGEBLOCK_ORDER);
+	shared += cpu_holds_frame_in(0, page[0], page_to_pfn(page[1]) >> PAGEBLOCK_ORDER);
+	KT_EXPECT(t, listed > 0 && shared == 0,
+		  "%u of CPU 1's %u order-0 frames (pfn %#lx handed out) share a pageblock with CPU 0's (pfn %#lx "
+		  "handed out)", shared, listed + 1, page_to_pfn(page[1]), page_to_pfn(page[0]));
+	__free_pages(page[0], 0);
+	host_mm_set_cpu(1);
+	__free_pages(page[1], 0);
+	host_mm_set_cpu(0);
 	drain_pcp_lists();
 }
 
@@ -997,6 +1046,7 @@ KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(memory_on_another_cpus_list_is_found_before_an_allocation_fails),
 	    KTEST_CASE(an_idle_zones_list_keeps_a_burst_of_1024_frees),
 	    KTEST_CASE(an_order0_refill_takes_both_frames_of_a_pair),
+	    KTEST_CASE(two_cpus_order0_refills_in_an_idle_zone_take_different_pageblocks),
 	    KTEST_CASE(a_cpu_keeps_a_burst_of_freed_pageblocks_while_its_zone_has_spare_memory),
 	    KTEST_CASE(a_cpus_rounds_of_its_lists_high_in_pageblocks_stay_off_the_buddy_lists),
 	    KTEST_CASE(pageblocks_freed_on_one_cpu_reach_anothers_refill_unmerged),
