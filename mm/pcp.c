@@ -264,10 +264,10 @@ static struct page *take_pair_frame(struct zone *zone, struct page *frame, gfp_t
  * of 32 frames, whose struct pages are 1 KiB runs of one memmap page. Each core writes only its
  * own lines there, yet on hosts whose prefetchers fetch the lines near those a core uses, each
  * keeps taking the other's away: two threads allocating and freeing in batches of 1024 ran at
- * 1.3-1.6 times one thread's rate (make bench, the SMP part), where 64 such frames of 2048 were
- * enough; the same pattern without the allocator, every run alternating, at 0.4. A pageblock's
- * struct pages are 16 KiB: no CPU's frames are near another's. An idle zone's lists hold that
- * much anyway (pcp_high_now()); the flush gives the frames back, where they merge again.
+ * 1.3-1.6 times one thread's rate (make bench, the SMP part), where 64 frames of each CPU's 1024
+ * were such; the same pattern without the allocator, every run alternating, at 0.4. A pageblock's
+ * struct pages are 16 KiB: two CPUs' frames then meet only at a pageblock's edge. An idle zone's
+ * lists hold that much anyway (pcp_high_now()); the flush gives the frames back, where they merge.
  */
 static struct page *pcp_refill_pageblock(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order,
 					 unsigned int mt, gfp_t gfp)
