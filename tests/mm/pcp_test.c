@@ -471,7 +471,8 @@ static bool cpu_holds_frame_in(unsigned int cpu, const struct page *page, unsign
 }
 
 /*
- * Two CPUs' order-0 refills in an idle zone take their frames from different pageblocks: no frame
+ * Two CPUs' order-0 refills in an idle zone, whose type has no free block smaller than a
+ * pageblock here (each splits one), take their frames from different pageblocks: no frame
  * on CPU 1's order-0 lists shares a pageblock (16 KiB of struct pages) with one on CPU 0's. Refills
  * of the smallest free blocks gave the two lists alternate runs of 32 frames of one pageblock, and
  * two threads' batches ran at 1.3-1.6 times one thread's rate (pcp_refill_pageblock(), mm/pcp.c).
@@ -483,6 +484,8 @@ static void two_cpus_order0_refills_in_an_idle_zone_take_different_pageblocks(st
 	unsigned int shared = 0, listed = 0;
 
 	drain_pcp_lists();
+	if (mm_zones[mm_top_zone].free_orders[MIGRATE_UNMOVABLE] & ((1u << PAGEBLOCK_ORDER) - 1))
+		return ktest_skip(t, "GFP_KERNEL's type has free blocks smaller than a pageblock: the refills take those");
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		host_mm_set_cpu(cpu);
 		page[cpu] = alloc_pages(GFP_KERNEL, 0);
