@@ -252,30 +252,36 @@ static struct page *take_pair_frame(struct zone *zone, struct page *frame, gfp_t
 
 /*
  * pcp's and zone's locks held, zone not busy, pcp's list of order (below a pageblock) to refill:
- * takes a whole pageblock (of type mt, or a free one of another type, claimed: mm_buddy_take())
- * and puts all its blocks of order on pcp's list, the first one handed out. NULL (nothing taken)
- * when they would fill more than half the list's high, the watermark says no, or no free
- * pageblock is left; the refill then takes a batch of the smallest blocks, as a busy zone's
- * always does. Half: the free fast path pushes only into the room under high that the slow paths
- * have counted (struct per_cpu_pages' room), and a list refilled up to its high took the slow
- * path on every fourth free of a run of single pairs (80 instructions a pair, not 60).
- * Why a whole pageblock: batches of the smallest blocks take a split pageblock's frames a batch
- * at a time and leave the rest for the next CPU's refill, so two CPUs' lists held alternate runs
- * of 32 frames, whose struct pages are 1 KiB runs of one memmap page. Each core writes only its
- * own lines there, yet on hosts whose prefetchers fetch the lines near those a core uses, each
- * keeps taking the other's away: two threads allocating and freeing in batches of 1024 ran at
- * 1.3-1.6 times one thread's rate (make bench, the SMP part), where 64 frames of each CPU's 1024
- * were such; the same pattern without the allocator, every run alternating, at 0.4. A pageblock's
- * struct pages are 16 KiB: two CPUs' frames then meet only at a pageblock's edge. An idle zone's
- * lists hold that much anyway (pcp_high_now()); the flush gives the frames back, where they merge.
+ * when type mt has no free block smaller than a pageblock, so that the refill would split (or
+ * claim) a pageblock anyway, takes that pageblock whole (mt's, or a free one of another type,
+ * claimed: mm_buddy_take()) and puts all its blocks of order on pcp's list, the first one handed
+ * out, rather than a batch of them with the rest left in the buddy lists. NULL (nothing taken)
+ * when mt has a smaller free block (a refill takes those first, a batch of the smallest, so that
+ * pageblocks stay whole), when the blocks would fill more than half the list's high, when the
+ * watermark says no, or when no free pageblock is left. Half: the free fast path pushes only into
+ * the room under high that the slow paths have counted (struct per_cpu_pages' room), and a list
+ * refilled up to its high took the slow path on every fourth free of a run of single pairs (80
+ * instructions a pair, not 60).
+ * Why whole: batches taken from a split pageblock leave the rest for the next CPU's refill, so
+ * two CPUs' lists held alternate runs of 32 frames, whose struct pages are 1 KiB runs of one
+ * memmap page. Each core writes only its own lines there, yet two cores writing struct pages that
+ * close kept taking each other's lines away (most likely through the hardware's prefetchers): two
+ * threads allocating and freeing in batches of 1024 ran at 1.3-1.6 times one thread's rate (make
+ * bench, the SMP part), where 64 frames of each CPU's 1024 were such; the same pattern without
+ * the allocator, every run alternating, at 0.4. A pageblock's struct pages are 16 KiB: two CPUs'
+ * frames then meet only at a pageblock's edge. Taking whole pageblocks even when smaller free
+ * blocks were there spread the fragmentation benchmark's LLFree workload over more pageblocks
+ * (make fragbench, 1 GiB: 2 % of the free memory in 2 MiB blocks while live, not 19 %).
  */
 static struct page *pcp_refill_pageblock(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order,
 					 unsigned int mt, gfp_t gfp)
 {
 	unsigned int slot = pcp_order_slot(order), blocks = PAGEBLOCK_NR_PAGES >> order;
+	/* mt's free blocks of order up to a pageblock's (bit i: order + i) */
+	unsigned int smaller = (zone->free_orders[mt] >> order) & ((1u << (PAGEBLOCK_ORDER - order)) - 1);
 	struct page *block, *page = NULL;
 
-	if (pcp_count_folded(pcp, slot) + blocks > pcp->high[slot] / 2u ||
+	if (smaller || pcp_count_folded(pcp, slot) + blocks > pcp->high[slot] / 2u ||
 	    !zone_watermark_ok(zone, PAGEBLOCK_ORDER, gfp) || !(block = mm_buddy_take(zone, PAGEBLOCK_ORDER, mt)))
 		return NULL;
 	mt = get_pageblock_migratetype(block); /* a fallback's pageblock is claimed whole */

@@ -471,7 +471,8 @@ static bool cpu_holds_frame_in(unsigned int cpu, const struct page *page, unsign
 }
 
 /*
- * Two CPUs' order-0 refills in an idle zone take their frames from different pageblocks: no frame
+ * Two CPUs' order-0 refills in an idle zone, whose type has no free block smaller than a
+ * pageblock here (each splits one), take their frames from different pageblocks: no frame
  * on CPU 1's order-0 lists shares a pageblock (16 KiB of struct pages) with one on CPU 0's. Refills
  * of the smallest free blocks gave the two lists alternate runs of 32 frames of one pageblock, and
  * two threads' batches ran at 1.3-1.6 times one thread's rate (pcp_refill_pageblock(), mm/pcp.c).
@@ -482,7 +483,30 @@ static void two_cpus_order0_refills_in_an_idle_zone_take_different_pageblocks(st
 	const struct per_cpu_pages *pcp;
 	unsigned int shared = 0, listed = 0;
 
+	struct list_head held = { &held, &held };
+	const unsigned int small = (1u << PAGEBLOCK_ORDER) - 1; /* the orders below a pageblock's */
+	bool lists;
+
+	/*
+	 * GFP_KERNEL's type's free blocks below a pageblock taken first, with the lists off (the
+	 * smallest block each time): a refill takes those before it splits a pageblock.
+	 */
+	host_mm_set_cpu(0);
+	lists = set_pcp_lists(false);
+	for (unsigned int n = 0; n < 1u << 16 && (mm_zones[mm_top_zone].free_orders[MIGRATE_UNMOVABLE] & small); n++) {
+		struct page *frag = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0);
+
+		if (!frag)
+			break;
+		frag->lru.next = held.next;
+		held.next = &frag->lru;
+	}
+	set_pcp_lists(lists);
 	drain_pcp_lists();
+	if (mm_zones[mm_top_zone].free_orders[MIGRATE_UNMOVABLE] & small) {
+		give_everything_back(&held);
+		return ktest_skip(t, "GFP_KERNEL's type keeps free blocks smaller than a pageblock");
+	}
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		host_mm_set_cpu(cpu);
 		page[cpu] = alloc_pages(GFP_KERNEL, 0);
@@ -501,6 +525,7 @@ static void two_cpus_order0_refills_in_an_idle_zone_take_different_pageblocks(st
 	host_mm_set_cpu(1);
 	__free_pages(page[1], 0);
 	host_mm_set_cpu(0);
+	give_everything_back(&held);
 	drain_pcp_lists();
 }
 
