@@ -279,12 +279,16 @@ static struct page *pcp_refill_pageblock(struct per_cpu_pages *pcp, struct zone 
 	unsigned int slot = pcp_order_slot(order), blocks = PAGEBLOCK_NR_PAGES >> order;
 	/* mt's free blocks of order up to a pageblock's (bit i: order + i) */
 	unsigned int smaller = (zone->free_orders[mt] >> order) & ((1u << (PAGEBLOCK_ORDER - order)) - 1);
+	/* none of mt's own: another type's pageblock, taken only where the buddy would claim it for mt */
+	bool other = !(zone->free_orders[mt] >> PAGEBLOCK_ORDER);
 	struct page *block, *page = NULL;
 
-	if (smaller || pcp_count_folded(pcp, slot) + blocks > pcp->high[slot] / 2u ||
-	    !zone_watermark_ok(zone, PAGEBLOCK_ORDER, gfp) || !(block = mm_buddy_take(zone, PAGEBLOCK_ORDER, mt)))
+	if (smaller || (other && !buddy_may_claim(order, mt)) ||
+	    pcp_count_folded(pcp, slot) + blocks > pcp->high[slot] / 2u || !zone_watermark_ok(zone, PAGEBLOCK_ORDER, gfp) ||
+	    !(block = mm_buddy_take(zone, PAGEBLOCK_ORDER, mt)))
 		return NULL;
-	mt = get_pageblock_migratetype(block); /* a fallback's pageblock is claimed whole */
+	MM_BUG_ON(get_pageblock_migratetype(block) != mt, block, "a refill's pageblock of type %u is not of type %u",
+		  get_pageblock_migratetype(block), mt);
 	for (unsigned int i = 0; i < blocks; i++) /* in address order, as a batch's */
 		pcp_refill_add(pcp, slot, &page, block + ((unsigned long)i << order), mt);
 	return page;

@@ -529,6 +529,56 @@ static void two_cpus_order0_refills_in_an_idle_zone_take_different_pageblocks(st
 	drain_pcp_lists();
 }
 
+/*
+ * A small movable refill whose type has no free block takes another type's smallest block and
+ * claims no pageblock, as the buddy's own fallback does (mm/buddy.c): a movable page there can be
+ * moved out later, a claimed pageblock stays lost to its type. The zone is left idle (three
+ * quarters of it free, in unmovable blocks), where a refill may take a whole pageblock.
+ */
+static void a_movable_refill_with_no_movable_block_claims_no_pageblock(struct ktest *t)
+{
+	struct zone *zone = &mm_zones[mm_top_zone];
+	struct mm_held unmovable, movable;
+	unsigned long claims, want = zone->managed_pages * 3 / 4;
+	struct page *page;
+	bool lists = set_pcp_lists(false);
+
+	mm_held_init(&unmovable);
+	mm_held_init(&movable);
+	while (unmovable.pages < want && (page = alloc_pages(GFP_KERNEL | __GFP_NOWARN, MAX_ORDER)) &&
+	       page_zone(page) == zone)
+		mm_held_add(&unmovable, page, MAX_ORDER);
+	if (page && page_zone(page) != zone)
+		mm_held_add(&unmovable, page, MAX_ORDER);
+	while (zone->free_orders[MIGRATE_MOVABLE]) {
+		unsigned int o = 31u - (unsigned int)__builtin_clz(zone->free_orders[MIGRATE_MOVABLE]);
+
+		if (!(page = alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_NOWARN, o)))
+			break;
+		mm_held_add(&movable, page, o);
+	}
+	mm_held_free_all(&unmovable);
+	set_pcp_lists(lists);
+	drain_pcp_lists();
+	if (!KT_EXPECT(t, !zone->free_orders[MIGRATE_MOVABLE] && zone_free_pages(zone) >= want,
+		       "zone %s: movable free orders %#x, %lu free frames (wanted none, and %lu)", zone->name,
+		       zone->free_orders[MIGRATE_MOVABLE], zone_free_pages(zone), want)) {
+		mm_held_free_all(&movable);
+		return;
+	}
+	claims = zone->pageblock_claims;
+	page = alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
+	KT_EXPECT(t, page && page_zone(page) == zone, "GFP_HIGHUSER_MOVABLE order 0 not from zone %s", zone->name);
+	KT_EXPECT(t, zone->pageblock_claims == claims,
+		  "the movable refill claimed %lu pageblocks (pfn %#lx handed out, its pageblock %s)",
+		  zone->pageblock_claims - claims, page ? page_to_pfn(page) : 0,
+		  page ? migratetype_name(get_pageblock_migratetype(page)) : "-");
+	if (page)
+		__free_pages(page, 0);
+	drain_pcp_lists();
+	mm_held_free_all(&movable);
+}
+
 /* The first pageblock of zone whose frames take_everything() holds, all of them; its first frame, or 0. */
 static unsigned long held_pageblock(const struct zone *zone, unsigned long after)
 {
@@ -1072,6 +1122,7 @@ KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(an_idle_zones_list_keeps_a_burst_of_1024_frees),
 	    KTEST_CASE(an_order0_refill_takes_both_frames_of_a_pair),
 	    KTEST_CASE(two_cpus_order0_refills_in_an_idle_zone_take_different_pageblocks),
+	    KTEST_CASE(a_movable_refill_with_no_movable_block_claims_no_pageblock),
 	    KTEST_CASE(a_cpu_keeps_a_burst_of_freed_pageblocks_while_its_zone_has_spare_memory),
 	    KTEST_CASE(a_cpus_rounds_of_its_lists_high_in_pageblocks_stay_off_the_buddy_lists),
 	    KTEST_CASE(pageblocks_freed_on_one_cpu_reach_anothers_refill_unmerged),
