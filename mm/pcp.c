@@ -74,8 +74,15 @@ static unsigned long pcp_spare_frames(const struct zone *zone, unsigned long own
 	return free > reserve ? free - reserve : 0;
 }
 
+/* The most blocks a list of slot may hold: PCP_HIGH_BLOCKS, or PCP_HIGH_PAGEBLOCKS' worth. */
+static unsigned int pcp_high_max(unsigned int slot)
+{
+	return slot == PCP_PAGEBLOCK_SLOT ? PCP_HIGH_BLOCKS
+					  : MAX(PCP_HIGH_BLOCKS, PCP_HIGH_PAGEBLOCKS << (PAGEBLOCK_ORDER - slot));
+}
+
 /*
- * The high of pcp's list of slot in zone now, between PCP_MIN_HIGH_BLOCKS and PCP_HIGH_BLOCKS.
+ * The high of pcp's list of slot in zone now, between PCP_MIN_HIGH_BLOCKS and pcp_high_max().
  * A smaller order's: 2^-PCP_SPARE_SHARE_SHIFT of the zone's spare memory, in blocks of the order,
  * shared among the CPUs. A busy zone's lists are short, so that its free memory stays in the
  * buddy lists where it merges; an idle one's are long, so that a burst of allocations and frees
@@ -97,7 +104,7 @@ static unsigned int pcp_high_now(const struct per_cpu_pages *pcp, const struct z
 		blocks = pcp_spare_frames(zone, (unsigned long)pcp_count_folded(pcp, slot) << PAGEBLOCK_ORDER) >> PAGEBLOCK_ORDER;
 	else
 		blocks = (pcp_spare_frames(zone, 0) >> (PCP_SPARE_SHARE_SHIFT + slot)) / mm_pcp_nr_cpus;
-	return (unsigned int)MAX(PCP_MIN_HIGH_BLOCKS, MIN(PCP_HIGH_BLOCKS, blocks));
+	return (unsigned int)MAX(PCP_MIN_HIGH_BLOCKS, MIN(pcp_high_max(slot), blocks));
 }
 
 /* The batch of a list whose high is high: an eighth of it, at least one, at most PCP_BATCH_BLOCKS. */
@@ -258,7 +265,9 @@ static struct page *take_pair_frame(struct zone *zone, struct page *frame, gfp_t
  * blocks, splitting one when it has to; what it left of the split went to the next CPU's
  * refill, and two CPUs' lists held alternate runs of 32 or 64 frames of one pageblock, whose
  * struct pages are 1 or 2 KiB runs of one memmap page (two threads' batches of 1024 order-0
- * pairs ran at 1.3 times one thread's rate, make bench's SMP part after its one-thread rows).
+ * pairs ran at 1.3 times one thread's rate, make bench's SMP part after its one-thread rows;
+ * 1.7 with the rest taken, 1.9-2.0 once order 0's high could reach 2048, PCP_HIGH_PAGEBLOCKS).
+ * Its free blocks are all of bt (a pageblock's free blocks have its type).
  */
 static void take_split_rest(struct per_cpu_pages *pcp, unsigned int slot, struct zone *zone, struct page **page,
 			    struct page *block, unsigned int bt, gfp_t gfp)
