@@ -74,15 +74,8 @@ static unsigned long pcp_spare_frames(const struct zone *zone, unsigned long own
 	return free > reserve ? free - reserve : 0;
 }
 
-/* The most blocks a list of slot may hold: PCP_HIGH_BLOCKS, or PCP_HIGH_PAGEBLOCKS' worth. */
-static unsigned int pcp_high_max(unsigned int slot)
-{
-	return slot == PCP_PAGEBLOCK_SLOT ? PCP_HIGH_BLOCKS
-					  : MAX(PCP_HIGH_BLOCKS, PCP_HIGH_PAGEBLOCKS << (PAGEBLOCK_ORDER - slot));
-}
-
 /*
- * The high of pcp's list of slot in zone now, between PCP_MIN_HIGH_BLOCKS and pcp_high_max().
+ * The high of pcp's list of slot in zone now, between PCP_MIN_HIGH_BLOCKS and PCP_HIGH_BLOCKS.
  * A smaller order's: 2^-PCP_SPARE_SHARE_SHIFT of the zone's spare memory, in blocks of the order,
  * shared among the CPUs. A busy zone's lists are short, so that its free memory stays in the
  * buddy lists where it merges; an idle one's are long, so that a burst of allocations and frees
@@ -104,7 +97,7 @@ static unsigned int pcp_high_now(const struct per_cpu_pages *pcp, const struct z
 		blocks = pcp_spare_frames(zone, (unsigned long)pcp_count_folded(pcp, slot) << PAGEBLOCK_ORDER) >> PAGEBLOCK_ORDER;
 	else
 		blocks = (pcp_spare_frames(zone, 0) >> (PCP_SPARE_SHARE_SHIFT + slot)) / mm_pcp_nr_cpus;
-	return (unsigned int)MAX(PCP_MIN_HIGH_BLOCKS, MIN(pcp_high_max(slot), blocks));
+	return (unsigned int)MAX(PCP_MIN_HIGH_BLOCKS, MIN(PCP_HIGH_BLOCKS, blocks));
 }
 
 /* The batch of a list whose high is high: an eighth of it, at least one, at most PCP_BATCH_BLOCKS. */
@@ -258,6 +251,23 @@ static struct page *take_pair_frame(struct zone *zone, struct page *frame, gfp_t
 }
 
 /*
+ * zone's lock held: may a refill of type mt take frames beyond a batch, when mt has n free
+ * pageblocks of its own before it (n: 1 or 2, counting a block of PAGEBLOCK_ORDER + 1 as two)?
+ * An unmovable or reclaimable one may, whatever it leaves: its type's next refill claims a free
+ * pageblock of another type, as the buddy's fallback does. A movable one only while mt keeps a
+ * free pageblock: its other orders' refills would fall back into other types' pageblocks without
+ * claiming them (mm/buddy.c), a movable page in each.
+ */
+static bool may_leave_type(const struct zone *zone, unsigned int mt, unsigned int n)
+{
+	const struct list_head *l = &zone->free_area[PAGEBLOCK_ORDER].free_list[mt];
+
+	if (mt != MIGRATE_MOVABLE || zone->free_orders[mt] >> (PAGEBLOCK_ORDER + 1))
+		return true;
+	return n == 1 ? l->next != l : l->next != l && l->next->next != l;
+}
+
+/*
  * zone's lock held, zone not busy, block (of order, type bt) the last one a refill of pcp's list
  * of slot took: takes the rest of the split that gave it, too (the free blocks of orders order..
  * PAGEBLOCK_ORDER - 1 beside it, each the other half of a block that holds it), while they fit in
@@ -266,8 +276,10 @@ static struct page *take_pair_frame(struct zone *zone, struct page *frame, gfp_t
  * refill, and two CPUs' lists held alternate runs of 32 or 64 frames of one pageblock, whose
  * struct pages are 1 or 2 KiB runs of one memmap page (two threads' batches of 1024 order-0
  * pairs ran at 1.3 times one thread's rate, make bench's SMP part after its one-thread rows;
- * 1.7 with the rest taken, 1.9-2.0 once order 0's high could reach 2048, PCP_HIGH_PAGEBLOCKS).
- * Its free blocks are all of bt (a pageblock's free blocks have its type).
+ * 1.75-1.85 with the rest taken).
+ * Its free blocks are all of bt (a pageblock's free blocks have its type). The caller calls it
+ * only when may_leave_type() says so: a movable refill that took the rest of its type's last
+ * split left its other orders' refills nothing, and they fell back into other types' pageblocks.
  */
 static void take_split_rest(struct per_cpu_pages *pcp, unsigned int slot, struct zone *zone, struct page **page,
 			    struct page *block, unsigned int bt, gfp_t gfp)
@@ -293,16 +305,18 @@ static void take_split_rest(struct per_cpu_pages *pcp, unsigned int slot, struct
 
 /*
  * pcp's and zone's locks held, zone not busy, pcp's list of order (below a pageblock) to refill:
- * when type mt has no free block smaller than a pageblock, so that the refill would split (or
- * claim) a pageblock anyway, takes that pageblock whole (mt's, or a free one of another type,
- * claimed: mm_buddy_take()) and puts all its blocks of order on pcp's list, the first one handed
- * out, rather than a batch of them with the rest left in the buddy lists. NULL (nothing taken)
- * when mt has a smaller free block (a refill takes those first, a batch of the smallest, so that
- * pageblocks stay whole), when the blocks would fill more than half the list's high, when the
- * watermark says no, or when no free pageblock is left. Half: the free fast path pushes only into
- * the room under high that the slow paths have counted (struct per_cpu_pages' room), and a list
- * refilled up to its high took the slow path on every fourth free of a run of single pairs (80
- * instructions a pair, not 60).
+ * when type mt has no free block smaller than a pageblock, so that the refill would split a
+ * pageblock anyway, takes a pageblock whole (mt's, or a free one of another type, claimed:
+ * mm_buddy_take()) and puts all its blocks of order on pcp's list, the first one handed out,
+ * rather than a batch of them with the rest left in the buddy lists. NULL (nothing taken) when
+ * mt has a smaller free block (a refill takes those first, a batch of the smallest, so that
+ * pageblocks stay whole), when mt is movable and has under two free pageblocks
+ * (may_leave_type(): a movable refill never claims, and one that took its type's last pageblock
+ * made the other orders' refills fall back), when the blocks would fill more than half the list's
+ * high, when the watermark says no, or when no free pageblock is left. Half: the free fast path
+ * pushes only into the room under high that the slow paths have counted (struct per_cpu_pages'
+ * room), and a list refilled up to its high took the slow path on every fourth free of a run of
+ * single pairs (80 instructions a pair, not 60).
  * Why whole: batches taken from a split pageblock leave the rest for the next CPU's refill, so
  * two CPUs' lists held alternate runs of 32 frames, whose struct pages are 1 KiB runs of one
  * memmap page. Each core writes only its own lines there, yet two cores writing struct pages that
@@ -320,13 +334,10 @@ static struct page *pcp_refill_pageblock(struct per_cpu_pages *pcp, struct zone 
 	unsigned int slot = pcp_order_slot(order), blocks = PAGEBLOCK_NR_PAGES >> order;
 	/* mt's free blocks of order up to a pageblock's (bit i: order + i) */
 	unsigned int smaller = (zone->free_orders[mt] >> order) & ((1u << (PAGEBLOCK_ORDER - order)) - 1);
-	/* none of mt's own: another type's pageblock, taken only where the buddy would claim it for mt */
-	bool other = !(zone->free_orders[mt] >> PAGEBLOCK_ORDER);
 	struct page *block, *page = NULL;
 
-	if (smaller || (other && !buddy_may_claim(order, mt)) ||
-	    pcp_count_folded(pcp, slot) + blocks > pcp->high[slot] / 2u || !zone_watermark_ok(zone, PAGEBLOCK_ORDER, gfp) ||
-	    !(block = mm_buddy_take(zone, PAGEBLOCK_ORDER, mt)))
+	if (smaller || !may_leave_type(zone, mt, 2) || pcp_count_folded(pcp, slot) + blocks > pcp->high[slot] / 2u ||
+	    !zone_watermark_ok(zone, PAGEBLOCK_ORDER, gfp) || !(block = mm_buddy_take(zone, PAGEBLOCK_ORDER, mt)))
 		return NULL;
 	MM_BUG_ON(get_pageblock_migratetype(block) != mt, block, "a refill's pageblock of type %u is not of type %u",
 		  get_pageblock_migratetype(block), mt);
@@ -518,7 +529,7 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 		if (bt != mt)
 			break;
 	}
-	if (last && bt == mt && !zone_busy(zone))
+	if (last && bt == mt && may_leave_type(zone, mt, 1) && !zone_busy(zone))
 		take_split_rest(pcp, slot, zone, &page, last, bt, gfp);
 	zone_unlock(zone, flags);
 	return page;

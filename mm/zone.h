@@ -91,14 +91,6 @@ struct free_area {
 #define PCP_NR_SLOTS (PCP_MAX_ORDER + 2)
 #define PCP_HIGH_BLOCKS 1024u /* a list holds at most this many blocks */
 /*
- * Or, below a pageblock's order, this many pageblocks' worth of its blocks when that is more
- * (order 0: 2048 frames). A refill takes a whole pageblock when its blocks fit in half the high
- * (pcp_refill_pageblock(), mm/pcp.c); with 1024 frames, the frames of another type the list
- * already held (a pageblock of them, freed there) left no room, and the refill took a batch of a
- * pageblock whose rest went to the next CPU.
- */
-#define PCP_HIGH_PAGEBLOCKS 4u
-/*
  * And may always hold this many, however little memory is free: a busy zone's lists. Every block
  * there is one its pageblock lacks; 2 (a pair of buddies) kept more 2 MiB blocks in the
  * fragmentation benchmark's churn than 4.
