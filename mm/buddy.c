@@ -208,6 +208,17 @@ static const uint8_t fallbacks[MIGRATE_PCPTYPES][MIGRATE_PCPTYPES - 1] = {
 	[MIGRATE_RECLAIMABLE] = { MIGRATE_UNMOVABLE, MIGRATE_MOVABLE },
 };
 
+/*
+ * May an allocation of type mt and order take over a whole pageblock of another type? Unmovable
+ * and reclaimable ones may: if they did not, each fallback would put one more pinned page in a
+ * movable pageblock. A small movable one may not: a movable page in another type's pageblock can
+ * be moved out later, so it takes the smallest block there and leaves the pageblock alone.
+ */
+static bool may_claim(unsigned int order, unsigned int mt)
+{
+	return mt != MIGRATE_MOVABLE || order >= PAGEBLOCK_ORDER / 2;
+}
+
 /* Counts a pageblock claimed for another type. */
 static void count_claim(struct zone *zone)
 {
@@ -224,7 +235,7 @@ static void count_claim(struct zone *zone)
  */
 static struct page *take_fallback(struct zone *zone, unsigned int order, unsigned int mt)
 {
-	bool claims = buddy_may_claim(order, mt);
+	bool claims = may_claim(order, mt);
 
 	for (unsigned int i = 0; i < MIGRATE_PCPTYPES - 1; i++) {
 		unsigned int ft = fallbacks[mt][i], avail = zone->free_orders[ft] >> order, o;

@@ -34,17 +34,6 @@
 struct page *mm_buddy_take(struct zone *zone, unsigned int order, unsigned int mt);
 
 /*
- * May an allocation of type mt and order take over a whole pageblock of another type? Unmovable
- * and reclaimable ones may: if they did not, each fallback would put one more pinned page in a
- * movable pageblock. A small movable one may not: a movable page in another type's pageblock can
- * be moved out later, so it takes the smallest block there and leaves the pageblock alone.
- */
-static inline bool buddy_may_claim(unsigned int order, unsigned int mt)
-{
-	return mt != MIGRATE_MOVABLE || order >= PAGEBLOCK_ORDER / 2;
-}
-
-/*
  * Sets the type of the pageblock holding pfn (in zone) to mt and moves its free blocks to mt's
  * lists. Returns the frames moved.
  */

@@ -251,17 +251,72 @@ static struct page *take_pair_frame(struct zone *zone, struct page *frame, gfp_t
 }
 
 /*
+ * zone's lock held: may a refill of type mt take frames beyond a batch, when mt has n free
+ * pageblocks of its own before it (n: 1 or 2, counting a block of PAGEBLOCK_ORDER + 1 as two)?
+ * An unmovable or reclaimable one may, whatever it leaves: its type's next refill claims a free
+ * pageblock of another type, as the buddy's fallback does. A movable one only while mt keeps a
+ * free pageblock: its other orders' refills would fall back into other types' pageblocks without
+ * claiming them (mm/buddy.c), a movable page in each.
+ */
+static bool may_leave_type(const struct zone *zone, unsigned int mt, unsigned int n)
+{
+	const struct list_head *l = &zone->free_area[PAGEBLOCK_ORDER].free_list[mt];
+
+	if (mt != MIGRATE_MOVABLE || zone->free_orders[mt] >> (PAGEBLOCK_ORDER + 1))
+		return true;
+	return n == 1 ? l->next != l : l->next != l && l->next->next != l;
+}
+
+/*
+ * zone's lock held, zone not busy, block (of order, type bt) the last one a refill of pcp's list
+ * of slot took: takes the rest of the split that gave it, too (the free blocks of orders order..
+ * PAGEBLOCK_ORDER - 1 beside it, each the other half of a block that holds it), while they fit in
+ * half the list's high (see pcp_refill_pageblock()). A refill takes a batch of the smallest
+ * blocks, splitting one when it has to; what it left of the split went to the next CPU's
+ * refill, and two CPUs' lists held alternate runs of 32 or 64 frames of one pageblock, whose
+ * struct pages are 1 or 2 KiB runs of one memmap page (two threads' batches of 1024 order-0
+ * pairs ran at 1.3 times one thread's rate, make bench's SMP part after its one-thread rows;
+ * 1.75-1.85 with the rest taken).
+ * Its free blocks are all of bt (a pageblock's free blocks have its type). The caller calls it
+ * only when may_leave_type() says so: a movable refill that took the rest of its type's last
+ * split left its other orders' refills nothing, and they fell back into other types' pageblocks.
+ */
+static void take_split_rest(struct per_cpu_pages *pcp, unsigned int slot, struct zone *zone, struct page **page,
+			    struct page *block, unsigned int bt, gfp_t gfp)
+{
+	unsigned int order = pcp_slot_order(slot);
+	unsigned long pfn = page_to_pfn(block);
+
+	for (unsigned int k = order; k < PAGEBLOCK_ORDER; k++) {
+		unsigned long spfn = (pfn & ~((1UL << k) - 1)) ^ (1UL << k);
+		unsigned int blocks = 1u << (k - order);
+		struct page *sib;
+
+		if (pcp_count_folded(pcp, slot) + blocks > pcp->high[slot] / 2u)
+			return;
+		if (!pfn_valid(spfn) || !PageBuddy(sib = pfn_to_page(spfn)) || sib->private != k ||
+		    !zone_watermark_ok(zone, k, gfp))
+			continue;
+		mm_buddy_take_free_block(zone, sib);
+		for (unsigned int i = 0; i < blocks; i++) /* in address order, as a batch's */
+			pcp_refill_add(pcp, slot, page, sib + ((unsigned long)i << order), bt);
+	}
+}
+
+/*
  * pcp's and zone's locks held, zone not busy, pcp's list of order (below a pageblock) to refill:
- * when type mt has no free block smaller than a pageblock, so that the refill would split (or
- * claim) a pageblock anyway, takes that pageblock whole (mt's, or a free one of another type,
- * claimed: mm_buddy_take()) and puts all its blocks of order on pcp's list, the first one handed
- * out, rather than a batch of them with the rest left in the buddy lists. NULL (nothing taken)
- * when mt has a smaller free block (a refill takes those first, a batch of the smallest, so that
- * pageblocks stay whole), when the blocks would fill more than half the list's high, when the
- * watermark says no, or when no free pageblock is left. Half: the free fast path pushes only into
- * the room under high that the slow paths have counted (struct per_cpu_pages' room), and a list
- * refilled up to its high took the slow path on every fourth free of a run of single pairs (80
- * instructions a pair, not 60).
+ * when type mt has no free block smaller than a pageblock, so that the refill would split a
+ * pageblock anyway, takes a pageblock whole (mt's, or a free one of another type, claimed:
+ * mm_buddy_take()) and puts all its blocks of order on pcp's list, the first one handed out,
+ * rather than a batch of them with the rest left in the buddy lists. NULL (nothing taken) when
+ * mt has a smaller free block (a refill takes those first, a batch of the smallest, so that
+ * pageblocks stay whole), when mt is movable and has under two free pageblocks
+ * (may_leave_type(): a movable refill never claims, and one that took its type's last pageblock
+ * made the other orders' refills fall back), when the blocks would fill more than half the list's
+ * high, when the watermark says no, or when no free pageblock is left. Half: the free fast path
+ * pushes only into the room under high that the slow paths have counted (struct per_cpu_pages'
+ * room), and a list refilled up to its high took the slow path on every fourth free of a run of
+ * single pairs (80 instructions a pair, not 60).
  * Why whole: batches taken from a split pageblock leave the rest for the next CPU's refill, so
  * two CPUs' lists held alternate runs of 32 frames, whose struct pages are 1 KiB runs of one
  * memmap page. Each core writes only its own lines there, yet two cores writing struct pages that
@@ -279,13 +334,10 @@ static struct page *pcp_refill_pageblock(struct per_cpu_pages *pcp, struct zone 
 	unsigned int slot = pcp_order_slot(order), blocks = PAGEBLOCK_NR_PAGES >> order;
 	/* mt's free blocks of order up to a pageblock's (bit i: order + i) */
 	unsigned int smaller = (zone->free_orders[mt] >> order) & ((1u << (PAGEBLOCK_ORDER - order)) - 1);
-	/* none of mt's own: another type's pageblock, taken only where the buddy would claim it for mt */
-	bool other = !(zone->free_orders[mt] >> PAGEBLOCK_ORDER);
 	struct page *block, *page = NULL;
 
-	if (smaller || (other && !buddy_may_claim(order, mt)) ||
-	    pcp_count_folded(pcp, slot) + blocks > pcp->high[slot] / 2u || !zone_watermark_ok(zone, PAGEBLOCK_ORDER, gfp) ||
-	    !(block = mm_buddy_take(zone, PAGEBLOCK_ORDER, mt)))
+	if (smaller || !may_leave_type(zone, mt, 2) || pcp_count_folded(pcp, slot) + blocks > pcp->high[slot] / 2u ||
+	    !zone_watermark_ok(zone, PAGEBLOCK_ORDER, gfp) || !(block = mm_buddy_take(zone, PAGEBLOCK_ORDER, mt)))
 		return NULL;
 	MM_BUG_ON(get_pageblock_migratetype(block) != mt, block, "a refill's pageblock of type %u is not of type %u",
 		  get_pageblock_migratetype(block), mt);
@@ -434,9 +486,9 @@ static void pcp_hand_off(struct per_cpu_pages *pcp, unsigned int n)
 struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order, unsigned int mt,
 			gfp_t gfp)
 {
-	unsigned int slot = pcp_order_slot(order);
+	unsigned int slot = pcp_order_slot(order), bt = mt;
 	unsigned long flags;
-	struct page *page = NULL;
+	struct page *page = NULL, *last = NULL;
 
 	MM_BUG_ON(!pcp_lists_locked(pcp), NULL, "CPU %u's lists not locked", pcp->cpu);
 	MM_BUG_ON(!pcp_holds_order(order), NULL, "refilling a per-CPU list of order %u", order);
@@ -464,10 +516,10 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 				 zone_watermark_ok(zone, order, gfp);
 	     n++) {
 		struct page *block = mm_buddy_take(zone, order, mt), *pair;
-		unsigned int bt;
 
 		if (!block)
 			break;
+		last = block;
 		bt = get_pageblock_migratetype(block);
 		pcp_refill_add(pcp, slot, &page, block, bt);
 		if (!order && pcp_count_folded(pcp, slot) < pcp->high[slot] && (pair = take_pair_frame(zone, block, gfp))) {
@@ -477,6 +529,8 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 		if (bt != mt)
 			break;
 	}
+	if (last && bt == mt && may_leave_type(zone, mt, 1) && !zone_busy(zone))
+		take_split_rest(pcp, slot, zone, &page, last, bt, gfp);
 	zone_unlock(zone, flags);
 	return page;
 }

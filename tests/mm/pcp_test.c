@@ -471,13 +471,15 @@ static bool cpu_holds_frame_in(unsigned int cpu, const struct page *page, unsign
 }
 
 /*
- * Two CPUs' order-0 refills in an idle zone, whose type has no free block smaller than a
- * pageblock here (each splits one), take their frames from different pageblocks: no frame
+ * Two CPUs' order-0 refills in an idle zone take their frames from different pageblocks: no frame
  * on CPU 1's order-0 lists shares a pageblock (16 KiB of struct pages) with one on CPU 0's. Refills
  * of the smallest free blocks gave the two lists alternate runs of 32 frames of one pageblock, and
- * two threads' batches ran at 1.3-1.6 times one thread's rate (pcp_refill_pageblock(), mm/pcp.c).
+ * two threads' batches ran at 1.3-1.6 times one thread's rate (pcp_refill_pageblock() and
+ * take_split_rest(), mm/pcp.c). GFP_KERNEL's type first has no free block smaller than a
+ * pageblock (each refill splits one); with split, one frame allocated with the lists off has split
+ * one, so that CPU 0's refill takes the rest of that split.
  */
-static void two_cpus_order0_refills_in_an_idle_zone_take_different_pageblocks(struct ktest *t)
+static void two_cpus_order0_refills(struct ktest *t, bool split)
 {
 	struct page *page[2];
 	const struct per_cpu_pages *pcp;
@@ -501,11 +503,20 @@ static void two_cpus_order0_refills_in_an_idle_zone_take_different_pageblocks(st
 		frag->lru.next = held.next;
 		held.next = &frag->lru;
 	}
+	if (split && !(mm_zones[mm_top_zone].free_orders[MIGRATE_UNMOVABLE] & small)) {
+		struct page *first = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0);
+
+		if (first) {
+			first->lru.next = held.next;
+			held.next = &first->lru;
+		}
+	}
 	set_pcp_lists(lists);
 	drain_pcp_lists();
-	if (mm_zones[mm_top_zone].free_orders[MIGRATE_UNMOVABLE] & small) {
+	if (!split == !!(mm_zones[mm_top_zone].free_orders[MIGRATE_UNMOVABLE] & small)) {
 		give_everything_back(&held);
-		return ktest_skip(t, "GFP_KERNEL's type keeps free blocks smaller than a pageblock");
+		return ktest_skip(t, split ? "no pageblock of GFP_KERNEL's type was split"
+					   : "GFP_KERNEL's type keeps free blocks smaller than a pageblock");
 	}
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		host_mm_set_cpu(cpu);
@@ -527,6 +538,17 @@ static void two_cpus_order0_refills_in_an_idle_zone_take_different_pageblocks(st
 	host_mm_set_cpu(0);
 	give_everything_back(&held);
 	drain_pcp_lists();
+}
+
+static void two_cpus_order0_refills_in_an_idle_zone_take_different_pageblocks(struct ktest *t)
+{
+	two_cpus_order0_refills(t, false);
+}
+
+/* The same, where CPU 0's refill splits a pageblock: it takes the rest of the split too. */
+static void two_cpus_order0_refills_after_a_split_take_different_pageblocks(struct ktest *t)
+{
+	two_cpus_order0_refills(t, true);
 }
 
 /*
@@ -1122,6 +1144,7 @@ KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(an_idle_zones_list_keeps_a_burst_of_1024_frees),
 	    KTEST_CASE(an_order0_refill_takes_both_frames_of_a_pair),
 	    KTEST_CASE(two_cpus_order0_refills_in_an_idle_zone_take_different_pageblocks),
+	    KTEST_CASE(two_cpus_order0_refills_after_a_split_take_different_pageblocks),
 	    KTEST_CASE(a_movable_refill_with_no_movable_block_claims_no_pageblock),
 	    KTEST_CASE(a_cpu_keeps_a_burst_of_freed_pageblocks_while_its_zone_has_spare_memory),
 	    KTEST_CASE(a_cpus_rounds_of_its_lists_high_in_pageblocks_stay_off_the_buddy_lists),
