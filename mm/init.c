@@ -86,8 +86,7 @@ static int reserve_null_frame(const struct fw_map *map)
 		/* Does [null, null + PAGE_SIZE) meet the entry? Differences, which cannot overflow. */
 		if (e->type != FW_USABLE || (null - e->base >= e->size && e->base - null >= PAGE_SIZE))
 			continue;
-		printk("mm: frame %#llx is at virtual address 0 in the direct map: kept out (its address would be NULL)\n",
-		       (unsigned long long)PFN_DOWN(null));
+		mm_report_null_frame((unsigned long)PFN_DOWN(null));
 		return memblock_reserve(null, PAGE_SIZE, "the frame at virtual address 0");
 	}
 	return 0;

@@ -149,6 +149,11 @@ static void free_zone_range(unsigned long pfn, unsigned long end)
 	}
 }
 
+void mm_report_null_frame(unsigned long pfn)
+{
+	printk("mm: frame %#lx is at virtual address 0 in the direct map: kept out (its address would be NULL)\n", pfn);
+}
+
 /*
  * Frames [pfn, end) become free blocks, zone by zone; then the watermarks follow the managed
  * pages, and a zone that had none is where allocations may start.
@@ -162,8 +167,7 @@ static unsigned long free_range(unsigned long pfn, unsigned long end)
 
 		/* The frame at virtual address 0 stays reserved, as mm_init() keeps it (mm/init.c). */
 		if (pfn <= null_pfn && null_pfn < stop) {
-			printk("mm: frame %#lx is at virtual address 0 in the direct map: kept out (its address would be NULL)\n",
-			       null_pfn);
+			mm_report_null_frame(null_pfn);
 			free_zone_range(pfn, null_pfn);
 			free_zone_range(null_pfn + 1, stop);
 			n--;

@@ -116,4 +116,11 @@ int mm_add_memory(phys_addr_t start, phys_addr_t size);
  */
 unsigned long mm_hotplug_end_pfn(void);
 
+/*
+ * Says that frame pfn, which the direct map puts at virtual address 0, is kept out of the buddy
+ * allocator (its page_address() would be NULL): mm_init() and mm_free_reserved_range() both
+ * keep it.
+ */
+void mm_report_null_frame(unsigned long pfn);
+
 #endif
