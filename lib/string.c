@@ -1,26 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The freestanding string functions; the compiler may also emit calls to memset/memcpy itself.
- * memmove is in lib/memmove.c.
+ * memset and memcpy are in lib/memcpy_memset.c, memmove in lib/memmove.c.
  */
 #include "lib/string.h"
-
-void *memset(void *dst, int c, size_t n)
-{
-	unsigned char *d = dst;
-	while (n--)
-		*d++ = (unsigned char)c;
-	return dst;
-}
-
-void *memcpy(void *dst, const void *src, size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-	while (n--)
-		*d++ = *s++;
-	return dst;
-}
 
 int memcmp(const void *a, const void *b, size_t n)
 {

@@ -17,8 +17,10 @@ char *strchr(const char *s, int c);
 char *strstr(const char *haystack, const char *needle);
 
 #ifdef HOST_BUILD
-/* The host test binary builds lib/memmove.c under this name, beside the C library's memmove. */
+/* The host test binary builds lib/memmove.c and lib/memcpy_memset.c under these names, beside the C library's. */
 void *lib_memmove(void *dst, const void *src, size_t n);
+void *lib_memset(void *dst, int c, size_t n);
+void *lib_memcpy(void *dst, const void *src, size_t n);
 #endif
 
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Everything mm/ needs from the environment it runs in, and the only header outside mm/ that
- * mm/ relies on: the kernel (kernel/mm_arch.c, lib/printk.c, lib/string.c) and the host test
- * harness (tests/mm/host_arch.c and the C library) each provide these. Nothing else in mm/ knows
+ * mm/ relies on: the kernel (kernel/mm_arch.c and lib/) and the host test harness
+ * (tests/mm/host_arch.c and the C library) each provide these. Nothing else in mm/ knows
  * about x86, page tables, the boot loader or the rest of the kernel.
  */
 #ifndef MM_ARCH_H

@@ -233,26 +233,28 @@ static void pcp_refill_add(struct per_cpu_pages *pcp, unsigned int slot, struct 
 }
 
 /*
- * zone's lock held, frame an order-0 block just taken from its buddy lists: the other frame of
- * its pair (its order-1 block) when that one is free there on its own, taken too; else NULL.
- * The two frames' struct pages share a cache line (two 32-byte struct pages a line), so two CPUs
- * each holding one of them on their lists would make the line move between them on every
- * allocation and free. A split leaves the other half of a pair free on its own, and a refill
- * that takes an odd number of frames would leave it there for the next CPU's refill.
+ * zone's lock held, pfn a frame of a block a refill just took from the buddy lists: the block of
+ * order k beside the order-k block that holds pfn (its buddy), taken too when it is free there
+ * whole, at exactly order k, and the watermark allows; else NULL (a buddy that is partly free is
+ * left alone). Below MEMMAP_CHUNK_SHIFT the buddy shares pfn's memmap chunk, so has a struct page.
  */
-static struct page *take_pair_frame(struct zone *zone, struct page *frame, gfp_t gfp)
+static struct page *take_free_buddy(struct zone *zone, unsigned long pfn, unsigned int k, gfp_t gfp)
 {
-	struct page *pair = pfn_to_page(page_to_pfn(frame) ^ 1);
+	unsigned long bpfn = (pfn & ~((1UL << k) - 1)) ^ (1UL << k);
+	struct page *buddy;
 
-	if (!PageBuddy(pair) || pair->private != 0 || !zone_watermark_ok(zone, 0, gfp))
+	if (k >= MEMMAP_CHUNK_SHIFT && !pfn_valid(bpfn))
 		return NULL;
-	mm_buddy_take_free_block(zone, pair);
-	return pair;
+	buddy = pfn_to_page(bpfn);
+	if (!PageBuddy(buddy) || buddy->private != k || !zone_watermark_ok(zone, k, gfp))
+		return NULL;
+	mm_buddy_take_free_block(zone, buddy);
+	return buddy;
 }
 
 /*
- * zone's lock held: may a refill of type mt take frames beyond a batch, when mt has n free
- * pageblocks of its own before it (n: 1 or 2, counting a block of PAGEBLOCK_ORDER + 1 as two)?
+ * zone's lock held: may a refill of type mt take frames beyond a batch that need mt to have n
+ * free pageblocks of its own before it (a free block of a higher order counts as enough)?
  * An unmovable or reclaimable one may, whatever it leaves: its type's next refill claims a free
  * pageblock of another type, as the buddy's fallback does. A movable one only while mt keeps a
  * free pageblock: its other orders' refills would fall back into other types' pageblocks without
@@ -260,11 +262,13 @@ static struct page *take_pair_frame(struct zone *zone, struct page *frame, gfp_t
  */
 static bool may_leave_type(const struct zone *zone, unsigned int mt, unsigned int n)
 {
-	const struct list_head *l = &zone->free_area[PAGEBLOCK_ORDER].free_list[mt];
+	const struct list_head *l = &zone->free_area[PAGEBLOCK_ORDER].free_list[mt], *e = l->next;
 
 	if (mt != MIGRATE_MOVABLE || zone->free_orders[mt] >> (PAGEBLOCK_ORDER + 1))
 		return true;
-	return n == 1 ? l->next != l : l->next != l && l->next->next != l;
+	for (; n && e != l; e = e->next)
+		n--;
+	return !n;
 }
 
 /*
@@ -289,16 +293,13 @@ static void take_split_rest(struct per_cpu_pages *pcp, unsigned int slot, struct
 	unsigned long pfn = page_to_pfn(block);
 
 	for (unsigned int k = order; k < PAGEBLOCK_ORDER; k++) {
-		unsigned long spfn = (pfn & ~((1UL << k) - 1)) ^ (1UL << k);
 		unsigned int blocks = 1u << (k - order);
 		struct page *sib;
 
 		if (pcp_count_folded(pcp, slot) + blocks > pcp->high[slot] / 2u)
 			return;
-		if (!pfn_valid(spfn) || !PageBuddy(sib = pfn_to_page(spfn)) || sib->private != k ||
-		    !zone_watermark_ok(zone, k, gfp))
+		if (!(sib = take_free_buddy(zone, pfn, k, gfp)))
 			continue;
-		mm_buddy_take_free_block(zone, sib);
 		for (unsigned int i = 0; i < blocks; i++) /* in address order, as a batch's */
 			pcp_refill_add(pcp, slot, page, sib + ((unsigned long)i << order), bt);
 	}
@@ -509,9 +510,12 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 	/*
 	 * The first block is the one handed out; the others go on the list of their pageblock's
 	 * type, in address order, while the lists of order are under their high; an order-0 frame
-	 * comes with the other frame of its pair when that one is free on its own
-	 * (take_pair_frame()). A block from another type's pageblock (a fallback) ends the batch:
-	 * the allocations after it should find their own type's blocks first.
+	 * comes with the other frame of its pair (its order-1 block) when that one is free on its
+	 * own. The two frames' struct pages share a cache line (two 32-byte struct pages a line):
+	 * two CPUs each holding one of them would move the line between them on every allocation
+	 * and free, and a batch that takes an odd number of frames from a split would leave the
+	 * other one to the next CPU's refill. A block from another type's pageblock (a fallback)
+	 * ends the batch: the allocations after it should find their own type's blocks first.
 	 */
 	for (unsigned int n = 0; n < pcp->batch[slot] && (!page || pcp_count_folded(pcp, slot) < pcp->high[slot]) &&
 				 zone_watermark_ok(zone, order, gfp);
@@ -523,7 +527,7 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 		last = block;
 		bt = get_pageblock_migratetype(block);
 		pcp_refill_add(pcp, slot, &page, block, bt);
-		if (!order && pcp_count_folded(pcp, slot) < pcp->high[slot] && (pair = take_pair_frame(zone, block, gfp))) {
+		if (!order && pcp_count_folded(pcp, slot) < pcp->high[slot] && (pair = take_free_buddy(zone, page_to_pfn(block), 0, gfp))) {
 			pcp_refill_add(pcp, slot, &page, pair, bt);
 			n++;
 		}

@@ -75,17 +75,24 @@ static void a_pageblock_freed_on_another_cpu_goes_to_that_cpus_list(struct ktest
 
 #define HELD_MARK 0x48454c44UL /* private of a page take_everything() holds */
 
+/* Puts order-0 page (when not NULL) on the chain of held pages, through its lru.next; page. */
+static struct page *hold(struct list_head *held, struct page *page)
+{
+	if (page) {
+		page->lru.next = held->next;
+		held->next = &page->lru;
+	}
+	return page;
+}
+
 /* Every page GFP_ATOMIC gets at order 0, chained through lru.next, marked in private. */
 static void take_everything(struct list_head *held)
 {
 	struct page *page;
 
 	held->next = held;
-	while ((page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0))) {
+	while ((page = hold(held, alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0))))
 		page->private = HELD_MARK;
-		page->lru.next = held->next;
-		held->next = &page->lru;
-	}
 }
 
 /* Takes page off the chain of held pages. */
@@ -495,22 +502,11 @@ static void two_cpus_order0_refills(struct ktest *t, bool split)
 	 */
 	host_mm_set_cpu(0);
 	lists = set_pcp_lists(false);
-	for (unsigned int n = 0; n < 1u << 16 && (mm_zones[mm_top_zone].free_orders[MIGRATE_UNMOVABLE] & small); n++) {
-		struct page *frag = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0);
-
-		if (!frag)
+	for (unsigned int n = 0; n < 1u << 16 && (mm_zones[mm_top_zone].free_orders[MIGRATE_UNMOVABLE] & small); n++)
+		if (!hold(&held, alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0)))
 			break;
-		frag->lru.next = held.next;
-		held.next = &frag->lru;
-	}
-	if (split && !(mm_zones[mm_top_zone].free_orders[MIGRATE_UNMOVABLE] & small)) {
-		struct page *first = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0);
-
-		if (first) {
-			first->lru.next = held.next;
-			held.next = &first->lru;
-		}
-	}
+	if (split && !(mm_zones[mm_top_zone].free_orders[MIGRATE_UNMOVABLE] & small))
+		hold(&held, alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0));
 	set_pcp_lists(lists);
 	drain_pcp_lists();
 	if (!split == !!(mm_zones[mm_top_zone].free_orders[MIGRATE_UNMOVABLE] & small)) {

@@ -29,7 +29,7 @@ A64_SUITES := mm_buddy mm_refcount mm_watermark mm_misuse mm_random mm_memblock 
 	hugetlb_pool hugetlb_random contig_alloc migrate mobility shrinker page_owner show_mem vmalloc \
 	slab slab_misuse slab_random printk printk_symbols string ktest_runner ktest_leak_check \
 	kmalloc_calls page_calls memmap_zones memory_add numa_nodes pcp_pageblock
-A64_SRCS := $(wildcard tests/port/aarch64/*.c) $(wildcard mm/*.c) lib/printk.c lib/string.c lib/memmove.c \
+A64_SRCS := $(wildcard tests/port/aarch64/*.c) $(wildcard mm/*.c) lib/printk.c lib/string.c lib/memmove.c lib/memcpy_memset.c \
 	tests/ktest/ktest.c tests/ktest/ktest_leak.c tests/ktest/text_capture.c \
 	$(A64_SUITES:%=tests/ktest/%.c)
 A64_ASM  := tests/port/aarch64/start.S tests/port/aarch64/vectors.S
