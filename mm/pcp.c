@@ -280,7 +280,7 @@ static bool may_leave_type(const struct zone *zone, unsigned int mt, unsigned in
  * refill, and two CPUs' lists held alternate runs of 32 or 64 frames of one pageblock, whose
  * struct pages are 1 or 2 KiB runs of one memmap page (two threads' batches of 1024 order-0
  * pairs ran at 1.3 times one thread's rate, make bench's SMP part after its one-thread rows;
- * 1.67-1.72 with the rest taken: a list that holds another type's frames may have no room for
+ * 1.64-1.72 with the rest taken: a list that holds another type's frames may have no room for
  * all of it, and the next CPU's refill still takes what is left).
  * Its free blocks are all of bt (a pageblock's free blocks have its type). The caller calls it
  * only when may_leave_type() says so: a movable refill that took the rest of its type's last
