@@ -68,6 +68,13 @@ static inline bool mm_expect_freed_to(struct ktest *t, struct page *page, bool b
 			 page_pcptype(page), pcp_count(pcp, 0));
 }
 
+/* The type lists cpu's table (struct pcp_cpu's gfp_lists[], mm/pcp.h) gives gfp. */
+static inline struct pcp_type_lists *pcp_gfp_table_lists(unsigned int cpu, gfp_t gfp)
+{
+	return (struct pcp_type_lists *)((char *)&mm_pcp_area[cpu] +
+					 __atomic_load_n(&mm_pcp_area[cpu].gfp_lists[gfp], __ATOMIC_RELAXED));
+}
+
 /* Blocks a test holds, chained through their first page's lru, order in private. */
 struct mm_held {
 	struct list_head list;

@@ -933,46 +933,6 @@ static void the_fast_paths_leave_interrupts_off_when_they_were_off(struct ktest 
 static const gfp_t fast_zone_bits[] = { 0, __GFP_DMA32, __GFP_DMA, __GFP_DMA | __GFP_DMA32 };
 static const gfp_t fast_type_bits[] = { 0, __GFP_MOVABLE, __GFP_RECLAIMABLE };
 
-/* The type lists cpu's table (struct pcp_cpu's gfp_lists[]) gives gfp. */
-static struct pcp_type_lists *table_lists(unsigned int cpu, gfp_t gfp)
-{
-	return (struct pcp_type_lists *)((char *)&mm_pcp_area[cpu] +
-					 __atomic_load_n(&mm_pcp_area[cpu].gfp_lists[gfp], __ATOMIC_RELAXED));
-}
-
-/*
- * Every gfp the fast path serves finds in CPU 0's table its own type's lists (both mobility bits:
- * the lists of no zone, empty) of the zone its allocations come from.
- */
-static void each_gfps_table_entry_is_its_zones_lists_of_its_type(struct ktest *t)
-{
-	host_mm_set_cpu(0);
-	for (gfp_t g = 0; g < PCP_NR_GFPS; g++) {
-		struct pcp_type_lists *tl = table_lists(0, g);
-		struct per_cpu_pages *pcp = pcp_of_type_lists(tl);
-		unsigned int mt = gfp_migratetype(g);
-		struct page *page;
-
-		if (g & ~(__GFP_ZONEMASK | __GFP_NOWARN | __GFP_HIGH | __GFP_MOBILITY))
-			continue;
-		if (mt >= MIGRATE_PCPTYPES) {
-			KT_EXPECT(t, tl == &cpu_pcp(0, PCP_NO_ZONE)->types[0],
-				  "gfp %#x (both mobility bits): lists of zone index %u, not the lists of no zone", g,
-				  pcp_zone_index(pcp));
-			continue;
-		}
-		KT_EXPECT(t, pcp->cpu == 0 && tl == &pcp->types[mt], "gfp %#x: CPU %u's lists of type %u, not CPU 0's of type %u",
-			  g, pcp->cpu, (unsigned int)(tl - pcp->types), mt);
-		page = alloc_pages(g, 0);
-		KT_ASSERT(t, page != NULL, "alloc_pages(%#x, 0) failed", g);
-		KT_EXPECT(t, page_zonenum(page) == pcp_zone_index(pcp),
-			  "gfp %#x: its block is from zone index %u, its table entry the lists of zone index %u", g,
-			  page_zonenum(page), pcp_zone_index(pcp));
-		__free_pages(page, 0);
-	}
-	drain_pcp_lists();
-}
-
 /*
  * The slow paths find a CPU's lists of a zone from the zone (its pcp_offset) and the zone from
  * the lists (pcp_zone_index()), with no arithmetic on their places: both say what the places say.
@@ -1017,7 +977,7 @@ struct expected_counts {
 /* Are the counts of CPU 0's lists of gfp's zone, meminfo's free pages and numa_hit what e says? */
 static bool counts_exact(struct ktest *t, const struct expected_counts *e, const char *when)
 {
-	const struct per_cpu_pages *pcp = pcp_of_type_lists(table_lists(0, e->gfp));
+	const struct per_cpu_pages *pcp = pcp_of_type_lists(pcp_gfp_table_lists(0, e->gfp));
 	unsigned long listed = blocks_listed(pcp, e->order), hits = node_numa_stat(0, NUMA_HIT);
 	struct node_meminfo mi;
 
@@ -1069,7 +1029,7 @@ static void counts_stay_exact_across_the_fast_paths_folds(struct ktest *t)
 						e.free -= 1UL << e.order;
 						e.hits++;
 					}
-					unfolded_seen += pcp_taken(pcp_of_type_lists(table_lists(0, e.gfp)), e.order);
+					unfolded_seen += pcp_taken(pcp_of_type_lists(pcp_gfp_table_lists(0, e.gfp)), e.order);
 					if (!counts_exact(t, &e, "after a burst"))
 						goto out;
 					for (unsigned int i = 0; i < n; i++) {
@@ -1153,7 +1113,6 @@ KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(a_drain_on_cpu_0_gives_back_a_block_freed_on_cpu_1),
 	    KTEST_CASE(freed_blocks_come_back_most_recently_freed_first),
 	    KTEST_CASE(the_fast_paths_leave_interrupts_off_when_they_were_off),
-	    KTEST_CASE(each_gfps_table_entry_is_its_zones_lists_of_its_type),
 	    KTEST_CASE(each_cpus_lists_and_their_zone_find_each_other),
 	    KTEST_CASE(counts_stay_exact_across_the_fast_paths_folds),
 	    KTEST_CASE(a_gfp_of_both_mobility_bits_takes_the_slow_path_and_is_refused));
