@@ -177,7 +177,7 @@ $(eval $(call many_cpus_step,smp65,65,256M,memmap_init_cpus=65 ktest=smp,'mm: st
 # boot report from "NUMA: node 0" on, separated by |.
 # The suites that walk every zone, run where zones belong to several nodes (memory_add is not:
 # mm_add_memory() refuses with more than one node).
-NUMA_ZONE_SUITES := compaction$(comma)contig_alloc$(comma)mm_watermark$(comma)mobility$(comma)show_mem$(comma)pcp_pageblock
+NUMA_ZONE_SUITES := compaction$(comma)contig_alloc$(comma)mm_watermark$(comma)mobility$(comma)show_mem$(comma)pcp_pageblock$(comma)pcp_gfp_table
 NUMA_CMDLINE := ktest=smp$(comma)smp_stress$(comma)slab$(comma)slab_misuse$(comma)slab_random$(comma)slab_irq$(comma)numa_acpi$(comma)numa_nodes$(comma)$(NUMA_ZONE_SUITES)
 define numa_step
 $(B)/$(1)/os.iso: $(KERNEL) boot/grub.cfg.in boot/mkgrubcfg.sh boot/mkiso.sh | deps
