@@ -314,20 +314,9 @@ void mm_buddy_give(struct page *page, unsigned int order)
 	set_counter(&zone->buddy_free_pages, zone->buddy_free_pages + (1UL << order));
 	for (; order < MAX_ORDER; order++) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
-		struct page *buddy = page + ((long)buddy_pfn - (long)pfn);
+		struct page *buddy = mm_buddy_free_buddy(page, pfn, order);
 
-		/* Below a chunk's size the buddy shares the block's memmap chunk, which is backed. */
-		if (order >= MEMMAP_CHUNK_SHIFT && !pfn_valid(buddy_pfn))
-			break;
-		/*
-		 * The buddy may belong to another CPU right now, which may be writing its flags: read
-		 * them atomically. Its private is ours to read only once PG_buddy says it is on our
-		 * free lists, under the zone lock we hold.
-		 */
-		if (!PageBuddy(buddy) || buddy->private != order)
-			break;
-		/* A node's edge need not be aligned: the buddy may be another node's zone's, never merged. */
-		if (page_zonenum(buddy) != page_zonenum(page))
+		if (!buddy)
 			break;
 		if (order >= PAGEBLOCK_ORDER && !may_merge_pageblocks(zone, buddy_pfn, mt, &bmt))
 			break;

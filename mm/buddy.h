@@ -15,6 +15,7 @@
 #ifndef MM_BUDDY_H
 #define MM_BUDDY_H
 
+#include "mm/memmap.h"
 #include "mm/zone.h"
 
 /*
@@ -38,6 +39,27 @@ struct page *mm_buddy_take(struct zone *zone, unsigned int order, unsigned int m
  * lists. Returns the frames moved.
  */
 unsigned long mm_buddy_move_pageblock(struct zone *zone, unsigned long pfn, unsigned int mt);
+
+/*
+ * zone's lock held, page the block of 2^order frames at pfn (aligned to it): its buddy when that
+ * is a free block of exactly this order in page's zone, else NULL: what mm_buddy_give() merges
+ * with, and what a per-CPU refill takes beside its blocks (mm/pcp.c). Below a memmap chunk's size
+ * the buddy shares the block's chunk, which is backed. The buddy may belong to another CPU right
+ * now, which may be writing its flags: they are read atomically, and its private only once
+ * PG_buddy says it is on free lists under the lock held. A node's edge need not be aligned: the
+ * buddy may be another node's zone's, in that zone's lists.
+ */
+static inline struct page *mm_buddy_free_buddy(struct page *page, unsigned long pfn, unsigned int order)
+{
+	unsigned long buddy_pfn = pfn ^ (1UL << order);
+	struct page *buddy = page + ((long)buddy_pfn - (long)pfn);
+
+	if (order >= MEMMAP_CHUNK_SHIFT && !pfn_valid(buddy_pfn))
+		return NULL;
+	if (!PageBuddy(buddy) || buddy->private != order || page_zonenum(buddy) != page_zonenum(page))
+		return NULL;
+	return buddy;
+}
 
 /*
  * Gives the block of 2^order frames at page back to its zone, merging it with its buddy as long

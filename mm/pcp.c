@@ -235,18 +235,16 @@ static void pcp_refill_add(struct per_cpu_pages *pcp, unsigned int slot, struct 
 /*
  * zone's lock held, pfn a frame of a block a refill just took from the buddy lists: the block of
  * order k beside the order-k block that holds pfn (its buddy), taken too when it is free there
- * whole, at exactly order k, and the watermark allows; else NULL (a buddy that is partly free is
- * left alone). Below MEMMAP_CHUNK_SHIFT the buddy shares pfn's memmap chunk, so has a struct page.
+ * whole, at exactly order k, in zone (mm_buddy_free_buddy(): a node's edge may split a pageblock
+ * between two zones), and the watermark allows; else NULL (a buddy that is partly free is left
+ * alone).
  */
 static struct page *take_free_buddy(struct zone *zone, unsigned long pfn, unsigned int k, gfp_t gfp)
 {
-	unsigned long bpfn = (pfn & ~((1UL << k) - 1)) ^ (1UL << k);
-	struct page *buddy;
+	unsigned long base = pfn & ~((1UL << k) - 1);
+	struct page *buddy = mm_buddy_free_buddy(pfn_to_page(base), base, k);
 
-	if (k >= MEMMAP_CHUNK_SHIFT && !pfn_valid(bpfn))
-		return NULL;
-	buddy = pfn_to_page(bpfn);
-	if (!PageBuddy(buddy) || buddy->private != k || !zone_watermark_ok(zone, k, gfp))
+	if (!buddy || !zone_watermark_ok(zone, k, gfp))
 		return NULL;
 	mm_buddy_take_free_block(zone, buddy);
 	return buddy;

@@ -14,6 +14,7 @@
 #include "mm/memory_add.h"
 #include "mm/node_stat.h"
 #include "mm/page_alloc.h"
+#include "mm/pageblock.h"
 #include "mm/pcp.h"
 #include "mm/show_mem.h"
 #include "tests/mm/host_mm.h"
@@ -157,6 +158,71 @@ static void buddies_never_merge_across_a_node_edge(struct ktest *t)
 	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
 }
 
+/*
+ * A per-CPU refill of node 0 that takes its last frame, free on its own, must not take the frame
+ * beside it too (its pair, which an order-0 refill takes with it when free): that one is node
+ * 1's, in another zone's free lists. With the lists off, node 0's memory is taken and given back
+ * but for its free blocks of order 0, and its last frame is freed: a refill's first block, as the
+ * smallest.
+ */
+static void an_order0_refill_takes_no_pair_frame_across_a_node_edge(struct ktest *t)
+{
+	struct list_head held = { &held, &held };
+	struct page *page, *last, *first;
+	bool had_last = false;
+	unsigned int mt;
+	gfp_t gfp;
+
+	host_mm_memory_after_boot = true; /* the releasable range */
+	int err = rebuild_with(&two_nodes);
+
+	host_mm_memory_after_boot = false;
+	KT_ASSERT(t, err == 0, "mm_init with two nodes and a releasable range");
+	mm_free_reserved_range(HOST_RELEASABLE_BASE, HOST_RELEASABLE_BASE + HOST_RELEASABLE_BYTES, "test");
+	last = pfn_to_page(PFN_DOWN(TWO_NODE_EDGE) - 1);
+	first = pfn_to_page(PFN_DOWN(TWO_NODE_EDGE));
+	host_mm_set_cpu(0);
+	set_pcp_lists(false);
+	while ((page = alloc_pages_node(0, GFP_KERNEL | __GFP_THISNODE | __GFP_NOWARN | __GFP_HIGH, 0))) {
+		if (page == last) {
+			had_last = true;
+			continue;
+		}
+		page->private = 0;
+		list_add(&page->lru, &held);
+	}
+	give_back(&held); /* merged where they can: what stays of order 0 is held again */
+	/* The gfp of its pageblock's type: a refill takes the smallest block of its own type first. */
+	mt = get_pageblock_migratetype(last);
+	gfp = GFP_KERNEL | __GFP_THISNODE | __GFP_NOWARN |
+	      (mt == MIGRATE_MOVABLE ? __GFP_MOVABLE : mt == MIGRATE_RECLAIMABLE ? __GFP_RECLAIMABLE : 0);
+	for (unsigned long n = page_zone(last)->free_area[0].nr_free; n; n--) {
+		page = alloc_pages_node(0, gfp, 0);
+		if (!page)
+			break;
+		page->private = 0;
+		list_add(&page->lru, &held);
+	}
+	if (had_last)
+		__free_pages(last, 0); /* the one free block of order 0: a refill's first */
+	set_pcp_lists(true);
+	KT_EXPECT(t, had_last && PageBuddy(first) && first->private == 0,
+		  "before: node 0's last frame allocated %d, node 1's first frame free on its own %d", had_last,
+		  PageBuddy(first) && first->private == 0);
+	page = alloc_pages_node(0, gfp, 0);
+	KT_EXPECT(t, page == last, "node 0's allocation got pfn %#lx, not its last frame %#lx", page ? page_to_pfn(page) : 0,
+		  page_to_pfn(last));
+	KT_EXPECT(t, PageBuddy(first) && first->private == 0,
+		  "node 1's first frame, pfn %#lx, left its free lists (buddy %d, order %lu) when node 0's refill took "
+		  "the frame beside it", page_to_pfn(first), PageBuddy(first), first->private);
+	if (page)
+		__free_pages(page, 0);
+	give_back(&held);
+	drain_pcp_lists();
+	KT_EXPECT(t, mm_check_free_lists(NULL) == NULL, "after: %s", mm_check_free_lists(NULL));
+	KT_EXPECT_EQ(t, rebuild_default(&map), 0);
+}
+
 /* An allocation for node from that got a block of node want; the block is kept on held. */
 static void expect_fallback(struct ktest *t, unsigned int from, unsigned int want, struct list_head *held)
 {
@@ -278,6 +344,7 @@ static void bad_layouts_give_one_node(struct ktest *t)
 KTEST_SUITE_FLAGS(numa_layouts, hugetlb_pools_in_use, KTEST_REBUILDS_MM,
 		  KTEST_CASE(two_nodes_split_memory_at_an_unaligned_edge),
 		  KTEST_CASE(buddies_never_merge_across_a_node_edge),
+		  KTEST_CASE(an_order0_refill_takes_no_pair_frame_across_a_node_edge),
 		  KTEST_CASE(four_nodes_fall_back_in_distance_order),
 		  KTEST_CASE(counters_move_as_linux_counts_them),
 		  KTEST_CASE(no_layout_is_one_node),
