@@ -309,31 +309,35 @@ static unsigned int pcp_cpu1(const struct per_cpu_pages *pcp)
 	return pcp->cpu < UINT16_MAX ? pcp->cpu + 1 : 0;
 }
 
-/* pcp's lock held: pcp's CPU no longer reserves its pageblock of type mt, if it has one. */
+/*
+ * pcp's lock held: pcp's CPU no longer reserves its pageblock of type mt, if it has one. Without
+ * the zone lock (a drain): a compare and exchange, which leaves another CPU's reservation alone.
+ */
 static void pcp_release(struct per_cpu_pages *pcp, unsigned int mt)
 {
-	struct zone *zone = pcp_zone(pcp);
 	uint32_t pb = pcp->types[mt].reserve;
+	uint16_t mine = (uint16_t)pcp_cpu1(pcp);
 
 	if (!pb)
 		return;
 	pcp->types[mt].reserve = 0;
-	if (pb - 1 < zone->nr_pageblocks && pageblock_reserver(zone, (zone->first_pageblock + pb - 1) << PAGEBLOCK_ORDER) == pcp_cpu1(pcp))
-		__atomic_store_n(&zone->pageblock_use[pb - 1].cpu, 0, __ATOMIC_RELAXED);
+	__atomic_compare_exchange_n(&pcp_zone(pcp)->pageblock_use[pb - 1].cpu, &mine, 0, false, __ATOMIC_RELAXED,
+				    __ATOMIC_RELAXED);
 }
 
 /*
  * pcp's and zone's locks held, pcp's CPU one a pageblock can name (pcp_cpu1()), block (of order
- * below a pageblock's, in a pageblock of type mt) the last one a refill of pcp's lists of type mt took from the buddy lists: while its pageblock
- * keeps free frames, pcp's CPU reserves it for the refills of type mt (one pageblock a type),
- * releasing the one before. Other CPUs' refills leave a reserved pageblock's free blocks alone
- * while they find others (mm_buddy_take()), so that this CPU's next refills take them, and two
- * CPUs' lists do not hold frames of one pageblock: their struct pages are 16 KiB of memmap, and
- * two cores writing struct pages that close take each other's cache lines away
- * (pcp_refill_pageblock()). Without it, a CPU whose list had room for only part of a split left
- * the rest to the next CPU's refill: frames of one pageblock on both lists, and two threads'
- * batches of 1024 order-0 pairs at 1.5-1.7 times one thread's rate after the one-thread rows
- * (make report's host benchmark). LLFree reserves a 2 MiB region per CPU for the same reason.
+ * below a pageblock's, in a pageblock of type mt) the last one a refill of pcp's lists of type mt
+ * took from the buddy lists: while its pageblock keeps free frames, pcp's CPU reserves it for the
+ * refills of type mt (one pageblock a type), releasing the one before. Other CPUs' refills leave
+ * a reserved pageblock's free blocks alone while they find others (mm_buddy_take_cpu()), so that
+ * this CPU's next refills take them, and two CPUs' lists do not hold frames of one pageblock:
+ * their struct pages are 16 KiB of memmap, and two cores writing struct pages that close take
+ * each other's cache lines away (pcp_refill_pageblock()). Without it, a CPU whose list had room
+ * for only part of a split left the rest to the next CPU's refill: frames of one pageblock on
+ * both lists, and two threads' batches of 1024 order-0 pairs at 1.62-1.72 times one thread's rate
+ * after the one-thread rows (make report's host benchmark; 1.86-1.87 with it). LLFree reserves a
+ * 2 MiB region per CPU for the same reason.
  */
 static __attribute__((noinline)) void pcp_reserve(struct per_cpu_pages *pcp, struct zone *zone, unsigned int mt,
 						 const struct page *block)
@@ -565,7 +569,9 @@ struct page *mm_pcp_refill(struct per_cpu_pages *pcp, struct zone *zone, unsigne
 	for (unsigned int n = 0; n < pcp->batch[slot] && (!page || pcp_count_folded(pcp, slot) < pcp->high[slot]) &&
 				 zone_watermark_ok(zone, order, gfp);
 	     n++) {
-		struct page *block = mm_buddy_take_cpu(zone, order, mt, slot == PCP_PAGEBLOCK_SLOT ? 0 : pcp_cpu1(pcp)), *pair;
+		/* whole pageblocks split nothing: they reserve none */
+		struct page *block = mm_buddy_take_cpu(zone, order, mt, slot == PCP_PAGEBLOCK_SLOT ? 0 : pcp_cpu1(pcp));
+		struct page *pair;
 
 		if (!block)
 			break;

@@ -208,7 +208,8 @@ _Static_assert(sizeof(struct per_cpu_pages) == 1u << PCP_SHIFT, "struct per_cpu_
  * @cpu: the CPU (plus 1; 0: none) whose per-CPU refills of the pageblock's type take its free
  *       blocks now (its reservation, struct pcp_type_lists' reserve): other CPUs' refills leave
  *       them alone while they find others (mm/pcp.c, pcp_reserve()). A hint, never a rule.
- * Both written under the zone's lock and read with relaxed atomics.
+ * Both written under the zone's lock (but for a drain's release of @cpu, a compare and exchange)
+ * with relaxed atomic stores, and read with relaxed atomic loads.
  */
 struct pageblock_use {
 	uint16_t free;

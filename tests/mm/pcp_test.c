@@ -509,7 +509,8 @@ static void crowd_order0_list(struct ktest *t)
 	for (unsigned int i = 0; i < want; i++)
 		KT_ASSERT(t, hold(&movable, alloc_pages(GFP_KERNEL | __GFP_MOVABLE, 0)), "movable frame %u failed", i);
 	give_everything_back(&movable);
-	KT_ASSERT(t, !pcp_list_next(pcp, 0, MIGRATE_UNMOVABLE, NULL), "a movable allocation left unmovable frames on CPU 0's list");
+	KT_ASSERT(t, !pcp_list_next(pcp, 0, MIGRATE_UNMOVABLE, NULL),
+		  "a movable allocation left unmovable frames on CPU 0's list");
 	KT_ASSERT(t, pcp_count(pcp, 0) >= want && pcp_count(pcp, 0) < pcp->high[0],
 		  "CPU 0's order-0 lists hold %u blocks after %u movable frames were freed there (high %u, fast path high %u)",
 		  pcp_count(pcp, 0), want, pcp->high[0], pcp->fast_high[0]);
