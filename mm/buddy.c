@@ -20,12 +20,12 @@ static inline void set_counter(unsigned long *c, unsigned long v)
 
 /*
  * Counts a block of 2^order frames at pfn, smaller than a pageblock, in (delta 1) or out of (-1)
- * its pageblock's free frames; larger blocks are not counted (zone->pageblock_free). Atomic
+ * its pageblock's free frames; larger blocks are not counted (zone->pageblock_use). Atomic
  * stores: the per-CPU lists' slow path reads the counts without the zone lock.
  */
 static inline void pageblock_free_add(struct zone *zone, unsigned long pfn, unsigned int order, int delta)
 {
-	uint16_t *free = &zone->pageblock_free[pageblock_index(zone, pfn)];
+	uint16_t *free = &zone->pageblock_use[pageblock_index(zone, pfn)].free;
 
 	if (order < PAGEBLOCK_ORDER)
 		__atomic_store_n(free, (uint16_t)(*free + delta * (1 << order)), __ATOMIC_RELAXED);
@@ -130,7 +130,7 @@ static void pageblock_span(const struct zone *zone, unsigned long pfn, unsigned 
  */
 static unsigned long pageblock_free_pages(const struct zone *zone, unsigned long pfn)
 {
-	return zone->pageblock_free[pageblock_index(zone, pfn)];
+	return zone->pageblock_use[pageblock_index(zone, pfn)].free;
 }
 
 unsigned long mm_buddy_move_pageblock(struct zone *zone, unsigned long pfn, unsigned int mt)
@@ -179,8 +179,49 @@ static struct page *dense_block_above(struct zone *zone, unsigned int o, unsigne
 	return first;
 }
 
-/* The smallest free block of order or more on mt's lists, split down to order; NULL if none. */
-static struct page *take_smallest(struct zone *zone, unsigned int order, unsigned int mt)
+/*
+ * A per-CPU refill looks this many blocks into each of its type's lists below a pageblock for one
+ * that no other CPU reserves (pageblock_reserver() neither 0 nor its own): a look, not a search.
+ */
+#define RESERVED_SKIP_LOOK 4
+
+/* Does a CPU other than cpu1's (a CPU plus 1; 0: none) reserve the pageblock holding pfn? */
+static bool reserved_by_other(const struct zone *zone, unsigned long pfn, unsigned int cpu1)
+{
+	unsigned int r = pageblock_reserver(zone, pfn);
+
+	return r && r != cpu1;
+}
+
+/*
+ * The first block of mt's lists of order *o or more (avail: bit 0 for order *o) whose pageblock no
+ * CPU but cpu1 (a CPU plus 1) reserves, looking RESERVED_SKIP_LOOK blocks into each list below a
+ * pageblock, or the first block of a pageblock or more; *o set to its order. NULL if none.
+ */
+static __attribute__((noinline)) struct page *unreserved_block(struct zone *zone, unsigned int *o, unsigned int mt,
+							     unsigned int avail, unsigned int cpu1)
+{
+	for (unsigned int k = *o; avail; avail >>= 1, k++) {
+		const struct list_head *list = &zone->free_area[k].free_list[mt], *e = list->next;
+
+		if (!(avail & 1))
+			continue;
+		for (unsigned int i = 0; i < RESERVED_SKIP_LOOK && e != list; i++, e = e->next) {
+			if (k >= PAGEBLOCK_ORDER || !reserved_by_other(zone, page_to_pfn(lru_to_page(e)), cpu1)) {
+				*o = k;
+				return lru_to_page(e);
+			}
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The smallest free block of order or more on mt's lists, split down to order; NULL if none. For
+ * a per-CPU refill (cpu1: its CPU plus 1; else 0), one outside the other CPUs' reservations: NULL
+ * if mt has none.
+ */
+static struct page *take_smallest(struct zone *zone, unsigned int order, unsigned int mt, unsigned int cpu1)
 {
 	unsigned int avail = zone->free_orders[mt] >> order, o;
 	struct page *page;
@@ -192,6 +233,9 @@ static struct page *take_smallest(struct zone *zone, unsigned int order, unsigne
 	page = lru_to_page(zone->free_area[o].free_list[mt].next);
 	if (o < PAGEBLOCK_ORDER && pageblock_sparse(zone, page_to_pfn(page)))
 		page = dense_block_above(zone, o, mt, avail >> (o - order), page, &o);
+	if (cpu1 && o < PAGEBLOCK_ORDER && reserved_by_other(zone, page_to_pfn(page), cpu1) &&
+	    !(page = unreserved_block(zone, &o, mt, avail >> (o - order), cpu1)))
+		return NULL;
 	area_del(zone, page, o, mt);
 	expand(zone, page, order, o, mt, mt); /* a free block's pageblocks are all of its type */
 	return page;
@@ -250,7 +294,7 @@ static struct page *take_fallback(struct zone *zone, unsigned int order, unsigne
 		    pageblock_free_pages(zone, page_to_pfn(page)) >= PAGEBLOCK_NR_PAGES / 2) {
 			mm_buddy_move_pageblock(zone, page_to_pfn(page), mt);
 			count_claim(zone);
-			return take_smallest(zone, order, mt);
+			return take_smallest(zone, order, mt, 0); /* from the pageblock claimed, reserved or not */
 		}
 		area_del(zone, page, o, ft);
 		if (claims && o >= PAGEBLOCK_ORDER) {
@@ -265,15 +309,37 @@ static struct page *take_fallback(struct zone *zone, unsigned int order, unsigne
 	return NULL;
 }
 
-struct page *mm_buddy_take(struct zone *zone, unsigned int order, unsigned int mt)
+/*
+ * mm_buddy_take() and mm_buddy_take_cpu(): inlined into each, so that the first (cpu1 0) does not
+ * test for reservations (4 to 12 instructions a pair of orders 9 and 10 in make bench-kernel).
+ * When mt's free blocks are all in other CPUs' reservations, the refill takes them: before another
+ * type's, not after. Claiming a pageblock of another type first (each CPU a pageblock of its own,
+ * as LLFree's CPUs take a free 2 MiB region) spread the unmovable pages of make fragbench over
+ * more pageblocks: while its churn ran, 0.826 of the free memory in 2 MiB blocks, not 0.857, and
+ * 0.928 not 0.964 in the movable workload. A reservation is a preference, never a refusal.
+ */
+static inline __attribute__((always_inline)) struct page *take_block(struct zone *zone, unsigned int order,
+								     unsigned int mt, unsigned int cpu1)
 {
-	struct page *page = take_smallest(zone, order, mt);
+	struct page *page = take_smallest(zone, order, mt, cpu1);
 
+	if (!page && cpu1)
+		page = take_smallest(zone, order, mt, 0);
 	if (!page)
 		page = take_fallback(zone, order, mt);
 	if (page)
 		set_counter(&zone->buddy_free_pages, zone->buddy_free_pages - (1UL << order));
 	return page;
+}
+
+struct page *mm_buddy_take(struct zone *zone, unsigned int order, unsigned int mt)
+{
+	return take_block(zone, order, mt, 0);
+}
+
+struct page *mm_buddy_take_cpu(struct zone *zone, unsigned int order, unsigned int mt, unsigned int cpu1)
+{
+	return take_block(zone, order, mt, cpu1);
 }
 
 /*

@@ -35,6 +35,14 @@
 struct page *mm_buddy_take(struct zone *zone, unsigned int order, unsigned int mt);
 
 /*
+ * mm_buddy_take() for a per-CPU refill, cpu1 its CPU plus 1: a block below a pageblock's order in
+ * a pageblock another CPU reserves (mm/pageblock.h, pageblock_reserver()) is taken only when the
+ * first few blocks of each order of mt are all such and no block of a pageblock or more of mt
+ * is free; before any block of another type.
+ */
+struct page *mm_buddy_take_cpu(struct zone *zone, unsigned int order, unsigned int mt, unsigned int cpu1);
+
+/*
  * Sets the type of the pageblock holding pfn (in zone) to mt and moves its free blocks to mt's
  * lists. Returns the frames moved.
  */

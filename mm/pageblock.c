@@ -11,11 +11,11 @@
 /*
  * Each zone's arrays have room for the pageblocks [cap_first, cap_first + cap_nr): its span at
  * boot, and from the zone's lowest frame up to the limit memory may be added to later (mm_init()'s
- * hotplug_end). The zone's pageblock_type and pageblock_free point into them at first_pageblock.
+ * hotplug_end). The zone's pageblock_type and pageblock_use point into them at first_pageblock.
  */
 static unsigned long cap_first[MAX_NR_ZONE_IDS], cap_nr[MAX_NR_ZONE_IDS];
 static uint8_t *cap_types[MAX_NR_ZONE_IDS];
-static uint16_t *cap_free[MAX_NR_ZONE_IDS];
+static struct pageblock_use *cap_use[MAX_NR_ZONE_IDS];
 
 /* Sets zone's pageblock numbers: the first, and how many its span touches. */
 static void zone_pageblock_span(struct zone *zone)
@@ -57,41 +57,41 @@ static void zone_point_arrays(int z)
 	struct zone *zone = &mm_zones[z];
 	unsigned long off = zone->first_pageblock - cap_first[z];
 
-	zone->pageblock_free = zone->nr_pageblocks ? cap_free[z] + off : NULL;
+	zone->pageblock_use = zone->nr_pageblocks ? cap_use[z] + off : NULL;
 	zone->pageblock_type = zone->nr_pageblocks ? cap_types[z] + off : NULL;
 }
 
 /*
- * One allocation for every zone's arrays (a page or a few: three bytes per 2 MiB): the types,
- * then the free-frame counts (which start at 0: the hand-off adds the free blocks).
+ * One allocation for every zone's arrays (a page or a few: five bytes per 2 MiB): the pageblocks'
+ * use (no free frames, which the hand-off adds, and no CPU's), then the types.
  */
 int pageblock_init(unsigned long limit_pfn)
 {
 	unsigned long n = 0, bytes;
 	phys_addr_t phys;
 	uint8_t *types;
-	uint16_t *free;
+	struct pageblock_use *use;
 
 	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
 		zone_pageblock_span(&mm_zones[z]);
 		zone_capacity(z, limit_pfn);
 		n += cap_nr[z];
 	}
-	bytes = n * (sizeof(*free) + sizeof(*types));
+	bytes = n * (sizeof(*use) + sizeof(*types));
 	phys = memblock_alloc_named(ALIGN_UP(bytes, PAGE_SIZE), PAGE_SIZE, UINT64_MAX, "pageblock types");
 	if (!phys) {
 		printk("mm: no memory for the types of %lu pageblocks\n", n);
 		return -ENOMEM;
 	}
-	free = phys_to_virt(phys); /* first: page aligned, so the counts are aligned */
-	memset(free, 0, n * sizeof(*free));
-	types = (uint8_t *)(free + n);
+	use = phys_to_virt(phys); /* first: page aligned, so the counts are aligned */
+	memset(use, 0, n * sizeof(*use));
+	types = (uint8_t *)(use + n);
 	memset(types, MIGRATE_MOVABLE, n);
 	for (int z = 0; z < (int)mm_nr_zone_ids; z++) {
-		cap_free[z] = free;
+		cap_use[z] = use;
 		cap_types[z] = types;
 		zone_point_arrays(z);
-		free += cap_nr[z];
+		use += cap_nr[z];
 		types += cap_nr[z];
 	}
 	return 0;

@@ -81,8 +81,20 @@ static inline unsigned int pfn_migratetype(const struct zone *zone, unsigned lon
  */
 static inline bool pageblock_sparse(const struct zone *zone, unsigned long pfn)
 {
-	return __atomic_load_n(&zone->pageblock_free[pageblock_index(zone, pfn)], __ATOMIC_RELAXED) >=
+	return __atomic_load_n(&zone->pageblock_use[pageblock_index(zone, pfn)].free, __ATOMIC_RELAXED) >=
 	       PAGEBLOCK_SPARSE_FREE;
+}
+
+/**
+ * pageblock_reserver() - The CPU that reserves the pageblock holding a frame (zone->pageblock_use).
+ * @zone: the frame's zone.
+ * @pfn: the frame.
+ *
+ * Return: that CPU plus 1, or 0 when no CPU does.
+ */
+static inline unsigned int pageblock_reserver(const struct zone *zone, unsigned long pfn)
+{
+	return __atomic_load_n(&zone->pageblock_use[pageblock_index(zone, pfn)].cpu, __ATOMIC_RELAXED);
 }
 
 /**

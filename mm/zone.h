@@ -142,7 +142,11 @@ struct pcp_type_lists {
 	 * node events.
 	 */
 	uint32_t alloc_hits;
-	uint32_t unused;
+	/*
+	 * The pageblock of the type this CPU's refills reserve (mm/pcp.c, pcp_reserve()): its index
+	 * in the zone's arrays plus 1, or 0 for none. Written by its CPU alone.
+	 */
+	uint32_t reserve;
 };
 _Static_assert(sizeof(struct pcp_type_lists) == 64, "a type's lists are 64 bytes: the free fast path's scaled index");
 
@@ -197,6 +201,21 @@ static inline unsigned int pcp_slot_order(unsigned int slot)
 #define PCP_SHIFT 9
 _Static_assert(sizeof(struct per_cpu_pages) == 1u << PCP_SHIFT, "struct per_cpu_pages is eight cache lines");
 
+/*
+ * What is known of each pageblock's use, beside its type (struct zone's pageblock_use):
+ * @free: its frames in free blocks smaller than a pageblock (0..PAGEBLOCK_NR_PAGES - 1): how much
+ *        of a pageblock in use is free (mm/pageblock.h, pageblock_sparse()).
+ * @cpu: the CPU (plus 1; 0: none) whose per-CPU refills of the pageblock's type take its free
+ *       blocks now (its reservation, struct pcp_type_lists' reserve): other CPUs' refills leave
+ *       them alone while they find others (mm/pcp.c, pcp_reserve()). A hint, never a rule.
+ * Both written under the zone's lock (but for a drain's release of @cpu, a compare and exchange)
+ * with relaxed atomic stores, and read with relaxed atomic loads.
+ */
+struct pageblock_use {
+	uint16_t free;
+	uint16_t cpu;
+};
+
 /* Zone watermarks, in free pages of the zone's buddy lists (mm/watermark.h). */
 enum zone_watermark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 
@@ -228,11 +247,7 @@ struct zone {
 	struct free_area free_area[NR_ORDERS];
 	/* The pageblock types (mm/pageblock.h): one byte per pageblock, from pageblock number first_pageblock. */
 	uint8_t *pageblock_type;
-	/*
-	 * The frames of each pageblock in free blocks smaller than a pageblock (0..PAGEBLOCK_NR_PAGES - 1),
-	 * indexed alike: how much of a pageblock in use is free (mm/pageblock.h, pageblock_sparse()).
-	 */
-	uint16_t *pageblock_free;
+	struct pageblock_use *pageblock_use; /* indexed alike: one pointer, so struct zone keeps its size */
 	unsigned long first_pageblock, nr_pageblocks;
 	/* vmstat-style counters: fallbacks that took a block of another type, and pageblocks claimed. */
 	unsigned long alloc_fallbacks, pageblock_claims;

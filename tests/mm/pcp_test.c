@@ -5,9 +5,10 @@
  * CPU's list is found before an allocation fails, merged when a larger block is asked for; and
  * when two CPUs drop the last two references to a page at once, exactly one of them frees it; a
  * drain on one CPU gives back what another CPU's lists hold; two CPUs' refills in an idle zone
- * take different pageblocks. On an 8 GiB map: a CPU's bursts of
- * 2 MiB blocks as long as its list's high stay on its list, and the batches of whole pageblocks a
- * freeing CPU gives back reach another CPU's refill unmerged (or the buddy lists on a drain).
+ * take different pageblocks, and leave the rest of a pageblock the other CPU reserves unless
+ * nothing else is free. On an 8 GiB map: a CPU's bursts of 2 MiB blocks as long as its list's
+ * high stay on its list, and the batches of whole pageblocks a freeing CPU gives back reach
+ * another CPU's refill unmerged (or the buddy lists on a drain).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -478,19 +479,60 @@ static bool cpu_holds_frame_in(unsigned int cpu, const struct page *page, unsign
 }
 
 /*
+ * Gives type mt a free pageblock (allocated with the lists off, then freed: the claim makes it
+ * mt's); false if it could not.
+ */
+static bool free_pageblock_of_type(unsigned int mt)
+{
+	bool lists = set_pcp_lists(false);
+	struct page *page = alloc_pages((mt == MIGRATE_MOVABLE ? __GFP_MOVABLE : 0) | GFP_KERNEL | __GFP_NOWARN,
+					PAGEBLOCK_ORDER);
+
+	if (page)
+		__free_pages(page, PAGEBLOCK_ORDER);
+	set_pcp_lists(lists);
+	return page && mm_zones[mm_top_zone].free_orders[mt] >> PAGEBLOCK_ORDER;
+}
+
+/*
+ * Puts movable frames on CPU 0's order-0 list, at least 64 under half its high (frames allocated
+ * and freed on CPU 0), so that its next refill of another type has room for a batch and not for
+ * the rest of a split (take_split_rest()).
+ */
+static void crowd_order0_list(struct ktest *t)
+{
+	struct list_head movable = { &movable, &movable };
+	const struct per_cpu_pages *pcp = cpu_pcp(0, mm_top_zone);
+	unsigned int want = pcp->high[0] / 2u - 64u;
+
+	KT_ASSERT(t, pcp->high[0] / 2u > 64u + 2u * pcp->batch[0], "CPU 0's order-0 high %u is too small", pcp->high[0]);
+	for (unsigned int i = 0; i < want; i++)
+		KT_ASSERT(t, hold(&movable, alloc_pages(GFP_KERNEL | __GFP_MOVABLE, 0)), "movable frame %u failed", i);
+	give_everything_back(&movable);
+	KT_ASSERT(t, !pcp_list_next(pcp, 0, MIGRATE_UNMOVABLE, NULL),
+		  "a movable allocation left unmovable frames on CPU 0's list");
+	KT_ASSERT(t, pcp_count(pcp, 0) >= want && pcp_count(pcp, 0) < pcp->high[0],
+		  "CPU 0's order-0 lists hold %u blocks after %u movable frames were freed there (high %u, fast path high %u)",
+		  pcp_count(pcp, 0), want, pcp->high[0], pcp->fast_high[0]);
+}
+
+/*
  * Two CPUs' order-0 refills in an idle zone take their frames from different pageblocks: no frame
  * on CPU 1's order-0 lists shares a pageblock (16 KiB of struct pages) with one on CPU 0's. Refills
  * of the smallest free blocks gave the two lists alternate runs of 32 frames of one pageblock, and
  * two threads' batches ran at 1.3-1.6 times one thread's rate (pcp_refill_pageblock() and
  * take_split_rest(), mm/pcp.c). GFP_KERNEL's type first has no free block smaller than a
  * pageblock (each refill splits one); with split, one frame allocated with the lists off has split
- * one, so that CPU 0's refill takes the rest of that split.
+ * one, so that CPU 0's refill takes the rest of that split. With crowded too, CPU 0's order-0 list
+ * already holds movable frames up to 64 under half its high: its refill has no room for the whole
+ * rest, and reserves that pageblock (mm/pcp.c, pcp_reserve()), whose rest CPU 1's refill leaves.
  */
-static void two_cpus_order0_refills(struct ktest *t, bool split)
+static void two_cpus_order0_refills(struct ktest *t, bool split, bool crowded)
 {
 	struct page *page[2];
 	const struct per_cpu_pages *pcp;
 	unsigned int shared = 0, listed = 0;
+	unsigned long pb = 0;
 
 	struct list_head held = { &held, &held };
 	const unsigned int small = (1u << PAGEBLOCK_ORDER) - 1; /* the orders below a pageblock's */
@@ -514,12 +556,28 @@ static void two_cpus_order0_refills(struct ktest *t, bool split)
 		return ktest_skip(t, split ? "no pageblock of GFP_KERNEL's type was split"
 					   : "GFP_KERNEL's type keeps free blocks smaller than a pageblock");
 	}
+	if (crowded) {
+		pb = page_to_pfn(lru_to_page(held.next)) >> PAGEBLOCK_ORDER; /* the frame that split it */
+		KT_ASSERT(t, free_pageblock_of_type(MIGRATE_UNMOVABLE), "no free pageblock of GFP_KERNEL's type");
+		crowd_order0_list(t); /* after: turning the lists off drains them */
+	}
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		host_mm_set_cpu(cpu);
 		page[cpu] = alloc_pages(GFP_KERNEL, 0);
 		KT_ASSERT(t, page[cpu], "alloc_pages(0) on CPU %u failed", cpu);
 	}
 	host_mm_set_cpu(0);
+	if (crowded) {
+		const struct zone *zone = page_zone(page[0]);
+
+		KT_EXPECT(t, page_to_pfn(page[0]) >> PAGEBLOCK_ORDER == pb,
+			  "CPU 0's refill took pfn %#lx, not a frame of the split pageblock %#lx",
+			  page_to_pfn(page[0]), pb << PAGEBLOCK_ORDER);
+		KT_EXPECT(t, pageblock_reserver(zone, pb << PAGEBLOCK_ORDER) == 1,
+			  "the split pageblock %#lx, %u frames of it free, is reserved by CPU %d, not CPU 0",
+			  pb << PAGEBLOCK_ORDER, zone->pageblock_use[pageblock_index(zone, pb << PAGEBLOCK_ORDER)].free,
+			  (int)pageblock_reserver(zone, pb << PAGEBLOCK_ORDER) - 1);
+	}
 	pcp = pcp_of(1, page[1]);
 	for (unsigned int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
 		for (struct list_head *e = pcp_list_next(pcp, 0, mt, NULL); e; e = pcp_list_next(pcp, 0, mt, e), listed++)
@@ -534,17 +592,81 @@ static void two_cpus_order0_refills(struct ktest *t, bool split)
 	host_mm_set_cpu(0);
 	give_everything_back(&held);
 	drain_pcp_lists();
+	KT_EXPECT(t, !crowded || !pageblock_reserver(page_zone(page[0]), pb << PAGEBLOCK_ORDER),
+		  "pageblock %#lx still reserved by CPU %d after a drain of every list", pb << PAGEBLOCK_ORDER,
+		  (int)pageblock_reserver(page_zone(page[0]), pb << PAGEBLOCK_ORDER) - 1);
 }
 
 static void two_cpus_order0_refills_in_an_idle_zone_take_different_pageblocks(struct ktest *t)
 {
-	two_cpus_order0_refills(t, false);
+	two_cpus_order0_refills(t, false, false);
 }
 
 /* The same, where CPU 0's refill splits a pageblock: it takes the rest of the split too. */
 static void two_cpus_order0_refills_after_a_split_take_different_pageblocks(struct ktest *t)
 {
-	two_cpus_order0_refills(t, true);
+	two_cpus_order0_refills(t, true, false);
+}
+
+/*
+ * The same, where CPU 0's list has no room for the rest of the split: CPU 1's refill leaves the
+ * rest to CPU 0 (it took it, the smallest free blocks there, and two threads' batches ran at 1.5-1.7
+ * times one thread's rate after make bench's one-thread rows); a drain ends the reservation.
+ */
+static void a_refill_leaves_the_rest_of_a_pageblock_another_cpu_reserves(struct ktest *t)
+{
+	struct fw_map map;
+
+	/*
+	 * A fresh map: after the earlier cases, movable had no free block and the movable frames
+	 * fell back into the split pageblock.
+	 */
+	KT_ASSERT(t, rebuild_default(&map) == 0, "mm_init on the default map failed");
+	two_cpus_order0_refills(t, true, true);
+	back_to_default_map(t, &map, mm_debug_poison);
+}
+
+/*
+ * A reservation is a preference, not a claim: with memory exhausted, two buddies freed in a
+ * pageblock another CPU (CPU 2) reserves are the only free memory, and CPU 1's refill takes them.
+ */
+static void a_refill_takes_another_cpus_reserved_blocks_when_nothing_else_is_free(struct ktest *t)
+{
+	bool poison = mm_debug_poison, lists;
+	struct mm_shape before;
+	struct list_head held;
+	struct page *pair, *got;
+	struct zone *zone;
+	unsigned long pb;
+
+	set_page_poisoning(false);
+	mm_shape_take(&before);
+	host_mm_set_cpu(0);
+	take_everything(&held);
+	KT_ASSERT(t, nr_free_pages() == 0, "%lu pages still free", nr_free_pages());
+	pair = held_buddies(&held);
+	KT_ASSERT(t, pair != NULL, "no two held pages are buddies");
+	unchain(&held, pair);
+	unchain(&held, pair + 1);
+	zone = page_zone(pair);
+	pb = pageblock_index(zone, page_to_pfn(pair));
+	__atomic_store_n(&zone->pageblock_use[pb].cpu, 3, __ATOMIC_RELAXED); /* CPU 2's */
+	lists = set_pcp_lists(false); /* straight to the buddy lists */
+	__free_pages(pair, 0);
+	__free_pages(pair + 1, 0);
+	set_pcp_lists(lists);
+	host_mm_set_cpu(1);
+	got = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0);
+	KT_EXPECT(t, got == pair || got == pair + 1, "CPU 1's order-0 refill got %p, not a frame of the only free "
+		  "block (pfn %#lx, in a pageblock CPU 2 reserves)", (void *)got, page_to_pfn(pair));
+	if (got)
+		__free_pages(got, 0);
+	host_mm_set_cpu(0);
+	__atomic_store_n(&zone->pageblock_use[pb].cpu, 0, __ATOMIC_RELAXED);
+	give_everything_back(&held);
+	drain_pcp_lists();
+	mm_expect_shape(t, &before);
+	set_page_poisoning(poison);
 }
 
 /*
@@ -1101,6 +1223,8 @@ KTEST_SUITE(mm_pcp,
 	    KTEST_CASE(an_order0_refill_takes_both_frames_of_a_pair),
 	    KTEST_CASE(two_cpus_order0_refills_in_an_idle_zone_take_different_pageblocks),
 	    KTEST_CASE(two_cpus_order0_refills_after_a_split_take_different_pageblocks),
+	    KTEST_CASE(a_refill_leaves_the_rest_of_a_pageblock_another_cpu_reserves),
+	    KTEST_CASE(a_refill_takes_another_cpus_reserved_blocks_when_nothing_else_is_free),
 	    KTEST_CASE(a_movable_refill_with_no_movable_block_claims_no_pageblock),
 	    KTEST_CASE(a_cpu_keeps_a_burst_of_freed_pageblocks_while_its_zone_has_spare_memory),
 	    KTEST_CASE(a_cpus_rounds_of_its_lists_high_in_pageblocks_stay_off_the_buddy_lists),
